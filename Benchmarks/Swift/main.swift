@@ -1,0 +1,82 @@
+// bookrule-bench: the BookRule side of Benchmarks/run.sh.
+//
+//   bookrule-bench toc FILE ENCODING ITERATIONS
+//
+// Runs a whole `SourceEngine.toc` (fetch from memory, charset detection, parse, XPath, field rules, URL
+// resolution, de-duplication) on a saved TOC page and prints one line in the format run.sh reads:
+//   bookrule <label> median_ms=<x> min_ms=<y> chapters=<n> checksum=<sum of UTF-8 lengths of titles and URLs>
+// ENCODING is what the C and Python references are told; BookRule detects it from the page and the run fails
+// when its decision disagrees.
+import BookRule
+import Foundation
+
+struct MemoryPage: HTTPTransport {
+    let url: String
+    let body: [UInt8]
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        HTTPResponse(url: url, status: 200, headers: [HTTPHeader("Content-Type", "text/html")], body: body)
+    }
+}
+
+let sourceJSON = """
+{
+  "bookSourceUrl": "https://www.example-novel.test",
+  "bookSourceName": "benchmark",
+  "ruleToc": {
+    "chapterList": "//div[@class='listmain']/dl/dt[2]/following-sibling::dd/a",
+    "chapterName": "//a/text()",
+    "chapterUrl": "//a/@href"
+  }
+}
+"""
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(2)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 5, arguments[1] == "toc", let iterations = Int(arguments[4]), iterations > 0 else {
+    fail("usage: bookrule-bench toc FILE ENCODING ITERATIONS")
+}
+let path = arguments[2]
+guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+let pageURL = "https://www.example-novel.test/book/1234/"
+let label = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+
+let sources: [BookSource]
+do {
+    sources = try BookSource.load(bytes: Array(sourceJSON.utf8), path: "benchmark.json")
+} catch {
+    fail("\(error)")
+}
+guard let source = sources.first, source.problems.isEmpty else { fail("benchmark source has problems") }
+let engine = SourceEngine(source: source, transport: MemoryPage(url: pageURL, body: [UInt8](data)))
+
+let expected = arguments[3].uppercased()
+let decision = try HTMLDocument(bytes: [UInt8](data), url: pageURL).charset
+if decision.charset != expected && !(expected == "UTF8" && decision.charset == "UTF-8") {
+    fail("BookRule decoded \(path) as \(decision) but the references use \(expected)")
+}
+
+var checksum = 0
+var chapters = 0
+var timings: [Double] = []
+let clock = ContinuousClock()
+for iteration in 0...iterations {
+    let start = clock.now
+    let toc = try await engine.toc(url: pageURL)
+    let elapsed = clock.now - start
+    if iteration == 0 {
+        // Warm-up run; also the one whose result is checked.
+        chapters = toc.chapters.count
+        checksum = toc.chapters.reduce(0) { $0 + $1.title.utf8.count + $1.url.utf8.count }
+        continue
+    }
+    timings.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+}
+timings.sort()
+let middle = timings.count / 2
+let median = timings.count % 2 == 0 ? (timings[middle - 1] + timings[middle]) / 2 : timings[middle]
+print("bookrule \(label) median_ms=\(String(format: "%.3f", median)) min_ms=\(String(format: "%.3f", timings[0])) chapters=\(chapters) checksum=\(checksum)")

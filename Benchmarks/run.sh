@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# TOC extraction benchmark: BookRule vs raw libxml2 (C) vs Python lxml.
+#
+#   Benchmarks/run.sh                 # ITERATIONS=30 by default
+#   ITERATIONS=100 Benchmarks/run.sh
+#   BENCH_SKIP_SWIFT=1 Benchmarks/run.sh   # don't build/run the Swift side (exits 1)
+#   BOOKRULE_BENCH_BIN=path Benchmarks/run.sh  # use this binary, skip `swift build`
+#
+# Every implementation takes `FILE ENCODING ITERATIONS` and prints one line:
+#   <impl> <label> median_ms=<x> min_ms=<y> chapters=<n> checksum=<bytes>
+# Target: bookrule <= 1.2x libxml2-c (median).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+ITERATIONS="${ITERATIONS:-30}"
+CHAPTERS=5000
+OUT=Benchmarks/out
+BIN=Benchmarks/bin
+PY=/usr/bin/python3          # Debian python3 with python3-lxml
+CC="${CC:-cc}"
+TARGET_RATIO=1.2
+
+mkdir -p "$OUT" "$BIN"
+
+echo "== generating pages" >&2
+"$PY" Benchmarks/generate_toc.py "$OUT" "$CHAPTERS" >&2
+
+echo "== compiling C reference" >&2
+# shellcheck disable=SC2046
+"$CC" -O2 -o "$BIN/toc_libxml2" Benchmarks/c/toc_libxml2.c $(pkg-config --cflags --libs libxml-2.0)
+
+SWIFT_BIN=""
+if [[ -n "${BOOKRULE_BENCH_BIN:-}" ]]; then
+    SWIFT_BIN="$BOOKRULE_BENCH_BIN"
+elif [[ "${BENCH_SKIP_SWIFT:-0}" != "1" ]]; then
+    echo "== building bookrule-bench (release)" >&2
+    if swift build -c release --product bookrule-bench >&2; then
+        SWIFT_BIN=.build/release/bookrule-bench
+    else
+        echo "warning: swift build of bookrule-bench failed" >&2
+    fi
+fi
+
+RESULTS="$(mktemp)"
+trap 'rm -f "$RESULTS"' EXIT
+
+# run <impl-tag> <cmd...>: keep only the result line that starts with the tag.
+run() {
+    local tag="$1"; shift
+    local out
+    out="$("$@" 2>&1)" || echo "warning: $tag exited with status $? ($*)" >&2
+    local line
+    line="$(printf '%s\n' "$out" | grep -E "^${tag} " | tail -n 1 || true)"
+    if [[ -n "$line" ]]; then
+        printf '%s\n' "$line" >> "$RESULTS"
+        echo "   $line" >&2
+    else
+        echo "warning: no '$tag' result line from: $*" >&2
+        printf '%s\n' "$out" | head -n 5 | sed 's/^/     | /' >&2
+    fi
+}
+
+for spec in "utf8 UTF-8" "gbk GB18030"; do
+    read -r suffix enc <<< "$spec"
+    file="$OUT/toc-$CHAPTERS-$suffix.html"
+    echo "== $file ($enc), $ITERATIONS iterations" >&2
+    run libxml2-c "$BIN/toc_libxml2" "$file" "$enc" "$ITERATIONS"
+    run lxml "$PY" Benchmarks/python/toc_lxml.py "$file" "$enc" "$ITERATIONS"
+    if [[ -n "$SWIFT_BIN" ]]; then
+        run bookrule "$SWIFT_BIN" toc "$file" "$enc" "$ITERATIONS"
+    fi
+done
+
+echo
+awk -v target="$TARGET_RATIO" -v iters="$ITERATIONS" '
+    {
+        impl = $1; label = $2
+        for (i = 3; i <= NF; i++) { split($i, kv, "="); v[label, impl, kv[1]] = kv[2] }
+        have[label, impl] = 1
+        if (!(label in seen)) { seen[label] = 1; labels[++nl] = label }
+    }
+    function ratio(label, a, b) {
+        if (!have[label, a] || !have[label, b] || v[label, b, "median_ms"] + 0 == 0) return "n/a"
+        return sprintf("%.2fx", v[label, a, "median_ms"] / v[label, b, "median_ms"])
+    }
+    END {
+        nimpl = split("bookrule libxml2-c lxml", impls, " ")
+        printf "TOC benchmark: %s iterations per run, median/min of full parse+extract (ms)\n\n", iters
+        printf "%-16s %-10s %10s %10s %9s %10s\n", "file", "impl", "median_ms", "min_ms", "chapters", "checksum"
+        for (l = 1; l <= nl; l++) {
+            label = labels[l]
+            for (k = 1; k <= nimpl; k++) {
+                impl = impls[k]
+                if (have[label, impl])
+                    printf "%-16s %-10s %10.3f %10.3f %9s %10s\n", label, impl,
+                        v[label, impl, "median_ms"], v[label, impl, "min_ms"],
+                        v[label, impl, "chapters"], v[label, impl, "checksum"]
+                else
+                    printf "%-16s %-10s %10s\n", label, impl, "unavailable"
+            }
+        }
+        print ""
+        printf "%-16s %20s %16s\n", "file", "bookrule/libxml2-c", "bookrule/lxml"
+        for (l = 1; l <= nl; l++) {
+            label = labels[l]
+            r = ratio(label, "bookrule", "libxml2-c")
+            verdict = ""
+            if (r != "n/a") verdict = (r + 0 <= target + 0) ? "  (target <= " target "x: PASS)" : "  (target <= " target "x: FAIL)"
+            printf "%-16s %20s %16s%s\n", label, r, ratio(label, "bookrule", "lxml"), verdict
+        }
+        # agreement check on chapter count + checksum
+        print ""
+        ok = 1
+        for (l = 1; l <= nl; l++) {
+            label = labels[l]; ref = ""
+            for (k = 1; k <= nimpl; k++) {
+                impl = impls[k]
+                if (!have[label, impl]) continue
+                sig = v[label, impl, "chapters"] "/" v[label, impl, "checksum"]
+                if (ref == "") { ref = sig; refimpl = impl }
+                else if (sig != ref) {
+                    printf "WARNING: %s: %s chapters/checksum=%s differs from %s=%s\n", label, impl, sig, refimpl, ref
+                    ok = 0
+                }
+            }
+        }
+        if (ok) print "all implementations agree on chapters and checksum"
+    }
+' "$RESULTS"
+
+if ! grep -q '^bookrule ' "$RESULTS"; then
+    echo
+    echo "Swift benchmark (bookrule-bench) unavailable: no 'bookrule' result line; only libxml2-c and lxml were measured."
+    exit 1
+fi

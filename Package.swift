@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "bookrule",
+    products: [
+        .library(name: "BookRule", targets: ["BookRule"]),
+        .executable(name: "bookrule", targets: ["bookrule"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+        .target(
+            name: "BookRule",
+            dependencies: ["CLibXML2", "CPCRE2"]
+        ),
+        .executableTarget(
+            name: "bookrule",
+            dependencies: ["BookRule"]
+        ),
+        .executableTarget(
+            name: "bookrule-bench",
+            dependencies: ["BookRule"],
+            path: "Benchmarks/Swift"
+        ),
+        .testTarget(
+            name: "BookRuleTests",
+            dependencies: ["BookRule"]
+        ),
+        .testTarget(
+            name: "bookruleTests",
+            dependencies: ["bookrule"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

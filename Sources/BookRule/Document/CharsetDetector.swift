@@ -1,0 +1,139 @@
+/// Decides how to decode a page: source option, else Content-Type charset, else `<meta>` charset, else valid
+/// UTF-8, else GB18030.
+///
+/// A declared non-UTF-8 charset (header or meta) is overruled when the bytes are valid UTF-8 and contain
+/// multi-byte sequences: GBK text is practically never valid UTF-8, while pages re-saved as UTF-8 that still say
+/// gbk are common. A source's explicit option is never overruled.
+public enum CharsetDetector {
+    /// How many leading bytes are scanned for a `<meta>` charset (WHATWG uses 1024; Chinese sites often put
+    /// long scripts first, so a little more).
+    static let metaScanLimit = 4096
+
+    /// Decides the charset for `bytes`.
+    /// - Parameters:
+    ///   - sourceOption: the source's `charset` option for this URL, if any.
+    ///   - contentType: the response's Content-Type header value, if any.
+    public static func decide(bytes: [UInt8], sourceOption: String?, contentType: String?) throws(CharsetError) -> CharsetDecision {
+        if let option = sourceOption?.trimmingASCIIWhitespace(), !option.isEmpty {
+            return CharsetDecision(charset: try canonicalName(option), reason: .sourceOption, declared: option)
+        }
+        let utf8 = UTF8Validation.check(bytes)
+        if let label = contentType.flatMap(charsetParameter(inContentType:)) {
+            return try declared(label, reason: .contentType, utf8: utf8)
+        }
+        if let label = metaCharset(in: bytes) {
+            return try declared(label, reason: .meta, utf8: utf8)
+        }
+        if utf8 != .invalid { return CharsetDecision(charset: "UTF-8", reason: .validUTF8) }
+        return CharsetDecision(charset: "GB18030", reason: .fallback)
+    }
+
+    private static func declared(_ label: String, reason: CharsetDecision.Reason, utf8: UTF8Validation) throws(CharsetError) -> CharsetDecision {
+        let name: String
+        do {
+            name = try canonicalName(label)
+        } catch {
+            // An unknown label on a live page is the site's mistake, not the user's: fall back to detection.
+            let charset = utf8 == .invalid ? "GB18030" : "UTF-8"
+            return CharsetDecision(charset: charset, reason: utf8 == .invalid ? .fallback : .validUTF8,
+                                   declared: label, note: "declared charset \"\(label)\" is unknown")
+        }
+        if name != "UTF-8" && utf8 == .validWithMultibyte {
+            return CharsetDecision(charset: "UTF-8", reason: .validUTF8, declared: label,
+                                   note: "\(reason.rawValue) says \(label) but the bytes are valid UTF-8")
+        }
+        return CharsetDecision(charset: name, reason: reason, declared: label)
+    }
+
+    /// Maps a charset label to the iconv name bookrule decodes with, following WHATWG's label table where it
+    /// matters for novel sites (gb2312 and gbk are decoded as GB18030, their superset; big5 as Big5-HKSCS).
+    public static func canonicalName(_ label: String) throws(CharsetError) -> String {
+        let key = label.trimmingASCIIWhitespace().lowercased()
+        switch key {
+        case "utf-8", "utf8", "unicode-1-1-utf-8", "x-unicode20utf8": return "UTF-8"
+        case "gbk", "gb2312", "gb_2312", "gb_2312-80", "x-gbk", "gb18030", "cp936", "windows-936", "chinese",
+             "csgb2312", "iso-ir-58", "euc-cn":
+            return "GB18030"
+        case "big5", "big5-hkscs", "cn-big5", "csbig5", "x-x-big5": return "BIG5-HKSCS"
+        case "shift_jis", "shift-jis", "sjis", "x-sjis", "ms_kanji", "windows-31j", "csshiftjis": return "CP932"
+        case "euc-jp", "x-euc-jp": return "EUC-JP"
+        case "euc-kr", "ks_c_5601-1987", "windows-949": return "CP949"
+        case "iso-8859-1", "latin1", "us-ascii", "ascii", "windows-1252", "cp1252": return "WINDOWS-1252"
+        default:
+            let upper = key.uppercased()
+            guard !upper.isEmpty, TextTranscoder.isSupported(upper) else { throw .unsupported(label) }
+            return upper
+        }
+    }
+
+    /// The `charset=` parameter of a Content-Type value, if present.
+    public static func charsetParameter(inContentType value: String) -> String? {
+        for parameter in value.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingASCIIWhitespace().lowercased() == "charset" else { continue }
+            let label = pair[1].trimmingASCIIWhitespace().trimmingCharacters(in: "\"'")
+            return label.isEmpty ? nil : label
+        }
+        return nil
+    }
+
+    /// The charset named by the first `<meta charset=…>` or `<meta … content="…; charset=…">` in the page's
+    /// first bytes.
+    public static func metaCharset(in bytes: [UInt8]) -> String? {
+        let prefix = bytes.prefix(metaScanLimit).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        let meta = Array("<meta".utf8), charset = Array("charset".utf8)
+        var index = 0
+        while let start = prefix.firstRange(of: meta, from: index) {
+            let tagEnd = prefix[start.upperBound...].firstIndex(of: UInt8(ascii: ">")) ?? prefix.endIndex
+            var cursor = start.upperBound
+            while let found = prefix.firstRange(of: charset, from: cursor), found.upperBound <= tagEnd {
+                var position = found.upperBound
+                while position < tagEnd, prefix[position] == 0x20 || prefix[position] == 0x09 { position += 1 }
+                if position < tagEnd, prefix[position] == UInt8(ascii: "=") {
+                    position += 1
+                    while position < tagEnd, [0x20, 0x09, 0x22, 0x27].contains(prefix[position]) { position += 1 }
+                    var end = position
+                    while end < tagEnd, isLabelByte(prefix[end]) { end += 1 }
+                    if end > position {
+                        // Take the label's original bytes (ASCII only, so the lowercase copy is equivalent).
+                        return String(decoding: prefix[position..<end], as: UTF8.self)
+                    }
+                }
+                cursor = found.upperBound
+            }
+            index = tagEnd
+        }
+        return nil
+    }
+
+    private static func isLabelByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "."):
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The first occurrence of `needle` at or after `start`.
+    func firstRange(of needle: [UInt8], from start: Int) -> Range<Int>? {
+        guard !needle.isEmpty, count >= needle.count, start <= count - needle.count else { return nil }
+        let first = needle[0]
+        var index = start
+        while index <= count - needle.count {
+            if self[index] == first {
+                var matched = true
+                for offset in 1..<needle.count where self[index + offset] != needle[offset] {
+                    matched = false
+                    break
+                }
+                if matched { return index..<(index + needle.count) }
+            }
+            index += 1
+        }
+        return nil
+    }
+}

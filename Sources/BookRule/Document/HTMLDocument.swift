@@ -1,0 +1,106 @@
+import CLibXML2
+
+/// libxml2 must be initialised once before documents are parsed from several threads.
+private let libxml2Initialized: Bool = {
+    xmlInitParser()
+    return true
+}()
+
+/// A parsed HTML page: the libxml2 document, the charset it was decoded with, and the URL its links resolve
+/// against.
+///
+/// The document is immutable after parsing, so it may be read (XPath, text) from several tasks at once; it is
+/// freed when the last reference (including every `HTMLNode`) goes away.
+public final class HTMLDocument: @unchecked Sendable {
+    /// Owned libxml2 document; freed in `deinit`, never mutated after `init`.
+    let pointer: htmlDocPtr
+    /// The URL the page was fetched from (after redirects).
+    public let url: String
+    /// What relative links resolve against: `<base href>` resolved against `url`, else `url`.
+    public let baseURL: String
+    /// How the bytes were decoded.
+    public let charset: CharsetDecision
+    /// The decoded page source, for regex rules that run on raw markup.
+    public let sourceText: String
+
+    /// libxml2 parser options: tolerant of broken markup, silent, and never touching the network.
+    static let parseOptions = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
+        | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue
+        | HTML_PARSE_COMPACT.rawValue)
+
+    /// Parses page bytes.
+    /// - Parameters:
+    ///   - bytes: the body exactly as received.
+    ///   - url: the final URL of the response, for resolving links.
+    ///   - contentType: the response's Content-Type header, consulted for a charset.
+    ///   - charsetOption: the source's charset option for this request, which wins over everything.
+    public convenience init(bytes: [UInt8], url: String, contentType: String? = nil, charsetOption: String? = nil) throws(DocumentError) {
+        let decision: CharsetDecision
+        do {
+            decision = try CharsetDetector.decide(bytes: bytes, sourceOption: charsetOption, contentType: contentType)
+        } catch {
+            throw DocumentError.charset(error)
+        }
+        try self.init(bytes: bytes, url: url, charset: decision)
+    }
+
+    /// Parses page bytes with a charset already decided.
+    public init(bytes: [UInt8], url: String, charset: CharsetDecision) throws(DocumentError) {
+        _ = libxml2Initialized
+        let utf8: [UInt8]
+        do {
+            if charset.charset == "UTF-8" && UTF8Validation.check(bytes) != .invalid {
+                utf8 = bytes
+            } else {
+                utf8 = try TextTranscoder.utf8Bytes(from: bytes, charset: charset.charset)
+            }
+        } catch {
+            throw DocumentError.charset(error)
+        }
+        // An empty buffer makes libxml2 return no document at all; an empty page is still a page.
+        let input = utf8.isEmpty ? Array("<html></html>".utf8) : utf8
+        let parsed: htmlDocPtr? = input.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                htmlReadMemory(chars.baseAddress, Int32(clamping: chars.count), url, "UTF-8", Self.parseOptions)
+            }
+        }
+        guard let parsed else { throw DocumentError.unparsable(url: url) }
+        pointer = parsed
+        self.url = url
+        self.charset = charset
+        self.sourceText = String(decoding: utf8, as: UTF8.self)
+        self.baseURL = Self.baseHref(of: parsed).flatMap { URLReference.resolve($0, against: url) } ?? url
+    }
+
+    deinit {
+        xmlFreeDoc(pointer)
+    }
+
+    /// The document node, as the context for page-level rules.
+    public var root: HTMLNode {
+        HTMLNode(document: self, pointer: UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: xmlNode.self))
+    }
+
+    /// The version of libxml2 this process runs with.
+    public static var libxml2Version: String { String(cString: bookrule_libxml2_version()) }
+
+    /// The first `<base href>` inside `<head>`, if any.
+    private static func baseHref(of document: htmlDocPtr) -> String? {
+        guard let html = xmlDocGetRootElement(document) else { return nil }
+        var child = html.pointee.children
+        while let node = child {
+            if node.pointee.type == XML_ELEMENT_NODE, HTMLNode.name(of: node) == "head" {
+                var item = node.pointee.children
+                while let element = item {
+                    if element.pointee.type == XML_ELEMENT_NODE, HTMLNode.name(of: element) == "base",
+                       let href = HTMLNode.attribute("href", of: element), !href.isEmpty {
+                        return href
+                    }
+                    item = element.pointee.next
+                }
+            }
+            child = node.pointee.next
+        }
+        return nil
+    }
+}

@@ -1,0 +1,113 @@
+import CLibXML2
+
+/// One node of an `HTMLDocument`: an element, attribute, text node or the document itself.
+///
+/// A node keeps its document alive, so no raw libxml2 pointer outlives the tree it points into.
+public struct HTMLNode: @unchecked Sendable {
+    /// The document that owns `pointer`; held strongly on purpose.
+    public let document: HTMLDocument
+    /// Borrowed from `document`; valid as long as `document` is.
+    let pointer: xmlNodePtr
+
+    init(document: HTMLDocument, pointer: xmlNodePtr) {
+        self.document = document
+        self.pointer = pointer
+    }
+
+    /// What kind of node this is.
+    public var kind: Kind {
+        switch pointer.pointee.type {
+        case XML_ELEMENT_NODE: return .element
+        case XML_ATTRIBUTE_NODE: return .attribute
+        case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: return .text
+        case XML_DOCUMENT_NODE, XML_HTML_DOCUMENT_NODE: return .document
+        default: return .other
+        }
+    }
+
+    /// Node kinds a rule can meet.
+    public enum Kind: Sendable, Equatable {
+        case element, attribute, text, document, other
+    }
+
+    /// The lower-case tag or attribute name ("" for text and document nodes).
+    public var name: String {
+        Self.name(of: pointer)
+    }
+
+    /// The value of attribute `name` on this element, if present.
+    public func attribute(_ name: String) -> String? {
+        Self.attribute(name, of: pointer)
+    }
+
+    /// The node's value as a rule sees it: an attribute's value, a text node's text, or an element's visible
+    /// text (block elements and `<br>` become line breaks, scripts and styles are dropped, entities decoded).
+    public var stringValue: String {
+        switch kind {
+        case .attribute, .text, .other:
+            guard let content = xmlNodeGetContent(pointer) else { return "" }
+            defer { bookrule_xmlFree(content) }
+            return String(cString: content)
+        case .element, .document:
+            return HTMLTextFormatter.text(of: self)
+        }
+    }
+
+    /// The text directly inside this element, not inside its children (JsoupXpath's `text()` on an element).
+    public var ownText: String {
+        var parts: [String] = []
+        var child = pointer.pointee.children
+        while let node = child {
+            if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE,
+               let content = node.pointee.content {
+                parts.append(String(cString: content))
+            }
+            child = node.pointee.next
+        }
+        return HTMLTextFormatter.collapsingWhitespace(parts.joined())
+    }
+
+    /// The markup of this node including its own tag.
+    public var outerHTML: String {
+        Self.dump(pointer, document: document)
+    }
+
+    /// The markup of this node's children.
+    public var innerHTML: String {
+        if kind != .element && kind != .document { return stringValue }
+        var result = ""
+        var child = pointer.pointee.children
+        while let node = child {
+            result += Self.dump(node, document: document)
+            child = node.pointee.next
+        }
+        return result
+    }
+
+    static func dump(_ node: xmlNodePtr, document: HTMLDocument) -> String {
+        guard let buffer = xmlBufferCreate() else { return "" }
+        defer { xmlBufferFree(buffer) }
+        if node.pointee.type == XML_DOCUMENT_NODE || node.pointee.type == XML_HTML_DOCUMENT_NODE {
+            var child = node.pointee.children
+            while let item = child {
+                htmlNodeDump(buffer, document.pointer, item)
+                child = item.pointee.next
+            }
+        } else {
+            htmlNodeDump(buffer, document.pointer, node)
+        }
+        guard let content = xmlBufferContent(buffer) else { return "" }
+        return String(cString: content)
+    }
+
+    static func name(of node: xmlNodePtr) -> String {
+        guard let name = node.pointee.name else { return "" }
+        return String(cString: name)
+    }
+
+    static func attribute(_ name: String, of node: xmlNodePtr) -> String? {
+        guard node.pointee.type == XML_ELEMENT_NODE, let value = xmlGetProp(node, name) else { return nil }
+        defer { bookrule_xmlFree(value) }
+        return String(cString: value)
+    }
+}

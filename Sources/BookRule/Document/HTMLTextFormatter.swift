@@ -1,0 +1,152 @@
+import CLibXML2
+
+/// Turns markup into the plain text a reader sees: block elements and `<br>` become line breaks, other tags
+/// are dropped, scripts and styles removed, entities decoded, runs of spaces collapsed, and every paragraph
+/// trimmed of ASCII space, NO-BREAK SPACE and IDEOGRAPHIC SPACE. Empty paragraphs are dropped.
+public enum HTMLTextFormatter {
+    /// Elements whose content is never text for a reader.
+    static let skipped: Set<String> = [
+        "script", "style", "noscript", "template", "iframe", "object", "embed", "head", "select", "svg", "canvas",
+    ]
+    /// Elements that start and end a line.
+    static let blocks: Set<String> = [
+        "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "dir",
+        "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
+        "header", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "p", "pre", "section", "summary",
+        "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+    ]
+
+    /// The text of a node and everything under it, as paragraphs joined by "\n".
+    public static func text(of node: HTMLNode) -> String {
+        let root = node.pointer
+        // Fast path: an element holding one text node (a link, a title) needs no tree walk.
+        if let only = root.pointee.children, only.pointee.next == nil,
+           only.pointee.type == XML_TEXT_NODE, let content = only.pointee.content,
+           !skipped.contains(HTMLNode.name(of: root)) {
+            return paragraphs(of: collapsingWhitespace(String(cString: content)))
+        }
+        var output: [UInt8] = []
+        var state = WalkState()
+        walk(root, into: &output, state: &state)
+        return paragraphs(of: String(decoding: output, as: UTF8.self))
+    }
+
+    /// Plain text from a string that may hold markup or entities (a regex group taken from raw HTML, an
+    /// `html()` result). Strings with no tag and no entity are already text (an element's value) and are only
+    /// trimmed per paragraph, so their line breaks survive and a decoded `&` is not decoded twice.
+    public static func text(fromMarkup markup: String) -> String {
+        if !containsMarkup(markup) {
+            return paragraphs(of: markup)
+        }
+        let wrapped = Array("<html><body><div>".utf8) + Array(markup.utf8) + Array("</div></body></html>".utf8)
+        let decision = CharsetDecision(charset: "UTF-8", reason: .validUTF8)
+        guard let document = try? HTMLDocument(bytes: wrapped, url: "about:blank", charset: decision) else {
+            return paragraphs(of: markup)
+        }
+        return text(of: document.root)
+    }
+
+    /// Whether `text` holds a tag (`<p`, `</p`, `<!--`) or a character reference (`&amp;`, `&#20013;`).
+    static func containsMarkup(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "<"), index + 1 < bytes.count {
+                let next = bytes[index + 1]
+                if isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return true }
+            } else if byte == UInt8(ascii: "&") {
+                var end = index + 1
+                if end < bytes.count, bytes[end] == UInt8(ascii: "#") { end += 1 }
+                let start = end
+                while end < bytes.count, end - start < 32, isASCIILetter(bytes[end]) || (bytes[end] >= 0x30 && bytes[end] <= 0x39) {
+                    end += 1
+                }
+                if end > start, end < bytes.count, bytes[end] == UInt8(ascii: ";") { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+
+    /// Splits `text` into lines, trims each of paragraph space, drops empty ones, and joins them with "\n".
+    public static func paragraphs(of text: String) -> String {
+        var lines: [String] = []
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+            let trimmed = line.trimmingParagraphSpace()
+            if !trimmed.isEmpty { lines.append(trimmed) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Collapses runs of ASCII whitespace (including line breaks) into single spaces, as a browser renders
+    /// inline text.
+    public static func collapsingWhitespace(_ text: String) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+                pendingSpace = !output.isEmpty
+            } else {
+                if pendingSpace { output.append(0x20); pendingSpace = false }
+                output.append(byte)
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private struct WalkState {
+        var pendingSpace = false
+        var preDepth = 0
+    }
+
+    private static func walk(_ node: xmlNodePtr, into output: inout [UInt8], state: inout WalkState) {
+        switch node.pointee.type {
+        case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+            guard let content = node.pointee.content else { return }
+            appendText(content, into: &output, state: &state)
+        case XML_ELEMENT_NODE, XML_DOCUMENT_NODE, XML_HTML_DOCUMENT_NODE:
+            let name = HTMLNode.name(of: node)
+            if skipped.contains(name) { return }
+            if name == "br" {
+                output.append(0x0A)
+                state.pendingSpace = false
+                return
+            }
+            let isBlock = blocks.contains(name)
+            if isBlock { output.append(0x0A); state.pendingSpace = false }
+            if name == "pre" { state.preDepth += 1 }
+            var child = node.pointee.children
+            while let item = child {
+                walk(item, into: &output, state: &state)
+                child = item.pointee.next
+            }
+            if name == "pre" { state.preDepth -= 1 }
+            if isBlock { output.append(0x0A); state.pendingSpace = false }
+        default:
+            return
+        }
+    }
+
+    private static func appendText(_ content: UnsafePointer<xmlChar>, into output: inout [UInt8], state: inout WalkState) {
+        var pointer = content
+        while pointer.pointee != 0 {
+            let byte = pointer.pointee
+            if state.preDepth == 0 && (byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C) {
+                state.pendingSpace = true
+            } else {
+                if state.pendingSpace {
+                    if let last = output.last, last != 0x0A { output.append(0x20) }
+                    state.pendingSpace = false
+                }
+                output.append(byte)
+            }
+            pointer += 1
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/// The clean text of one chapter.
+public struct ChapterContent: Sendable, Equatable, Codable {
+    /// The chapter's first page URL.
+    public var url: String
+    /// The title from `ruleContent.title` when the source has one, else nil.
+    public var title: String?
+    /// Paragraphs joined by "\n": no tags, no entities, no script text, trimmed, ads removed by replaceRegex.
+    public var text: String
+    /// Every page fetched for this chapter, in order.
+    public var pages: [String]
+    /// Page-cap hits, rules that failed.
+    public var warnings: [String]
+}

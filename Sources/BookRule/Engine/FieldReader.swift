@@ -1,0 +1,77 @@
+/// Reads the optional fields of one list element (or page) and normalises them per kind of field. A failing
+/// optional rule leaves its field empty and records a warning instead of failing the whole step.
+struct FieldReader {
+    let section: RuleSection
+    let context: RuleContext
+    let environment: RuleEnvironment
+
+    /// A single-line field (name, author, chapter title): markup and entities removed, whitespace collapsed.
+    func line(_ field: RuleField, _ warnings: inout Warnings) -> String {
+        let text = HTMLTextFormatter.text(fromMarkup: raw(field, &warnings).joined(separator: "\n"))
+        return HTMLTextFormatter.collapsingWhitespace(text.replacingNewlines(with: " "))
+    }
+
+    /// A multi-paragraph field (intro): paragraphs kept, each trimmed.
+    func paragraphs(_ field: RuleField, _ warnings: inout Warnings) -> String {
+        HTMLTextFormatter.text(fromMarkup: raw(field, &warnings).joined(separator: "\n"))
+    }
+
+    /// A list field (kind): every non-empty value, comma-separated.
+    func list(_ field: RuleField, _ warnings: inout Warnings) -> String {
+        raw(field, &warnings)
+            .flatMap { HTMLTextFormatter.text(fromMarkup: $0).split(whereSeparator: \.isNewline) }
+            .flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingParagraphSpace() }
+            .filter { !$0.isEmpty }
+            .joined(separator: ",")
+    }
+
+    /// A URL field: the first non-empty value, resolved against the page's base URL; nil when empty.
+    func url(_ field: RuleField, _ warnings: inout Warnings) -> String? {
+        for value in raw(field, &warnings) {
+            for line in value.split(whereSeparator: \.isNewline) {
+                let trimmed = line.trimmingASCIIWhitespace()
+                if trimmed.isEmpty { continue }
+                let decoded = trimmed.contains("&") ? HTMLTextFormatter.text(fromMarkup: trimmed) : trimmed
+                guard let absolute = URLReference.resolve(decoded, against: environment.baseURL) else {
+                    warnings.add("\(section.name.rawValue).\(field.rawValue): \"\(trimmed)\" is not a URL")
+                    return nil
+                }
+                return absolute
+            }
+        }
+        return nil
+    }
+
+    /// A yes/no field (isVolume, isVip, isPay): true when the rule yields anything but "", "false", "0" or "null".
+    func flag(_ field: RuleField, _ warnings: inout Warnings) -> Bool {
+        let value = raw(field, &warnings).joined().trimmingASCIIWhitespace().lowercased()
+        return !(value.isEmpty || value == "false" || value == "0" || value == "null")
+    }
+
+    private func raw(_ field: RuleField, _ warnings: inout Warnings) -> [String] {
+        guard let rule = section[field] else { return [] }
+        do {
+            return try rule.strings(in: context, environment: environment)
+        } catch {
+            warnings.add(error.description)
+            return []
+        }
+    }
+}
+
+/// Warnings for one step, each said once, at most 50 (a rule failing on every chapter says so once).
+struct Warnings {
+    private(set) var list: [String] = []
+
+    mutating func add(_ message: String) {
+        guard list.count < 50, !list.contains(message) else { return }
+        list.append(message)
+    }
+}
+
+extension String {
+    func replacingNewlines(with separator: String) -> String {
+        split(whereSeparator: \.isNewline).joined(separator: separator)
+    }
+}

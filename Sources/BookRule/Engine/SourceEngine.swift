@@ -1,0 +1,312 @@
+/// Runs one book source against its site: search, book info, the whole table of contents, chapter text.
+///
+/// The engine holds no mutable state: every call fetches through the transport it was given (the polite
+/// fetcher, a HAR replay, an in-memory site in tests) and returns plain models, so one engine may serve many
+/// concurrent calls.
+public struct SourceEngine: Sendable {
+    /// The source whose rules run.
+    public let source: BookSource
+    /// Where requests go.
+    public let transport: any HTTPTransport
+    /// Page caps and other limits.
+    public let options: EngineOptions
+
+    /// Creates an engine for `source` sending requests through `transport`.
+    public init(source: BookSource, transport: any HTTPTransport, options: EngineOptions = EngineOptions()) {
+        self.source = source
+        self.transport = transport
+        self.options = options
+    }
+
+    // MARK: - Search
+
+    /// Searches the site for `key` and reads every result on the page.
+    public func search(key: String, page: Int = 1) async throws -> SearchPage {
+        guard let template = source.searchURL else {
+            if let problem = source.problems.first(where: { $0.field.hasSuffix("searchUrl") }) {
+                throw EngineError.unusableRules(step: "search", problems: [problem])
+            }
+            throw EngineError.missingRule(field: "searchUrl")
+        }
+        let section = source.search
+        try requireRules(section, [.bookList, .name], step: "search")
+        let request: HTTPRequest
+        do {
+            request = try template.request(key: key, page: page, baseURL: source.url, sourceHeaders: source.headers)
+        } catch {
+            throw EngineError.unusableRules(step: "search", problems: [
+                SourceProblem(field: error.field, location: nil, dialect: error.dialect, reason: error.reason),
+            ])
+        }
+        let document = try await fetchDocument(request, charset: template.charset)
+        var warnings = Warnings()
+        let environment = RuleEnvironment(baseURL: document.baseURL)
+        let items = try run(document.url) { () throws(RuleError) in
+            try section[.bookList]?.elements(in: .node(document.root), environment: environment) ?? []
+        }
+        var results: [SearchResult] = []
+        for item in items {
+            let variables = RuleVariables()
+            let itemEnvironment = RuleEnvironment(baseURL: document.baseURL, variables: variables)
+            let reader = FieldReader(section: section, context: item, environment: itemEnvironment)
+            let name = reader.line(.name, &warnings)
+            guard !name.isEmpty else { continue }
+            let bookURL = reader.url(.bookUrl, &warnings) ?? document.url
+            results.append(SearchResult(
+                name: name, author: reader.line(.author, &warnings), intro: reader.paragraphs(.intro, &warnings),
+                kind: reader.list(.kind, &warnings), lastChapter: reader.line(.lastChapter, &warnings),
+                updateTime: reader.line(.updateTime, &warnings), bookURL: bookURL,
+                coverURL: reader.url(.coverUrl, &warnings) ?? "", wordCount: reader.line(.wordCount, &warnings),
+                variables: variables.snapshot))
+        }
+        // A search that lands straight on a book page (one hit) is read as that book, as Legado does.
+        if results.isEmpty, let pattern = source.bookURLPattern, (try? pattern.matches(document.url)) == true {
+            let info = try readBookInfo(document, variables: RuleVariables(), warnings: &warnings)
+            results.append(SearchResult(name: info.name, author: info.author, intro: info.intro, kind: info.kind,
+                                        lastChapter: info.lastChapter, updateTime: info.updateTime,
+                                        bookURL: info.url, coverURL: info.coverURL, wordCount: info.wordCount,
+                                        variables: info.variables))
+        }
+        return SearchPage(url: document.url, results: results, warnings: warnings.list)
+    }
+
+    // MARK: - Book info
+
+    /// Reads the book page at `url`. `variables` carries `@put` values from the search result.
+    public func bookInfo(url: String, variables: [String: String] = [:]) async throws -> BookInfo {
+        let absolute = try absoluteURL(url, field: "book URL")
+        let document = try await fetchDocument(HTTPRequest(url: absolute, headers: source.headers), charset: nil)
+        var warnings = Warnings()
+        return try readBookInfo(document, variables: RuleVariables(variables), warnings: &warnings)
+    }
+
+    private func readBookInfo(_ document: HTMLDocument, variables: RuleVariables, warnings: inout Warnings) throws -> BookInfo {
+        let section = source.bookInfo
+        try requireRules(section, [.initRule], step: "book info")
+        let environment = RuleEnvironment(baseURL: document.baseURL, variables: variables)
+        var context = RuleContext.node(document.root)
+        if let initRule = section[.initRule] {
+            let selected = try run(document.url) { () throws(RuleError) in
+                try initRule.elements(in: context, environment: environment)
+            }
+            guard let first = selected.first else {
+                throw EngineError.rule(url: document.url, error: RuleError(
+                    field: initRule.field, dialect: initRule.dialect, reason: "selected nothing on the book page",
+                    rule: initRule.text))
+            }
+            context = first
+        }
+        let reader = FieldReader(section: section, context: context, environment: environment)
+        var info = BookInfo(
+            url: document.url, name: reader.line(.name, &warnings), author: reader.line(.author, &warnings),
+            intro: reader.paragraphs(.intro, &warnings), kind: reader.list(.kind, &warnings),
+            lastChapter: reader.line(.lastChapter, &warnings), updateTime: reader.line(.updateTime, &warnings),
+            coverURL: reader.url(.coverUrl, &warnings) ?? "", tocURL: reader.url(.tocUrl, &warnings) ?? document.url,
+            wordCount: reader.line(.wordCount, &warnings), variables: [:], warnings: [])
+        info.variables = variables.snapshot
+        info.warnings = warnings.list
+        return info
+    }
+
+    // MARK: - Table of contents
+
+    /// Reads the whole table of contents of `book`, following `nextTocUrl` (never visiting a URL twice, at most
+    /// `options.pageCap` pages) and de-duplicating chapters by URL.
+    public func toc(of book: BookInfo) async throws -> TableOfContents {
+        try await toc(url: book.tocURL, variables: book.variables)
+    }
+
+    /// Reads the whole table of contents starting at `url`.
+    public func toc(url: String, variables: [String: String] = [:]) async throws -> TableOfContents {
+        let section = source.toc
+        try requireRules(section, [.chapterList, .chapterName, .chapterUrl, .nextTocUrl, .isVolume], step: "TOC")
+        guard let listRule = section[.chapterList] else { throw EngineError.missingRule(field: "ruleToc.chapterList") }
+        let start = try absoluteURL(url, field: "TOC URL")
+        let store = RuleVariables(variables)
+        var warnings = Warnings()
+        var pages: [String] = []
+        var visited: Set<String> = []
+        var pending = [start]
+        var followNext = true
+        var entries: [Chapter] = []
+
+        while !pending.isEmpty {
+            let pageURL = pending.removeFirst()
+            let key = Self.pageKey(pageURL)
+            if visited.contains(key) { continue }
+            if pages.count >= options.pageCap {
+                warnings.add("stopped after \(options.pageCap) TOC pages (the page cap); \(pending.count + 1) more not fetched")
+                break
+            }
+            visited.insert(key)
+            let document = try await fetchDocument(HTTPRequest(url: pageURL, headers: source.headers), charset: nil)
+            visited.insert(Self.pageKey(document.url))
+            pages.append(document.url)
+            let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
+            let items = try run(document.url) { () throws(RuleError) in
+                try listRule.elements(in: .node(document.root), environment: environment, applyingReverse: false)
+            }
+            for item in items {
+                let reader = FieldReader(section: section, context: item, environment: environment)
+                let isVolume = reader.flag(.isVolume, &warnings)
+                let title = reader.line(.chapterName, &warnings)
+                let chapterURL = reader.url(.chapterUrl, &warnings) ?? ""
+                if title.isEmpty && chapterURL.isEmpty { continue }
+                entries.append(Chapter(index: 0, title: title, url: isVolume ? chapterURL : (chapterURL.isEmpty ? document.url : chapterURL),
+                                       isVolume: isVolume, isVIP: reader.flag(.isVip, &warnings),
+                                       isPay: reader.flag(.isPay, &warnings), updateTime: reader.line(.updateTime, &warnings)))
+            }
+            guard followNext, let nextRule = section[.nextTocUrl] else { continue }
+            let next = nextURLs(nextRule, in: document, environment: environment, warnings: &warnings)
+                .filter { !visited.contains(Self.pageKey($0)) }
+            // One next link is a chain to follow; several at once are all the pages, fetched without recursing.
+            if next.count > 1 { followNext = false }
+            pending.append(contentsOf: next)
+        }
+
+        if listRule.reversed { entries.reverse() }
+        var seen: Set<String> = []
+        var chapters: [Chapter] = []
+        var duplicates = 0
+        for var entry in entries {
+            if !entry.isVolume && !entry.url.isEmpty {
+                let key = Self.pageKey(entry.url)
+                if seen.contains(key) { duplicates += 1; continue }
+                seen.insert(key)
+            }
+            entry.index = chapters.count
+            chapters.append(entry)
+        }
+        if duplicates > 0 { warnings.add("dropped \(duplicates) chapter(s) whose URL was already listed") }
+        return TableOfContents(chapters: chapters, pages: pages, warnings: warnings.list)
+    }
+
+    // MARK: - Content
+
+    /// Reads the clean text of `chapter`, following `nextContentUrl` until it points at `next` (the following
+    /// chapter), repeats a page, or runs out.
+    public func content(of chapter: Chapter, next: Chapter? = nil, variables: [String: String] = [:]) async throws -> ChapterContent {
+        let section = source.content
+        try requireRules(section, [.content, .nextContentUrl, .replaceRegex], step: "content")
+        guard let contentRule = section[.content] else { throw EngineError.missingRule(field: "ruleContent.content") }
+        let start = try absoluteURL(chapter.url, field: "chapter URL")
+        let stopKey = next.map { Self.pageKey($0.url) }
+        let store = RuleVariables(variables)
+        var warnings = Warnings()
+        var pages: [String] = []
+        var visited: Set<String> = []
+        var pending = [start]
+        var followNext = true
+        var parts: [String] = []
+        var title: String?
+
+        while !pending.isEmpty {
+            let pageURL = pending.removeFirst()
+            let key = Self.pageKey(pageURL)
+            if visited.contains(key) || key == stopKey { continue }
+            if pages.count >= options.pageCap {
+                warnings.add("stopped after \(options.pageCap) pages of this chapter (the page cap)")
+                break
+            }
+            visited.insert(key)
+            let document = try await fetchDocument(HTTPRequest(url: pageURL, headers: source.headers), charset: nil)
+            visited.insert(Self.pageKey(document.url))
+            pages.append(document.url)
+            let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
+            let strings = try run(document.url) { () throws(RuleError) in
+                try contentRule.strings(in: .node(document.root), environment: environment)
+            }
+            parts.append(contentsOf: strings.map(HTMLTextFormatter.text(fromMarkup:)))
+            if title == nil, section[.title] != nil {
+                let reader = FieldReader(section: section, context: .node(document.root), environment: environment)
+                let value = reader.line(.title, &warnings)
+                if !value.isEmpty { title = value }
+            }
+            guard followNext, let nextRule = section[.nextContentUrl] else { continue }
+            let nextPages = nextURLs(nextRule, in: document, environment: environment, warnings: &warnings)
+                .filter { !visited.contains(Self.pageKey($0)) && Self.pageKey($0) != stopKey }
+            if nextPages.count > 1 { followNext = false }
+            pending.append(contentsOf: nextPages)
+        }
+
+        var text = HTMLTextFormatter.paragraphs(of: parts.joined(separator: "\n"))
+        if let replace = section[.replaceRegex] {
+            let environment = RuleEnvironment(baseURL: start, variables: store)
+            text = try run(start) { () throws(RuleError) in
+                try replace.string(in: .text(text), environment: environment)
+            }
+            text = HTMLTextFormatter.paragraphs(of: text)
+        }
+        return ChapterContent(url: start, title: title, text: text, pages: pages, warnings: warnings.list)
+    }
+
+    // MARK: - Plumbing
+
+    /// Fetches and parses a page, turning statuses and transport failures into `EngineError`s.
+    func fetchDocument(_ request: HTTPRequest, charset: String?) async throws -> HTMLDocument {
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            throw EngineError.transport(url: request.url, message: "\(error)")
+        }
+        guard (200..<300).contains(response.status) else {
+            throw EngineError.httpStatus(url: response.url, status: response.status)
+        }
+        do {
+            return try HTMLDocument(bytes: response.body, url: response.url, contentType: response.contentType,
+                                    charsetOption: charset)
+        } catch {
+            throw EngineError.document(url: response.url, error: error)
+        }
+    }
+
+    private func nextURLs(_ rule: Rule, in document: HTMLDocument, environment: RuleEnvironment, warnings: inout Warnings) -> [String] {
+        let values: [String]
+        do {
+            values = try rule.strings(in: .node(document.root), environment: environment)
+        } catch {
+            warnings.add(error.description)
+            return []
+        }
+        var result: [String] = []
+        for line in values.flatMap({ $0.split(whereSeparator: \.isNewline) }) {
+            let trimmed = line.trimmingASCIIWhitespace()
+            guard !trimmed.isEmpty, !trimmed.lowercased().hasPrefix("javascript:"),
+                  let absolute = URLReference.resolve(trimmed, against: document.baseURL),
+                  URLReference.isHTTP(absolute), !result.contains(absolute) else { continue }
+            result.append(absolute)
+        }
+        return result.filter { Self.pageKey($0) != Self.pageKey(document.url) }
+    }
+
+    private func requireRules(_ section: RuleSection, _ fields: [RuleField], step: String) throws {
+        let required = section.name.fields.filter { fields.contains($0) || $0 == section.name.fields.first }
+        let problems = required.compactMap { section.problems[$0] }
+        if !problems.isEmpty { throw EngineError.unusableRules(step: step, problems: problems) }
+        if let list = section.name.fields.first, list.isList, list != .initRule, section[list] == nil {
+            throw EngineError.missingRule(field: "\(section.name.rawValue).\(list.rawValue)")
+        }
+    }
+
+    private func absoluteURL(_ url: String, field: String) throws -> String {
+        guard let absolute = URLReference.resolve(url, against: source.url), URLReference.isHTTP(absolute) else {
+            throw EngineError.invalidURL(field: field, url: url)
+        }
+        return absolute
+    }
+
+    private func run<T>(_ url: String, _ body: () throws(RuleError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw EngineError.rule(url: url, error: error)
+        }
+    }
+
+    /// The identity of a page for "visited" checks: the URL without its fragment.
+    static func pageKey(_ url: String) -> String {
+        guard let hash = url.firstIndex(of: "#") else { return url }
+        return String(url[..<hash])
+    }
+}

@@ -1,0 +1,100 @@
+/// One rule string from a book source, parsed and compiled when the source loads.
+///
+/// Every XPath and regex inside is compiled once here; evaluation only runs them. A rule is immutable and
+/// may be evaluated from several tasks at once.
+public struct Rule: Sendable {
+    /// The rule text as written in the source.
+    public let text: String
+    /// Where the rule sits, e.g. `ruleToc.chapterList`.
+    public let field: String
+    /// Whether the rule yields list elements or strings.
+    public let kind: RuleKind
+    /// The dialect of the rule's first (or only) part, for reports.
+    public let dialect: RuleDialect?
+    /// For list rules: a leading `-` asks for the list reversed.
+    public let reversed: Bool
+    let body: RuleBody
+    let puts: [(key: String, rule: RuleBody)]
+
+    init(text: String, field: String, kind: RuleKind, dialect: RuleDialect?, reversed: Bool,
+         body: RuleBody, puts: [(key: String, rule: RuleBody)]) {
+        self.text = text
+        self.field = field
+        self.kind = kind
+        self.dialect = dialect
+        self.reversed = reversed
+        self.body = body
+        self.puts = puts
+    }
+
+    /// Whether the rule is empty (nothing to evaluate).
+    public var isEmpty: Bool {
+        if case .empty = body, puts.isEmpty { return true }
+        return false
+    }
+}
+
+/// How a rule's result is used.
+public enum RuleKind: Sendable, Equatable {
+    /// `bookList`, `chapterList`: yields elements (or regex matches) that field rules then read.
+    case list
+    /// Every other field: yields strings.
+    case string
+    /// A field read from the elements of an AllInOne list rule, where `$1`…`$99` name the match's groups.
+    case groupField
+}
+
+/// The parsed form of a rule.
+indirect enum RuleBody: Sendable {
+    case empty
+    /// `a || b`: the first part with a non-empty result.
+    case firstNonEmpty([RuleBody])
+    /// `a && b`: all parts' results, concatenated.
+    case concatenation([RuleBody])
+    /// `a %% b`: the parts' results interleaved (a1, b1, a2, b2, …).
+    case interleaving([RuleBody])
+    case xpath(XPathRule)
+    /// `:regex1&&regex2`: each regex runs over the previous one's matches.
+    case allInOne([RegexPattern])
+    /// Literal text with `{{rule}}`, `@get:{key}` and (under AllInOne) `$n` pieces.
+    case template([TemplatePiece])
+    /// `rule##regex##replacement` (and `###` for the first match only).
+    case replace(RuleBody, RegexReplacement)
+    /// The context's raw text (an empty rule part before `##`).
+    case rawText
+    /// A rule whose text contains `@get:{key}`: substituted, then compiled (and cached) when evaluated.
+    case dynamic(DynamicRule)
+}
+
+/// A compiled XPath and what to take from the nodes it selects.
+struct XPathRule: Sendable {
+    let expression: XPathExpression
+    let extractor: XPathExtractor
+}
+
+/// JsoupXpath's extra final steps, which XPath 1.0 cannot express.
+enum XPathExtractor: String, Sendable {
+    /// The node's value: attribute value, text, or an element's visible text.
+    case value
+    /// `allText()`: an element's whole visible text.
+    case allText
+    /// `html()`: an element's inner markup.
+    case html
+    /// `outerHtml()`: an element's markup including its tag.
+    case outerHTML
+}
+
+/// One piece of a template rule.
+enum TemplatePiece: Sendable {
+    case literal(String)
+    case rule(RuleBody)
+    case variable(String)
+    case group(Int)
+}
+
+/// `##regex##replacement` with Java-style `$1` references.
+struct RegexReplacement: Sendable {
+    let pattern: RegexPattern
+    let replacement: JavaReplacement
+    let firstOnly: Bool
+}

@@ -1,0 +1,34 @@
+/// What a rule is evaluated against: a page or one of its elements, one match of an AllInOne regex, or
+/// plain text.
+public enum RuleContext: Sendable {
+    /// A document or an element of one.
+    case node(HTMLNode)
+    /// One match of an AllInOne list rule; field rules read its groups as `$1`…`$99`.
+    case match(RegexMatch)
+    /// Text, e.g. an AllInOne match handed to an XPath rule, or a content string for `replaceRegex`.
+    case text(String)
+
+    /// The raw text a `##regex` with an empty rule part, or an AllInOne regex, runs on: the page source, an
+    /// element's markup, the whole match, or the text itself.
+    var rawText: String {
+        switch self {
+        case .node(let node):
+            return node.kind == .document ? node.document.sourceText : node.outerHTML
+        case .match(let match):
+            return match[0] ?? ""
+        case .text(let text):
+            return text
+        }
+    }
+
+    /// A node to run XPath on: the node itself, or the text parsed as an HTML fragment.
+    func xpathNode(baseURL: String) throws -> HTMLNode {
+        switch self {
+        case .node(let node):
+            return node
+        case .match, .text:
+            let decision = CharsetDecision(charset: "UTF-8", reason: .validUTF8)
+            return try HTMLDocument(bytes: Array(rawText.utf8), url: baseURL, charset: decision).root
+        }
+    }
+}

@@ -1,0 +1,317 @@
+/// Parses rule strings into compiled `Rule`s, detecting the dialect in Legado's order (docs/source-format.md).
+public enum RuleParser {
+    /// Parses one rule.
+    /// - Parameters:
+    ///   - text: the rule as written.
+    ///   - field: its path in the source, for error messages (`ruleToc.chapterList`).
+    ///   - kind: whether it is a list rule, a string rule, or a field under an AllInOne list rule.
+    public static func parse(_ text: String, field: String, kind: RuleKind) throws(RuleError) -> Rule {
+        var working = text.trimmingASCIIWhitespace()
+        var reversed = false
+        if kind == .list {
+            if working.hasPrefix("-") {
+                reversed = true
+                working.removeFirst()
+            } else if working.hasPrefix("+") {
+                working.removeFirst()
+            }
+        }
+        var puts: [(key: String, rule: RuleBody)] = []
+        if !isJavaScript(working) {
+            let extracted = try extractPuts(from: working, field: field, kind: kind)
+            working = extracted.remaining
+            puts = extracted.puts
+        }
+        let parsed = try parseBody(working, field: field, kind: kind, allowDynamic: true)
+        return Rule(text: text, field: field, kind: kind, dialect: parsed.dialect, reversed: reversed,
+                    body: parsed.body, puts: puts)
+    }
+
+    /// The dialect a rule string is written in, checked in Legado's order.
+    public static func dialect(of text: String, kind: RuleKind) -> RuleDialect {
+        let rule = text.trimmingASCIIWhitespace()
+        let lower = rule.lowercased()
+        if lower.hasPrefix("@css:") { return .css }
+        if rule.hasPrefix("@@") { return .jsoup }
+        if lower.hasPrefix("@xpath:") { return .xpath }
+        if lower.hasPrefix("@json:") || rule.hasPrefix("$.") || rule.hasPrefix("$[") { return .jsonPath }
+        if rule.hasPrefix("/") { return .xpath }
+        if kind == .list && rule.hasPrefix(":") { return .allInOne }
+        if isJavaScript(rule) { return .javaScript }
+        return .jsoup
+    }
+
+    static func isJavaScript(_ text: String) -> Bool {
+        text.lowercased().hasPrefix("@js:") || text.contains("<js>")
+    }
+
+    // MARK: - Body
+
+    static func parseBody(_ raw: String, field: String, kind: RuleKind, allowDynamic: Bool) throws(RuleError) -> (body: RuleBody, dialect: RuleDialect?) {
+        let text = raw.trimmingASCIIWhitespace()
+        if text.isEmpty { return (.empty, nil) }
+        func fail(_ dialect: RuleDialect?, _ reason: String) -> RuleError {
+            RuleError(field: field, dialect: dialect, reason: reason, rule: raw)
+        }
+
+        if kind == .list && text.hasPrefix(":") {
+            var patterns: [RegexPattern] = []
+            for piece in String(text.dropFirst()).components(separatedBy: "&&") {
+                do {
+                    patterns.append(try RegexPattern(piece))
+                } catch {
+                    throw fail(.allInOne, "\(error)")
+                }
+            }
+            return (.allInOne(patterns), .allInOne)
+        }
+        if isJavaScript(text) { throw fail(.javaScript, RuleDialect.javaScript.unsupportedReason) }
+
+        // `rule##regex##replacement###` applies to the whole rule part, as in Legado.
+        if let split = RuleScanner.topLevelOccurrences(of: "##", in: text).first {
+            let bytes = Array(text.utf8)
+            let rulePart = String(decoding: bytes[..<split], as: UTF8.self)
+            var rest = String(decoding: bytes[(split + 2)...], as: UTF8.self)
+            let firstOnly = rest.hasSuffix("###")
+            if firstOnly { rest.removeLast(3) }
+            let regexText: String
+            let replacementText: String
+            if let separator = rest.range(of: "##") {
+                regexText = String(rest[..<separator.lowerBound])
+                replacementText = String(rest[separator.upperBound...])
+            } else {
+                regexText = rest
+                replacementText = ""
+            }
+            let inner = rulePart.trimmingASCIIWhitespace().isEmpty
+                ? (body: RuleBody.rawText, dialect: RuleDialect?.some(.regex))
+                : try parseBody(rulePart, field: field, kind: kind, allowDynamic: allowDynamic)
+            // Legado ignores replacements on list rules; so do we.
+            if kind == .list { return inner }
+            if regexText.isEmpty { return inner }
+            let pattern: RegexPattern
+            do {
+                pattern = try RegexPattern(regexText)
+            } catch {
+                throw fail(.regex, "\(error)")
+            }
+            let replacement = RegexReplacement(pattern: pattern, replacement: JavaReplacement(replacementText),
+                                               firstOnly: firstOnly)
+            return (.replace(inner.body, replacement), inner.dialect)
+        }
+
+        if kind == .groupField || text.hasPrefix("{{") || text.hasPrefix("@get:{")
+            || (text.contains("{{") && dialect(of: text, kind: kind) != .xpath) {
+            let pieces = try parseTemplate(text, field: field, groups: kind == .groupField)
+            return (.template(pieces), kind == .groupField ? .groupReference : .template)
+        }
+
+        if let combined = try parseCombination(text, field: field, kind: kind, allowDynamic: allowDynamic) {
+            return combined
+        }
+
+        let detected = dialect(of: text, kind: kind)
+        guard detected == .xpath else { throw fail(detected, detected.unsupportedReason) }
+        var expression = text
+        if expression.lowercased().hasPrefix("@xpath:") { expression = String(expression.dropFirst(7)) }
+        if expression.contains("{{") {
+            throw fail(.xpath, "{{…}} inside an XPath is not supported; store the value with @put and use @get:{key}")
+        }
+        if expression.contains("@get:{") {
+            guard allowDynamic else { throw fail(.xpath, "@get:{…} must not produce another @get:{…}") }
+            // Check the shape now with empty values, so a broken rule fails at load, not mid-download.
+            _ = try parseBody(substituteVariables(in: text) { _ in "" }, field: field, kind: kind, allowDynamic: false)
+            return (.dynamic(DynamicRule(text: text, field: field, kind: kind)), .xpath)
+        }
+        return (.xpath(try compileXPath(expression, field: field, raw: raw)), .xpath)
+    }
+
+    /// Splits on the first top-level combinator found (`&&`, `||` or `%%`), as Legado does; each part is a rule
+    /// of its own (and may use another dialect).
+    private static func parseCombination(_ text: String, field: String, kind: RuleKind, allowDynamic: Bool) throws(RuleError) -> (body: RuleBody, dialect: RuleDialect?)? {
+        var best: (operator: String, offset: Int)?
+        for op in ["&&", "||", "%%"] {
+            if let offset = RuleScanner.topLevelOccurrences(of: op, in: text).first, offset < (best?.offset ?? Int.max) {
+                best = (op, offset)
+            }
+        }
+        guard let best else { return nil }
+        var bodies: [RuleBody] = []
+        var firstDialect: RuleDialect?
+        for piece in RuleScanner.split(text, by: best.operator) {
+            let parsed = try parseBody(piece, field: field, kind: kind, allowDynamic: allowDynamic)
+            if firstDialect == nil { firstDialect = parsed.dialect }
+            bodies.append(parsed.body)
+        }
+        switch best.operator {
+        case "&&": return (.concatenation(bodies), firstDialect)
+        case "||": return (.firstNonEmpty(bodies), firstDialect)
+        default: return (.interleaving(bodies), firstDialect)
+        }
+    }
+
+    // MARK: - XPath
+
+    private static let extractorSuffixes: [(suffix: String, extractor: XPathExtractor)] = [
+        ("/allText()", .allText), ("/html()", .html), ("/outerHtml()", .outerHTML),
+    ]
+
+    private static func compileXPath(_ text: String, field: String, raw: String) throws(RuleError) -> XPathRule {
+        var expression = text.trimmingASCIIWhitespace()
+        var extractor = XPathExtractor.value
+        for (suffix, kind) in extractorSuffixes where expression.hasSuffix(suffix) {
+            expression.removeLast(suffix.count)
+            extractor = kind
+            break
+        }
+        do {
+            // Compile as written first, so libxml2's offset points into what the author wrote.
+            _ = try XPathExpression(expression)
+            return XPathRule(expression: try XPathExpression(XPathRewriter.contextRelative(expression)),
+                             extractor: extractor)
+        } catch {
+            throw RuleError(field: field, dialect: .xpath, reason: error.description, rule: raw)
+        }
+    }
+
+    // MARK: - Templates and variables
+
+    private static func parseTemplate(_ text: String, field: String, groups: Bool) throws(RuleError) -> [TemplatePiece] {
+        var pieces: [TemplatePiece] = []
+        var literal = ""
+        var index = text.startIndex
+        func flush() {
+            if !literal.isEmpty { pieces.append(.literal(literal)) }
+            literal = ""
+        }
+        while index < text.endIndex {
+            let rest = text[index...]
+            if rest.hasPrefix("{{"), let close = matchingClose(in: rest) {
+                flush()
+                let inner = String(rest[rest.index(index, offsetBy: 2)..<close]).trimmingASCIIWhitespace()
+                pieces.append(.rule(try parseEmbedded(inner, field: field)))
+                index = text.index(close, offsetBy: 2)
+                continue
+            }
+            if rest.hasPrefix("@get:{"), let close = rest.firstIndex(of: "}") {
+                flush()
+                pieces.append(.variable(String(rest[rest.index(index, offsetBy: 6)..<close])))
+                index = text.index(after: close)
+                continue
+            }
+            if groups, rest.hasPrefix("$") {
+                let digits = rest.dropFirst().prefix { $0.isASCII && $0.isNumber }.prefix(2)
+                if let number = Int(digits) {
+                    flush()
+                    pieces.append(.group(number))
+                    index = text.index(index, offsetBy: 1 + digits.count)
+                    continue
+                }
+            }
+            literal.append(text[index])
+            index = text.index(after: index)
+        }
+        flush()
+        return pieces
+    }
+
+    /// The index of the `}}` closing the `{{` at the start of `text`, counting nested braces.
+    private static func matchingClose(in text: Substring) -> String.Index? {
+        var depth = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "{" { depth += 1 }
+            if character == "}" {
+                depth -= 1
+                if depth == 1, text[index...].hasPrefix("}}") { return index }
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    /// A rule inside `{{…}}`: a rule in any dialect that starts like one; anything else would be JavaScript.
+    private static func parseEmbedded(_ inner: String, field: String) throws(RuleError) -> RuleBody {
+        let looksLikeRule = inner.hasPrefix("@") || inner.hasPrefix("/") || inner.hasPrefix("$.") || inner.hasPrefix("$[")
+        guard looksLikeRule else {
+            throw RuleError(field: field, dialect: .javaScript,
+                            reason: "JavaScript rules are not supported (in {{\(inner)}})", rule: inner)
+        }
+        return try parseBody(inner, field: field, kind: .string, allowDynamic: true).body
+    }
+
+    /// Removes every `@put:{"key":"rule", …}` from `text`, parsing the rules it stores.
+    private static func extractPuts(from text: String, field: String, kind: RuleKind) throws(RuleError) -> (remaining: String, puts: [(key: String, rule: RuleBody)]) {
+        guard text.contains("@put:{") else { return (text, []) }
+        var remaining = ""
+        var puts: [(key: String, rule: RuleBody)] = []
+        var rest = Substring(text)
+        while let start = rest.range(of: "@put:{") {
+            remaining += rest[..<start.lowerBound]
+            let objectStart = rest.index(before: start.upperBound)
+            guard let objectEnd = balancedObjectEnd(in: rest[objectStart...]) else {
+                throw RuleError(field: field, dialect: nil, reason: "@put:{ is not closed", rule: text)
+            }
+            let json = String(rest[objectStart...objectEnd])
+            let object: JSONObject
+            do {
+                guard case .object(let parsed) = try JSONParser.parse(json, lenient: true).value else {
+                    throw RuleError(field: field, dialect: nil, reason: "@put needs an object", rule: text)
+                }
+                object = parsed
+            } catch let error as RuleError {
+                throw error
+            } catch {
+                throw RuleError(field: field, dialect: nil, reason: "@put:\(json) is not valid JSON: \(error)", rule: text)
+            }
+            for (key, node) in object.members {
+                guard let ruleText = node.value.stringValue else {
+                    throw RuleError(field: field, dialect: nil, reason: "@put value for \"\(key)\" must be a rule string", rule: text)
+                }
+                let putKind: RuleKind = kind == .groupField ? .groupField : .string
+                puts.append((key, try parseBody(ruleText, field: "\(field)@put.\(key)", kind: putKind, allowDynamic: true).body))
+            }
+            rest = rest[rest.index(after: objectEnd)...]
+        }
+        remaining += rest
+        return (remaining, puts)
+    }
+
+    private static func balancedObjectEnd(in text: Substring) -> String.Index? {
+        var depth = 0
+        var quote: Character?
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if let open = quote {
+                if character == "\\" {
+                    index = text.index(after: index)
+                } else if character == open {
+                    quote = nil
+                }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "{" {
+                depth += 1
+            } else if character == "}" {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+            if index < text.endIndex { index = text.index(after: index) }
+        }
+        return nil
+    }
+
+    /// `text` with every `@get:{key}` replaced by `value(key)`.
+    static func substituteVariables(in text: String, value: (String) -> String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: "@get:{"), let close = rest[start.upperBound...].firstIndex(of: "}") {
+            result += rest[..<start.lowerBound]
+            result += value(String(rest[start.upperBound..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+}

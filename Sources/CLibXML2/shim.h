@@ -1,0 +1,24 @@
+#ifndef BOOKRULE_CLIBXML2_SHIM_H
+#define BOOKRULE_CLIBXML2_SHIM_H
+
+/* Debian's libxml2 is built with ICU, whose headers clash with the copy of ICU inside Foundation
+   ('UErrorCode' has different definitions) in any module that imports both. bookrule only handles
+   xmlCharEncodingHandler through pointers, so leaving its ICU fields out of view is harmless. */
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+
+#include <libxml/HTMLparser.h>
+#include <libxml/HTMLtree.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+#include <libxml/xmlerror.h>
+#include <libxml/tree.h>
+#include <libxml/xmlversion.h>
+
+/// `xmlFree` is a global function pointer, which Swift 6 rejects as not concurrency-safe.
+static inline void bookrule_xmlFree(void *pointer) { xmlFree(pointer); }
+
+/// `xmlParserVersion` is a macro in some builds; the dotted version string is a plain literal.
+static inline const char *bookrule_libxml2_version(void) { return LIBXML_DOTTED_VERSION; }
+
+#endif

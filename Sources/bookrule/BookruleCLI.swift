@@ -1,0 +1,50 @@
+import BookRule
+
+/// The command line: picks a command, runs it, and maps the outcome to an exit status
+/// (0 success, 1 the work failed, 2 usage or invalid input).
+enum BookruleCLI {
+    static let version = "0.1.0"
+
+    static let usage = """
+    bookrule: scrape novel sites with Legado book sources (XPath and regex rules).
+
+    Usage: bookrule <command> [options]
+
+    Commands:
+      search    Search a site and list the books found
+      info      Read a book page
+      toc       Read a book's whole table of contents
+      chapter   Read one chapter's clean text
+      lint      Check source files without fetching anything
+
+    Options for every command:
+      -h, --help     Show help for the command
+      --version      Print bookrule's version
+
+    Run `bookrule <command> --help` for a command's options.
+    """
+
+    /// Runs the command line `arguments` (without the program name) and returns the exit status.
+    static func run(_ arguments: [String], terminal: Terminal) async -> Int32 {
+        guard let command = arguments.first else {
+            terminal.error(usage)
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "--help", "-h", "help":
+            terminal.print(usage)
+            return 0
+        case "--version":
+            terminal.print("bookrule \(version) (libxml2 \(HTMLDocument.libxml2Version))")
+            return 0
+        case "search", "info", "toc", "chapter":
+            return await SourceCommand.run(command, rest, terminal: terminal)
+        case "lint":
+            return LintCommand.run(rest, terminal: terminal)
+        default:
+            terminal.error("error: unknown command \"\(command)\"\n\n\(usage)")
+            return 2
+        }
+    }
+}

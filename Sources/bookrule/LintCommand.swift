@@ -1,0 +1,56 @@
+import BookRule
+
+/// `bookrule lint FILE…`: loads sources without fetching anything and lists every field that cannot run.
+enum LintCommand {
+    static let help = """
+    Usage: bookrule lint FILE... [--json]
+
+    Loads each source file, compiles every rule, and lists every problem with its file, line, column and
+    field path. Nothing is fetched. Exit status 0 when every source is fully usable, 1 when some rule cannot
+    run, 2 when a file cannot be read or is not valid JSON.
+
+    Options:
+      --quiet     Print only the one-line summary per file
+      -h, --help  Show this help
+    """
+
+    static func run(_ words: [String], terminal: Terminal) -> Int32 {
+        let arguments: CommandLineArguments
+        do {
+            arguments = try CommandLineArguments(words, valueOptions: [], flagOptions: ["--help", "--quiet"])
+        } catch {
+            terminal.error("error: \(error)\n\n\(help)")
+            return 2
+        }
+        if arguments.has("--help") {
+            terminal.print(help)
+            return 0
+        }
+        guard !arguments.positionals.isEmpty else {
+            terminal.error("error: name at least one source file\n\n\(help)")
+            return 2
+        }
+        var status: Int32 = 0
+        for path in arguments.positionals {
+            let sources: [BookSource]
+            do {
+                sources = try BookSource.load(contentsOf: path)
+            } catch {
+                terminal.error("error: \(error)")
+                status = 2
+                continue
+            }
+            let broken = sources.filter { !$0.problems.isEmpty }
+            terminal.print("\(path): \(sources.count) source(s), \(sources.count - broken.count) fully usable")
+            if !broken.isEmpty && status == 0 { status = 1 }
+            guard !arguments.has("--quiet") else { continue }
+            for source in broken {
+                for problem in source.problems {
+                    let location = problem.location.map { ":\($0.line):\($0.column)" } ?? ""
+                    terminal.print("  \(path)\(location): \(problem)")
+                }
+            }
+        }
+        return status
+    }
+}

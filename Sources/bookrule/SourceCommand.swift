@@ -1,0 +1,196 @@
+import BookRule
+import Foundation
+
+/// `search`, `info`, `toc` and `chapter`: run one step of a source against its site (or a HAR recording).
+enum SourceCommand {
+    static func help(_ command: String) -> String {
+        let synopsis: String
+        let about: String
+        var extra = ""
+        switch command {
+        case "search":
+            synopsis = "bookrule search --source FILE KEYWORD [--page N]"
+            about = "Searches the site with the source's searchUrl and lists every book found."
+            extra = "  --page N            Results page to fetch (default 1)\n"
+        case "info":
+            synopsis = "bookrule info --source FILE BOOK_URL"
+            about = "Reads a book page with ruleBookInfo."
+        case "toc":
+            synopsis = "bookrule toc --source FILE BOOK_URL [--toc-url]"
+            about = "Reads the book page for its TOC URL, then every TOC page (following nextTocUrl)."
+            extra = "  --toc-url           The URL given is the TOC itself: skip the book page\n"
+        default:
+            synopsis = "bookrule chapter --source FILE CHAPTER_URL [--next NEXT_CHAPTER_URL]"
+            about = "Reads one chapter's clean text, following nextContentUrl until the next chapter."
+            extra = "  --next URL          The following chapter's URL, where content paging stops\n"
+        }
+        return """
+        Usage: \(synopsis) [options]
+
+        \(about)
+
+        Options:
+          --source FILE       Book source JSON file (one source or an array)
+          --source-name NAME  Which source of an array file (bookSourceName or bookSourceUrl)
+        \(extra)  --replay HAR        Answer every request from a HAR recording instead of the network
+          --json              Print the result as JSON
+          -h, --help          Show this help
+        """
+    }
+
+    static func run(_ command: String, _ words: [String], terminal: Terminal) async -> Int32 {
+        let arguments: CommandLineArguments
+        do {
+            arguments = try CommandLineArguments(
+                words, valueOptions: ["--source", "--source-name", "--replay", "--page", "--next"],
+                flagOptions: ["--help", "--json", "--toc-url"])
+        } catch {
+            terminal.error("error: \(error)\n\n\(help(command))")
+            return 2
+        }
+        if arguments.has("--help") {
+            terminal.print(help(command))
+            return 0
+        }
+        let engine: SourceEngine
+        let target: String
+        let page: Int
+        do {
+            guard let path = arguments.value("--source") else { throw UsageError("--source FILE is required") }
+            guard arguments.positionals.count == 1 else {
+                throw UsageError(command == "search" ? "give one KEYWORD (quote it if it has spaces)" : "give one URL")
+            }
+            target = arguments.positionals[0]
+            page = try arguments.positiveInt("--page", default: 1)
+            let source = try pickSource(path: path, name: arguments.value("--source-name"))
+            engine = SourceEngine(source: source, transport: try transport(replay: arguments.value("--replay")))
+        } catch let error as UsageError {
+            terminal.error("error: \(error)\n\n\(help(command))")
+            return 2
+        } catch {
+            terminal.error("error: \(error)")
+            return 2
+        }
+
+        let json = arguments.has("--json")
+        do {
+            switch command {
+            case "search":
+                let result = try await engine.search(key: target, page: page)
+                report(result.warnings, terminal)
+                if json { try printJSON(result, terminal) } else { printSearch(result, terminal) }
+            case "info":
+                let info = try await engine.bookInfo(url: target)
+                report(info.warnings, terminal)
+                if json { try printJSON(info, terminal) } else { printInfo(info, terminal) }
+            case "toc":
+                let toc: TableOfContents
+                if arguments.has("--toc-url") {
+                    toc = try await engine.toc(url: target)
+                } else {
+                    let info = try await engine.bookInfo(url: target)
+                    report(info.warnings, terminal)
+                    toc = try await engine.toc(of: info)
+                }
+                report(toc.warnings, terminal)
+                if json { try printJSON(toc, terminal) } else { printTOC(toc, terminal) }
+                if toc.chapters.isEmpty {
+                    terminal.error("error: the TOC rules found no chapters")
+                    return 1
+                }
+            default:
+                let chapter = Chapter(index: 0, title: "", url: target)
+                let next = arguments.value("--next").map { Chapter(index: 1, title: "", url: $0) }
+                let content = try await engine.content(of: chapter, next: next)
+                report(content.warnings, terminal)
+                if json { try printJSON(content, terminal) } else { printContent(content, terminal) }
+                if content.text.isEmpty {
+                    terminal.error("error: the content rules found no text")
+                    return 1
+                }
+            }
+            return 0
+        } catch let error as EngineError {
+            terminal.error("error: \(error)")
+            if case .unusableRules = error { return 2 }
+            return 1
+        } catch {
+            terminal.error("error: \(error)")
+            return 1
+        }
+    }
+
+    /// Loads the file and picks the one source to run.
+    static func pickSource(path: String, name: String?) throws -> BookSource {
+        let sources = try BookSource.load(contentsOf: path)
+        if let name {
+            let matches = sources.filter { $0.name == name || $0.url == name }
+            guard let source = matches.first else {
+                throw UsageError("no source named \"\(name)\" in \(path); it has: " + sources.map(\.name).joined(separator: ", "))
+            }
+            return source
+        }
+        guard sources.count == 1, let source = sources.first else {
+            let names = sources.prefix(10).map { "\"\($0.name)\"" }.joined(separator: ", ")
+            throw UsageError("\(path) holds \(sources.count) sources; pick one with --source-name (e.g. \(names))")
+        }
+        return source
+    }
+
+    static func transport(replay: String?) throws -> any HTTPTransport {
+        if let replay { return try HARReplayTransport(contentsOf: replay) }
+        return URLSessionTransport()
+    }
+
+    private static func report(_ warnings: [String], _ terminal: Terminal) {
+        for warning in warnings { terminal.error("warning: \(warning)") }
+    }
+
+    private static func printJSON<T: Encodable>(_ value: T, _ terminal: Terminal) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        terminal.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    private static func printSearch(_ page: SearchPage, _ terminal: Terminal) {
+        terminal.print("\(page.results.count) result(s) from \(page.url)")
+        for (index, result) in page.results.enumerated() {
+            let author = result.author.isEmpty ? "" : " — \(result.author)"
+            terminal.print("\(index + 1). \(result.name)\(author)")
+            terminal.print("   \(result.bookURL)")
+            if !result.lastChapter.isEmpty { terminal.print("   latest: \(result.lastChapter)") }
+        }
+    }
+
+    private static func printInfo(_ info: BookInfo, _ terminal: Terminal) {
+        let fields: [(String, String)] = [
+            ("Name", info.name), ("Author", info.author), ("Kind", info.kind), ("Latest", info.lastChapter),
+            ("Updated", info.updateTime), ("Words", info.wordCount), ("Cover", info.coverURL),
+            ("TOC", info.tocURL), ("URL", info.url),
+        ]
+        for (label, value) in fields where !value.isEmpty {
+            terminal.print("\(label.padding(toLength: 8, withPad: " ", startingAt: 0))\(value)")
+        }
+        if !info.intro.isEmpty {
+            terminal.print("Intro")
+            for line in info.intro.split(separator: "\n") { terminal.print("  \(line)") }
+        }
+    }
+
+    private static func printTOC(_ toc: TableOfContents, _ terminal: Terminal) {
+        let width = String(toc.chapters.count).count
+        for chapter in toc.chapters {
+            let number = String(chapter.index + 1)
+            let padded = String(repeating: " ", count: max(0, width - number.count)) + number
+            let marker = chapter.isVolume ? " [volume]" : (chapter.isVIP || chapter.isPay ? " [vip]" : "")
+            terminal.print("\(padded)  \(chapter.title)\(marker)  \(chapter.url)")
+        }
+        terminal.print("\(toc.chapters.count) chapter(s) from \(toc.pages.count) page(s)")
+    }
+
+    private static func printContent(_ content: ChapterContent, _ terminal: Terminal) {
+        if let title = content.title { terminal.print(title + "\n") }
+        terminal.print(content.text)
+        terminal.error("(\(content.text.count) characters from \(content.pages.count) page(s))")
+    }
+}

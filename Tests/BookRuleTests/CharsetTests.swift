@@ -1,0 +1,88 @@
+import Testing
+@testable import BookRule
+
+@Suite("Charset decisions and GBK pages")
+struct CharsetTests {
+    static let chapterGBK: [UInt8] = [0xB5, 0xDA, 0xD2, 0xBB, 0xD5, 0xC2]  // 第一章
+
+    func gbkPage(meta: String?) -> [UInt8] {
+        let head = meta.map { "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=\($0)\">" } ?? ""
+        return Array("<html><head>\(head)</head><body><h1>".utf8) + Self.chapterGBK + Array("</h1></body></html>".utf8)
+    }
+
+    @Test("a GBK page is decoded through its <meta>")
+    func viaMeta() throws {
+        let document = try HTMLDocument(bytes: gbkPage(meta: "gbk"), url: "https://x.test/")
+        #expect(document.charset.charset == "GB18030")
+        #expect(document.charset.reason == .meta)
+        #expect(try evaluate("//h1/text()", on: document) == ["第一章"])
+    }
+
+    @Test("a GBK page is decoded through the Content-Type header")
+    func viaHeader() throws {
+        let document = try HTMLDocument(bytes: gbkPage(meta: nil), url: "https://x.test/", contentType: "text/html; charset=GB2312")
+        #expect(document.charset.reason == .contentType)
+        #expect(try evaluate("//h1/text()", on: document) == ["第一章"])
+    }
+
+    @Test("when header and meta disagree, the header wins")
+    func headerBeatsMeta() throws {
+        let document = try HTMLDocument(bytes: gbkPage(meta: "utf-8"), url: "https://x.test/", contentType: "text/html;charset=gbk")
+        #expect(document.charset.reason == .contentType)
+        #expect(document.charset.declared == "gbk")
+        #expect(try evaluate("//h1/text()", on: document) == ["第一章"])
+    }
+
+    @Test("the source's charset option wins over the header")
+    func optionBeatsHeader() throws {
+        let document = try HTMLDocument(bytes: gbkPage(meta: nil), url: "https://x.test/",
+                                        contentType: "text/html; charset=utf-8", charsetOption: "gbk")
+        #expect(document.charset.reason == .sourceOption)
+        #expect(try evaluate("//h1/text()", on: document) == ["第一章"])
+    }
+
+    @Test("undeclared non-UTF-8 bytes fall back to GB18030")
+    func fallback() throws {
+        let document = try HTMLDocument(bytes: gbkPage(meta: nil), url: "https://x.test/")
+        #expect(document.charset.reason == .fallback)
+        #expect(try evaluate("//h1/text()", on: document) == ["第一章"])
+    }
+
+    @Test("a page that says gbk but is UTF-8 is decoded as UTF-8, and the decision says why")
+    func mislabelledUTF8() throws {
+        let html = "<html><head><meta charset=gbk></head><body><h1>第一章</h1></body></html>"
+        let document = try HTMLDocument(bytes: Array(html.utf8), url: "https://x.test/")
+        #expect(document.charset.charset == "UTF-8")
+        #expect(document.charset.note == "<meta> tag says gbk but the bytes are valid UTF-8")
+        #expect(try evaluate("//h1/text()", on: document) == ["第一章"])
+    }
+
+    @Test("an invalid byte in a GBK page becomes U+FFFD and the rest still parses")
+    func invalidByte() throws {
+        var bytes = gbkPage(meta: "gbk")
+        let h1 = bytes.firstRange(of: Array("<h1>".utf8), from: 0)?.upperBound ?? 0
+        bytes.insert(0xFF, at: h1)
+        let document = try HTMLDocument(bytes: bytes, url: "https://x.test/")
+        #expect(try evaluate("//h1/text()", on: document) == ["\u{FFFD}第一章"])
+    }
+
+    @Test("Big5 pages decode too")
+    func big5() throws {
+        let bytes = Array("<html><head><meta charset=big5></head><body><p>".utf8) + [0xB2, 0xC4, 0xA4, 0x40, 0xB3, 0xB9]
+            + Array("</p></body></html>".utf8)
+        #expect(try evaluate("//p/text()", on: HTMLDocument(bytes: bytes, url: "https://x.test/")) == ["第一章"])
+    }
+
+    @Test("a search key is percent-encoded in GBK for a GBK site")
+    func gbkKey() throws {
+        #expect(try URLTemplate.percentEncode("斗破 苍穹", charset: "GB18030") == "%B6%B7%C6%C6%20%B2%D4%F1%B7")
+        #expect(try URLTemplate.percentEncode("斗破", charset: "UTF-8") == "%E6%96%97%E7%A0%B4")
+    }
+
+    @Test("an unknown charset option is a clear error")
+    func unknownCharset() {
+        #expect(throws: DocumentError.charset(.unsupported("klingon"))) {
+            try HTMLDocument(bytes: [0x41], url: "https://x.test/", charsetOption: "klingon")
+        }
+    }
+}

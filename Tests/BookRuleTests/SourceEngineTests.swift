@@ -1,0 +1,187 @@
+import Testing
+@testable import BookRule
+
+@Suite("SourceEngine on in-memory sites")
+struct SourceEngineTests {
+    static let source = """
+    {
+      "bookSourceUrl": "https://novel.test",
+      "bookSourceName": "Novel Test",
+      "searchUrl": "/search.php,{'method':'POST','body':'searchkey={{key}}','charset':'gbk'}",
+      "ruleSearch": {
+        "bookList": "//table[@class='grid']//tr[td]",
+        "name": "//td[1]/a/text()",
+        "author": "//td[2]/text()",
+        "bookUrl": "//td[1]/a/@href",
+        "lastChapter": "//td[3]/text()"
+      },
+      "ruleBookInfo": "{\\"name\\": \\"//h1/text()\\", \\"author\\": \\"//meta[@property='og:novel:author']/@content\\", \\"intro\\": \\"//div[@id='intro']\\", \\"tocUrl\\": \\"//a[@id='toc']/@href\\"}",
+      "ruleToc": {
+        "chapterList": "//div[@id='list']/dl/dt[last()]/following-sibling::dd/a",
+        "chapterName": "text()",
+        "chapterUrl": "@href",
+        "nextTocUrl": "//a[@class='next']/@href"
+      },
+      "ruleContent": {
+        "content": "//div[@id='content']",
+        "nextContentUrl": "//a[@id='next']/@href",
+        "replaceRegex": "##本站.*?最快更新|请记住网址"
+      },
+      "someUnknownKey": {"kept": true}
+    }
+    """
+
+    @Test("unknown keys are kept and the source loads without problems")
+    func loads() throws {
+        let source = try loadSource(Self.source.replacingOccurrences(of: "\"text()\"", with: "\"/text()\"")
+            .replacingOccurrences(of: "\"@href\"", with: "\"/@href\""))
+        #expect(source.problems.isEmpty, "\(source.problems)")
+        #expect(source.json["someUnknownKey"] != nil)
+        #expect(source.name == "Novel Test")
+    }
+
+    @Test("rule objects given as JSON strings are read")
+    func stringSections() throws {
+        let source = try loadSource(Self.source)
+        #expect(source.bookInfo[.name]?.text == "//h1/text()")
+    }
+
+    @Test("a JSoup-syntax field is reported with its path; the other steps still run")
+    func problemsPerField() throws {
+        let source = try loadSource(Self.source)
+        #expect(source.problems.map(\.description) == [
+            "ruleToc.chapterName: JSoup rules are not supported yet",
+            "ruleToc.chapterUrl: JSoup rules are not supported yet",
+        ])
+        #expect(source.problems.first?.location == SourceLocation(line: 15, column: 20))
+    }
+
+    func usableSource() throws -> BookSource {
+        try loadSource(Self.source.replacingOccurrences(of: "\"text()\"", with: "\"/text()\"")
+            .replacingOccurrences(of: "\"@href\"", with: "\"/@href\""))
+    }
+
+    @Test("search posts the key in GBK and reads a GBK results page")
+    func search() async throws {
+        let results = try gbk("""
+        <html><head><meta charset="gbk"></head><body><table class="grid">
+        <tr><th>书名</th><th>作者</th></tr>
+        <tr><td><a href="/book/1/">斗破苍穹</a></td><td>天蚕土豆</td><td>第一千章</td></tr>
+        <tr><td><a href="https://novel.test/book/2/">斗罗大陆</a></td><td>唐家三少</td><td></td></tr>
+        </table></body></html>
+        """)
+        let site = TestSite(["https://novel.test/search.php": .init(body: results)])
+        let engine = SourceEngine(source: try usableSource(), transport: site)
+        let page = try await engine.search(key: "斗破")
+        #expect(site.requests.first?.body == Array("searchkey=%B6%B7%C6%C6".utf8))
+        #expect(site.requests.first?.method == "POST")
+        #expect(page.results.map(\.name) == ["斗破苍穹", "斗罗大陆"])
+        #expect(page.results.map(\.author) == ["天蚕土豆", "唐家三少"])
+        #expect(page.results.map(\.bookURL) == ["https://novel.test/book/1/", "https://novel.test/book/2/"])
+        #expect(page.results[0].lastChapter == "第一千章")
+    }
+
+    @Test("book info reads fields and resolves the TOC URL")
+    func bookInfo() async throws {
+        let site = TestSite(html: ["https://novel.test/book/1/": """
+            <html><head><meta property="og:novel:author" content=" 天蚕土豆 "></head><body>
+            <h1>斗破苍穹</h1><div id="intro">&nbsp;&nbsp;第一段。<br>　　第二段。<script>ad()</script></div>
+            <a id="toc" href="list/">目录</a></body></html>
+            """])
+        let info = try await SourceEngine(source: try usableSource(), transport: site).bookInfo(url: "/book/1/")
+        #expect(info.name == "斗破苍穹")
+        #expect(info.author == "天蚕土豆")
+        #expect(info.intro == "第一段。\n第二段。")
+        #expect(info.tocURL == "https://novel.test/book/1/list/")
+    }
+
+    static func tocPage(_ chapters: [Int], next: String?) -> String {
+        let latest = "<dt>最新章节</dt><dd><a href='/c/99.html'>第99章</a></dd>"
+        let items = chapters.map { "<dd><a href='/c/\($0).html'>第\($0)章</a></dd>" }.joined()
+        let link = next.map { "<a class='next' href='\($0)'>下一页</a>" } ?? ""
+        return "<html><body><div id='list'><dl>\(latest)<dt>正文</dt>\(items)</dl></div>\(link)</body></html>"
+    }
+
+    @Test("TOC paging terminates on a loop A→B→A, skips the latest block, de-duplicates by URL")
+    func tocLoop() async throws {
+        let site = TestSite(html: [
+            "https://novel.test/toc/a.html": Self.tocPage([1, 2], next: "b.html"),
+            "https://novel.test/toc/b.html": Self.tocPage([2, 3], next: "a.html"),
+        ])
+        let toc = try await SourceEngine(source: try usableSource(), transport: site).toc(url: "https://novel.test/toc/a.html")
+        #expect(toc.chapters.map(\.title) == ["第1章", "第2章", "第3章"])
+        #expect(toc.chapters.map(\.index) == [0, 1, 2])
+        #expect(toc.chapters.last?.url == "https://novel.test/c/3.html")
+        #expect(toc.pages == ["https://novel.test/toc/a.html", "https://novel.test/toc/b.html"])
+        #expect(site.requests.count == 2)
+        #expect(toc.warnings == ["dropped 1 chapter(s) whose URL was already listed"])
+    }
+
+    @Test("TOC paging stops at the page cap with a warning")
+    func tocCap() async throws {
+        var pages: [String: String] = [:]
+        for index in 1...5 { pages["https://novel.test/toc/\(index).html"] = Self.tocPage([index], next: "\(index + 1).html") }
+        let engine = SourceEngine(source: try usableSource(), transport: TestSite(html: pages), options: EngineOptions(pageCap: 3))
+        let toc = try await engine.toc(url: "https://novel.test/toc/1.html")
+        #expect(toc.chapters.count == 3)
+        #expect(toc.warnings.first?.hasPrefix("stopped after 3 TOC pages") == true)
+    }
+
+    @Test("several next-page links at once are all fetched, in order, without recursing")
+    func tocSeveralNext() async throws {
+        let first = Self.tocPage([1], next: nil).replacingOccurrences(
+            of: "</body>", with: "<a class='next' href='2.html'>2</a><a class='next' href='3.html'>3</a></body>")
+        let site = TestSite(html: [
+            "https://novel.test/toc/1.html": first,
+            "https://novel.test/toc/2.html": Self.tocPage([2], next: "9.html"),
+            "https://novel.test/toc/3.html": Self.tocPage([3], next: "9.html"),
+        ])
+        let toc = try await SourceEngine(source: try usableSource(), transport: site).toc(url: "https://novel.test/toc/1.html")
+        #expect(toc.chapters.map(\.title) == ["第1章", "第2章", "第3章"])
+        #expect(!site.requests.contains { $0.url.hasSuffix("9.html") })
+    }
+
+    static func contentPage(_ text: String, next: String) -> String {
+        """
+        <html><body><div id="content">&nbsp;&nbsp;&nbsp;&nbsp;\(text)<br><br>　　本站首发最快更新<br/>请记住网址
+        <script>document.write('ad')</script><p>　　段落&amp;结束</p></div><a id="next" href="\(next)">下一页</a></body></html>
+        """
+    }
+
+    @Test("content paging follows next pages and stops at the next chapter's URL")
+    func contentPaging() async throws {
+        let site = TestSite(html: [
+            "https://novel.test/c/1.html": Self.contentPage("第一页", next: "/c/1_2.html"),
+            "https://novel.test/c/1_2.html": Self.contentPage("第二页", next: "/c/2.html"),
+            "https://novel.test/c/2.html": Self.contentPage("下一章", next: "/c/2_2.html"),
+        ])
+        let engine = SourceEngine(source: try usableSource(), transport: site)
+        let content = try await engine.content(of: Chapter(index: 0, title: "1", url: "https://novel.test/c/1.html"),
+                                               next: Chapter(index: 1, title: "2", url: "https://novel.test/c/2.html"))
+        #expect(content.text == "第一页\n段落&结束\n第二页\n段落&结束")
+        #expect(content.pages == ["https://novel.test/c/1.html", "https://novel.test/c/1_2.html"])
+        #expect(!site.requests.contains { $0.url == "https://novel.test/c/2.html" })
+    }
+
+    @Test("a step whose rules are unusable says which and why")
+    func unusableStep() async throws {
+        let engine = SourceEngine(source: try loadSource(Self.source), transport: TestSite(html: [:]))
+        do {
+            _ = try await engine.toc(url: "https://novel.test/toc/1.html")
+            Issue.record("expected an error")
+        } catch let error as EngineError {
+            #expect(error.description.contains("ruleToc.chapterName: JSoup rules are not supported yet"))
+        }
+    }
+
+    @Test("an HTTP error status is an error naming the URL")
+    func httpStatus() async throws {
+        let engine = SourceEngine(source: try usableSource(), transport: TestSite(html: [:]))
+        await #expect(throws: EngineError.self) { try await engine.bookInfo(url: "https://novel.test/missing") }
+        do {
+            _ = try await engine.bookInfo(url: "https://novel.test/missing")
+        } catch {
+            #expect("\(error)" == "https://novel.test/missing answered HTTP 404")
+        }
+    }
+}

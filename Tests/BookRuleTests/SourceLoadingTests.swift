@@ -1,0 +1,55 @@
+import Testing
+@testable import BookRule
+
+@Suite("Loading source files")
+struct SourceLoadingTests {
+    @Test("malformed JSON names file, line and column")
+    func malformed() {
+        let text = "[\n  {\n    \"bookSourceUrl\": \"https://x.test\",\n    \"ruleToc\": {\"chapterList\": \"//a\",}\n  }\n]"
+        #expect(throws: SourceFileError.self) { try BookSource.load(bytes: Array(text.utf8), path: "bad.json") }
+        do {
+            _ = try BookSource.load(bytes: Array(text.utf8), path: "bad.json")
+        } catch {
+            #expect(error.description == "bad.json:4:37: invalid JSON: trailing comma is not allowed; remove this ',' before '}'")
+        }
+    }
+
+    @Test("a file holding one object or an array both load; array problems carry the index")
+    func objectOrArray() throws {
+        let one = try BookSource.load(bytes: Array(#"{"bookSourceUrl":"https://a.test"}"#.utf8), path: "a.json")
+        #expect(one.count == 1 && one[0].problems.isEmpty)
+        let many = try BookSource.load(bytes: Array(#"[{"bookSourceUrl":"https://a.test"},{"bookSourceUrl":"https://b.test","ruleToc":{"chapterList":"@css:a"}}]"#.utf8), path: "b.json")
+        #expect(many.count == 2)
+        #expect(many[1].problems.map(\.description) == ["[1].ruleToc.chapterList: CSS rules are not supported yet"])
+        #expect(many[1].origin.description == "b.json[1]")
+    }
+
+    @Test("wrong types are problems with a path, not crashes")
+    func wrongTypes() throws {
+        let sources = try BookSource.load(bytes: Array(#"{"bookSourceUrl":"https://a.test","ruleToc":5,"ruleSearch":{"name":["x"]}}"#.utf8), path: "c.json")
+        #expect(sources[0].problems.map(\.description) == [
+            "ruleSearch.name: expected a rule string, found array",
+            "ruleToc: expected an object or a JSON string, found number",
+        ])
+    }
+
+    @Test("a file that is not a source says what it found")
+    func notASource() {
+        do {
+            _ = try BookSource.load(bytes: Array("  \"hello\"".utf8), path: "d.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "d.json:1:3: expected a book source object or an array of them, found string")
+        }
+    }
+
+    @Test("a missing file is a readable error")
+    func missingFile() {
+        do {
+            _ = try BookSource.load(contentsOf: "/nonexistent/source.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "/nonexistent/source.json: cannot read the file: No such file or directory")
+        }
+    }
+}

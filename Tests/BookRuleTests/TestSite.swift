@@ -1,0 +1,61 @@
+import Synchronization
+@testable import BookRule
+
+/// An in-memory website for engine tests: URL → response, and a log of every request made.
+final class TestSite: HTTPTransport, Sendable {
+    struct Page: Sendable {
+        var status = 200
+        var headers: [HTTPHeader] = [HTTPHeader("Content-Type", "text/html")]
+        var body: [UInt8]
+    }
+
+    private let pages: [String: Page]
+    private let log = Mutex<[HTTPRequest]>([])
+
+    init(_ pages: [String: Page]) {
+        self.pages = pages
+    }
+
+    /// A site whose pages are UTF-8 HTML strings.
+    convenience init(html: [String: String]) {
+        self.init(html.mapValues { Page(body: Array($0.utf8)) })
+    }
+
+    var requests: [HTTPRequest] { log.withLock { $0 } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        log.withLock { $0.append(request) }
+        guard let page = pages[request.url] else {
+            return HTTPResponse(url: request.url, status: 404, body: Array("not found".utf8))
+        }
+        return HTTPResponse(url: request.url, status: page.status, headers: page.headers, body: page.body)
+    }
+}
+
+/// Loads one source from JSON text, failing the test on file-level errors.
+func loadSource(_ json: String) throws -> BookSource {
+    let sources = try BookSource.load(bytes: Array(json.utf8), path: "test.json")
+    guard let source = sources.first else { throw TestFailure("no source") }
+    return source
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Bytes of `text` in GBK, via iconv (the decode direction is what the tests check).
+func gbk(_ text: String) throws -> [UInt8] {
+    try TextTranscoder.bytes(of: text, charset: "GBK")
+}
+
+/// A parsed UTF-8 page.
+func page(_ html: String, url: String = "https://site.test/page.html") throws -> HTMLDocument {
+    try HTMLDocument(bytes: Array(html.utf8), url: url)
+}
+
+/// Evaluates a string rule on a page.
+func evaluate(_ rule: String, on document: HTMLDocument, kind: RuleKind = .string) throws -> [String] {
+    let parsed = try RuleParser.parse(rule, field: "test", kind: kind)
+    return try parsed.strings(in: .node(document.root), environment: RuleEnvironment(baseURL: document.baseURL))
+}

@@ -1,0 +1,310 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import BookRule
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A request as the loopback server saw it on the wire.
+struct WireRequest: Sendable {
+    var method: String
+    var target: String
+    var headers: [HTTPHeader]
+    var body: [UInt8]
+}
+
+/// A tiny HTTP/1.1 server on 127.0.0.1, for tests only: it serves at most `maxConnections` connections (one
+/// request each, answered with `Connection: close`), then stops; it also stops after `lifetime` seconds, so a
+/// test can never hang on it.
+final class LoopbackServer: Sendable {
+    let port: UInt16
+    private let listenFD: Int32
+    private let received = Mutex<[WireRequest]>([])
+
+    /// The requests served so far, in order.
+    var requests: [WireRequest] { received.withLock { $0 } }
+
+    init(
+        maxConnections: Int, lifetime: Double = 10,
+        handler: @escaping @Sendable (WireRequest, UInt16) -> [UInt8]
+    ) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ServerError.setup("socket") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw ServerError.setup("bind/listen")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else {
+            close(fd)
+            throw ServerError.setup("getsockname")
+        }
+        listenFD = fd
+        port = UInt16(bigEndian: address.sin_port)
+        let port = self.port
+        let thread = Thread { [self] in
+            self.serve(maxConnections: maxConnections, lifetime: lifetime, port: port, handler: handler)
+        }
+        thread.start()
+    }
+
+    enum ServerError: Error {
+        case setup(String)
+    }
+
+    private func serve(
+        maxConnections: Int, lifetime: Double, port: UInt16, handler: @Sendable (WireRequest, UInt16) -> [UInt8]
+    ) {
+        defer { close(listenFD) }
+        let deadline = Date().addingTimeInterval(lifetime)
+        var served = 0
+        while served < maxConnections {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return }
+            var poller = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(remaining * 1000))
+            if ready <= 0 { return }
+            let client = accept(listenFD, nil, nil)
+            if client < 0 { continue }
+            served += 1
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            if let request = readRequest(client) {
+                received.withLock { $0.append(request) }
+                let reply = handler(request, port)
+                var sent = 0
+                while sent < reply.count {
+                    let count = reply.withUnsafeBytes { send(client, $0.baseAddress.map { $0 + sent }, reply.count - sent, 0) }
+                    if count <= 0 { break }
+                    sent += count
+                }
+            }
+            close(client)
+        }
+    }
+
+    private func readRequest(_ client: Int32) -> WireRequest? {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var headEnd: Int?
+        var contentLength = 0
+        while true {
+            if let end = headEnd, buffer.count >= end + contentLength { break }
+            let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<count])
+            if headEnd == nil, let range = findHeadEnd(buffer) {
+                headEnd = range
+                let head = String(decoding: buffer[..<range], as: UTF8.self)
+                for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
+                    contentLength = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: " ")) ?? 0
+                }
+            }
+        }
+        guard let end = headEnd else { return nil }
+        let head = String(decoding: buffer[..<(end - 4)], as: UTF8.self)
+        var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+        guard !lines.isEmpty else { return nil }
+        let requestLine = lines.removeFirst().split(separator: " ").map(String.init)
+        guard requestLine.count >= 2 else { return nil }
+        let headers = lines.compactMap { line -> HTTPHeader? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return HTTPHeader(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: " "))
+        }
+        return WireRequest(
+            method: requestLine[0], target: requestLine[1], headers: headers,
+            body: Array(buffer[end..<min(buffer.count, end + contentLength)])
+        )
+    }
+
+    private func findHeadEnd(_ buffer: [UInt8]) -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        for index in 0...(buffer.count - 4)
+        where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
+            return index + 4
+        }
+        return nil
+    }
+
+    /// A complete HTTP/1.1 response with `Content-Length` and `Connection: close`.
+    static func reply(_ status: Int, _ reason: String, headers: [(String, String)] = [], body: [UInt8] = []) -> [UInt8] {
+        var head = "HTTP/1.1 \(status) \(reason)\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8) + body
+    }
+}
+
+@Suite("URLSessionTransport", .timeLimit(.minutes(1)))
+struct URLSessionTransportTests {
+    @Test("a browser User-Agent goes out when the request sets none, and a request's own is kept")
+    func userAgent() async throws {
+        let server = try LoopbackServer(maxConnections: 2) { _, _ in
+            LoopbackServer.reply(200, "OK", headers: [("Content-Type", "text/plain")], body: Array("ok".utf8))
+        }
+        let transport = URLSessionTransport(timeout: 5)
+        let response = try await transport.send(HTTPRequest(url: "http://127.0.0.1:\(server.port)/ua"))
+        #expect(response.status == 200)
+        #expect(response.body == Array("ok".utf8))
+        _ = try await transport.send(HTTPRequest(
+            url: "http://127.0.0.1:\(server.port)/own", headers: [HTTPHeader("User-Agent", "MyReader/2.0")]))
+        let requests = server.requests
+        try #require(requests.count == 2)
+        let sent = try #require(requests[0].headers.value(for: "User-Agent"))
+        #expect(sent == URLSessionTransport.defaultUserAgent)
+        #expect(sent.hasPrefix("Mozilla/5.0"))
+        for marker in ["curl", "CFNetwork", "Foundation", "libcurl", "xctest", "swift"] {
+            #expect(!sent.lowercased().contains(marker.lowercased()), "User-Agent leaks \(marker): \(sent)")
+        }
+        #expect(requests[1].headers.filter { $0.name.lowercased() == "user-agent" }.map(\.value) == ["MyReader/2.0"])
+    }
+
+    @Test("a redirect is followed and the final URL reported")
+    func redirect() async throws {
+        let server = try LoopbackServer(maxConnections: 3) { request, port in
+            switch request.target {
+            case "/start": return LoopbackServer.reply(302, "Found", headers: [("Location", "/middle?x=1")])
+            case "/middle?x=1":
+                return LoopbackServer.reply(301, "Moved", headers: [("Location", "http://127.0.0.1:\(port)/final.html")])
+            default: return LoopbackServer.reply(200, "OK", body: Array("final page".utf8))
+            }
+        }
+        let response = try await URLSessionTransport(timeout: 5).send(HTTPRequest(url: "http://127.0.0.1:\(server.port)/start"))
+        #expect(response.status == 200)
+        #expect(response.url == "http://127.0.0.1:\(server.port)/final.html")
+        #expect(response.body == Array("final page".utf8))
+        #expect(server.requests.map(\.target) == ["/start", "/middle?x=1", "/final.html"])
+        #expect(server.requests.allSatisfy { $0.headers.value(for: "User-Agent") == URLSessionTransport.defaultUserAgent })
+    }
+
+    @Test("CJK, spaces and | are percent-encoded on the wire; existing escapes are left alone")
+    func percentEncoding() async throws {
+        let server = try LoopbackServer(maxConnections: 1) { _, _ in LoopbackServer.reply(200, "OK") }
+        let url = "http://127.0.0.1:\(server.port)/书/第 1章.html?q=中文|x&done=%E4%B8%AD"
+        let response = try await URLSessionTransport(timeout: 5).send(HTTPRequest(url: url))
+        #expect(response.status == 200)
+        let target = try #require(server.requests.first?.target)
+        #expect(target == "/%E4%B9%A6/%E7%AC%AC%201%E7%AB%A0.html?q=%E4%B8%AD%E6%96%87%7Cx&done=%E4%B8%AD")
+    }
+
+    @Test("a 302 after POST becomes GET without body, carrying the cookie the redirect set")
+    func postRedirect() async throws {
+        let server = try LoopbackServer(maxConnections: 2) { request, _ in
+            if request.target == "/login" {
+                return LoopbackServer.reply(302, "Found", headers: [("Location", "/home"), ("Set-Cookie", "sid=abc; Path=/")])
+            }
+            return LoopbackServer.reply(200, "OK", body: Array("home".utf8))
+        }
+        let response = try await URLSessionTransport(timeout: 5).send(HTTPRequest(
+            url: "http://127.0.0.1:\(server.port)/login", method: "POST",
+            headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")], body: Array("u=me".utf8)))
+        #expect(response.url == "http://127.0.0.1:\(server.port)/home")
+        #expect(response.body == Array("home".utf8))
+        let requests = server.requests
+        try #require(requests.count == 2)
+        #expect(requests[0].method == "POST")
+        #expect(requests[0].body == Array("u=me".utf8))
+        #expect(requests[1].method == "GET")
+        #expect(requests[1].body.isEmpty)
+        #expect(requests[1].headers.value(for: "Content-Type") == nil)
+        #expect(requests[1].headers.value(for: "Cookie") == "sid=abc")
+        #expect(response.headers.value(for: "Set-Cookie") == "sid=abc; Path=/")
+    }
+
+    @Test("POST sends the method and the exact body bytes")
+    func post() async throws {
+        let server = try LoopbackServer(maxConnections: 1) { request, _ in
+            LoopbackServer.reply(200, "OK", body: request.body)
+        }
+        let body: [UInt8] = [0x6B, 0x3D, 0xB5, 0xDA, 0xD2, 0xBB]
+        let response = try await URLSessionTransport(timeout: 5).send(HTTPRequest(
+            url: "http://127.0.0.1:\(server.port)/search", method: "POST",
+            headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")], body: body))
+        #expect(server.requests.first?.method == "POST")
+        #expect(server.requests.first?.body == body)
+        #expect(response.body == body)
+    }
+
+    @Test("a file: URL is refused without touching the file system")
+    func fileURLRefused() async throws {
+        await #expect(throws: HTTPTransportError.unsupportedScheme(url: "file:///etc/hostname")) {
+            _ = try await URLSessionTransport(timeout: 5).send(HTTPRequest(url: "file:///etc/hostname"))
+        }
+        let error = HTTPTransportError.unsupportedScheme(url: "file:///etc/hostname")
+        #expect(error.description == "refusing to fetch file:///etc/hostname: only http and https URLs are supported")
+        await #expect(throws: HTTPTransportError.self) {
+            _ = try await URLSessionTransport(timeout: 5).send(HTTPRequest(url: "/relative/path.html"))
+        }
+    }
+
+    @Test("a redirect to file: is not followed")
+    func redirectToFileRefused() async throws {
+        let server = try LoopbackServer(maxConnections: 3) { _, _ in
+            LoopbackServer.reply(302, "Found", headers: [("Location", "file:///etc/hostname")])
+        }
+        await #expect(throws: HTTPTransportError.unsupportedScheme(url: "file:///etc/hostname")) {
+            _ = try await URLSessionTransport(timeout: 5).send(HTTPRequest(url: "http://127.0.0.1:\(server.port)/go"))
+        }
+    }
+
+    @Test("a redirect loop ends with tooManyRedirects")
+    func redirectLoop() async throws {
+        let server = try LoopbackServer(maxConnections: 40) { _, _ in
+            LoopbackServer.reply(302, "Found", headers: [("Location", "/loop")])
+        }
+        let url = "http://127.0.0.1:\(server.port)/loop"
+        await #expect(throws: HTTPTransportError.tooManyRedirects(url: url, limit: URLSessionTransport.maximumRedirects)) {
+            _ = try await URLSessionTransport(timeout: 5).send(HTTPRequest(url: url))
+        }
+        #expect(server.requests.count == URLSessionTransport.maximumRedirects + 1)
+    }
+
+    @Test("a silent server times out")
+    func timeout() async throws {
+        let server = try LoopbackServer(maxConnections: 1) { _, _ in
+            Thread.sleep(forTimeInterval: 3)
+            return []
+        }
+        let url = "http://127.0.0.1:\(server.port)/slow"
+        let started = Date()
+        await #expect(throws: HTTPTransportError.timedOut(url: url, seconds: 1)) {
+            _ = try await URLSessionTransport(timeout: 1).send(HTTPRequest(url: url))
+        }
+        #expect(Date().timeIntervalSince(started) < 2.9)
+    }
+
+    @Test("a refused connection is reported as connectionFailed")
+    func refused() async throws {
+        let server = try LoopbackServer(maxConnections: 0) { _, _ in [] }
+        let port = server.port
+        try await Task.sleep(for: .milliseconds(100))
+        do {
+            _ = try await URLSessionTransport(timeout: 5).send(HTTPRequest(url: "http://127.0.0.1:\(port)/"))
+            Issue.record("expected an error")
+        } catch let error as HTTPTransportError {
+            guard case .connectionFailed(let url, let message) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(url == "http://127.0.0.1:\(port)/")
+            #expect(!message.isEmpty)
+        }
+    }
+}
