@@ -33,6 +33,7 @@ enum SourceCommand {
           --source FILE       Book source JSON file (one source or an array)
           --source-name NAME  Which source of an array file (bookSourceName or bookSourceUrl)
         \(extra)  --replay HAR        Answer every request from a HAR recording instead of the network
+          --record HAR        Fetch live and add every exchange to a HAR file (created if missing)
           --json              Print the result as JSON
           -h, --help          Show this help
         """
@@ -42,7 +43,7 @@ enum SourceCommand {
         let arguments: CommandLineArguments
         do {
             arguments = try CommandLineArguments(
-                words, valueOptions: ["--source", "--source-name", "--replay", "--page", "--next"],
+                words, valueOptions: ["--source", "--source-name", "--replay", "--record", "--page", "--next"],
                 flagOptions: ["--help", "--json", "--toc-url"])
         } catch {
             terminal.error("error: \(error)\n\n\(help(command))")
@@ -55,6 +56,7 @@ enum SourceCommand {
         let engine: SourceEngine
         let target: String
         let page: Int
+        var recorder: (transport: RecordingTransport, path: String)?
         do {
             guard let path = arguments.value("--source") else { throw UsageError("--source FILE is required") }
             guard arguments.positionals.count == 1 else {
@@ -63,7 +65,15 @@ enum SourceCommand {
             target = arguments.positionals[0]
             page = try arguments.positiveInt("--page", default: 1)
             let source = try pickSource(path: path, name: arguments.value("--source-name"))
-            engine = SourceEngine(source: source, transport: try transport(replay: arguments.value("--replay")))
+            var transport = try transport(replay: arguments.value("--replay"))
+            if let path = arguments.value("--record") {
+                guard arguments.value("--replay") == nil else { throw UsageError("--record and --replay exclude each other") }
+                let existing = FileManager.default.fileExists(atPath: path) ? try HARRecording.load(contentsOf: path) : HARRecording()
+                let recording = RecordingTransport(upstream: transport, appendingTo: existing)
+                recorder = (recording, path)
+                transport = recording
+            }
+            engine = SourceEngine(source: source, transport: transport)
         } catch let error as UsageError {
             terminal.error("error: \(error)\n\n\(help(command))")
             return 2
@@ -73,6 +83,16 @@ enum SourceCommand {
         }
 
         let json = arguments.has("--json")
+        defer {
+            if let recorder {
+                do {
+                    try recorder.transport.recording.write(to: recorder.path)
+                    terminal.error("recorded \(recorder.transport.recording.entries.count) exchange(s) in \(recorder.path)")
+                } catch {
+                    terminal.error("error: could not save the recording: \(error)")
+                }
+            }
+        }
         do {
             switch command {
             case "search":

@@ -499,7 +499,7 @@ struct JSONErrorCase: Sendable, CustomTestStringConvertible {
 
 // MARK: - Real-world corpus
 
-private let corpusDirectory = "/work/shared/corpus/legado"
+private let corpusDirectory = SharedCorpus.path("legado")
 
 private func corpusFiles() -> [String] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: corpusDirectory)) ?? []

@@ -59,3 +59,15 @@ func evaluate(_ rule: String, on document: HTMLDocument, kind: RuleKind = .strin
     let parsed = try RuleParser.parse(rule, field: "test", kind: kind)
     return try parsed.strings(in: .node(document.root), environment: RuleEnvironment(baseURL: document.baseURL))
 }
+
+/// The shared corpus of real sources and pages, which lives beside the repository (`../shared/corpus`) on
+/// developer machines and in CI.
+enum SharedCorpus {
+    static func path(_ component: String) -> String {
+        let testFile = #filePath
+        var parts = testFile.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/BookRuleTests/TestSite.swift
+        let root = parts.joined(separator: "/")
+        return root + "/../shared/corpus/" + component
+    }
+}

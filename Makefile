@@ -1,0 +1,36 @@
+# bookrule: the two commands a fresh machine needs are `make demo` and `make test`.
+SWIFT ?= swift
+BOOKRULE = .build/debug/bookrule
+EXAMPLE = Sources-json/example-gbk.json
+EXAMPLE_HAR = Fixtures/example-gbk/site.har
+EXAMPLE_SITE = http://127.0.0.1:8791
+
+.PHONY: deps build demo test bench record-fixtures clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+# Runs the example source's whole chain offline, answering from its recorded HAR fixture.
+demo: build
+	$(BOOKRULE) lint $(EXAMPLE)
+	$(BOOKRULE) search --source $(EXAMPLE) --replay $(EXAMPLE_HAR) 星河
+	$(BOOKRULE) info --source $(EXAMPLE) --replay $(EXAMPLE_HAR) $(EXAMPLE_SITE)/book/101/
+	$(BOOKRULE) toc --source $(EXAMPLE) --replay $(EXAMPLE_HAR) $(EXAMPLE_SITE)/book/101/
+	$(BOOKRULE) chapter --source $(EXAMPLE) --replay $(EXAMPLE_HAR) $(EXAMPLE_SITE)/book/101/1.html --next $(EXAMPLE_SITE)/book/101/2.html
+
+test: deps
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
+	$(SWIFT) test --skip-build
+
+bench:
+	@scripts/install-deps.sh --bench
+	Benchmarks/run.sh
+
+record-fixtures: deps
+	scripts/record-fixtures.sh
+
+clean:
+	rm -rf .build Benchmarks/out Benchmarks/bin

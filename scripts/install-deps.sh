@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages bookrule builds against, if any is missing. Safe to run repeatedly.
+#   scripts/install-deps.sh            # build and test dependencies
+#   scripts/install-deps.sh --bench    # also what Benchmarks/run.sh compares against (python3-lxml, gcc)
+set -euo pipefail
+
+packages=(pkg-config libxml2-dev libpcre2-dev libcurl4-openssl-dev python3)
+if [[ "${1:-}" == "--bench" ]]; then
+    packages+=(gcc python3-lxml)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "installing: ${missing[*]}" >&2
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "error: run as root or install sudo to install ${missing[*]}" >&2; exit 2; }
+    sudo=sudo
+fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
