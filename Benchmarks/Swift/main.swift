@@ -80,3 +80,21 @@ timings.sort()
 let middle = timings.count / 2
 let median = timings.count % 2 == 0 ? (timings[middle - 1] + timings[middle]) / 2 : timings[middle]
 print("bookrule \(label) median_ms=\(String(format: "%.3f", median)) min_ms=\(String(format: "%.3f", timings[0])) chapters=\(chapters) checksum=\(checksum)")
+
+// Where the time goes, printed on stderr so run.sh's parsing is unaffected: parse alone, and parse plus the
+// list rule, on the same page.
+if ProcessInfo.processInfo.environment["BOOKRULE_BENCH_PHASES"] != nil {
+    let bytes = [UInt8](data)
+    let list = try RuleParser.parse("//div[@class='listmain']/dl/dt[2]/following-sibling::dd/a", field: "chapterList", kind: .list)
+    var parseTimes: [Double] = []
+    var listTimes: [Double] = []
+    for _ in 0..<iterations {
+        var start = clock.now
+        let document = try HTMLDocument(bytes: bytes, url: pageURL)
+        parseTimes.append(Double((clock.now - start).components.attoseconds) / 1e15)
+        start = clock.now
+        _ = try list.elements(in: .node(document.root), environment: RuleEnvironment(baseURL: pageURL))
+        listTimes.append(Double((clock.now - start).components.attoseconds) / 1e15)
+    }
+    FileHandle.standardError.write(Data("phases \(label): parse min_ms=\(String(format: "%.3f", parseTimes.min() ?? 0)) list rule min_ms=\(String(format: "%.3f", listTimes.min() ?? 0))\n".utf8))
+}

@@ -1,4 +1,5 @@
 import CLibXML2
+import Synchronization
 
 /// libxml2 must be initialised once before documents are parsed from several threads.
 private let libxml2Initialized: Bool = {
@@ -20,8 +21,15 @@ public final class HTMLDocument: @unchecked Sendable {
     public let baseURL: String
     /// How the bytes were decoded.
     public let charset: CharsetDecision
+    /// The page as UTF-8 bytes (what libxml2 parsed), kept for regex rules that run on the raw markup.
+    private let utf8: [UInt8]
+    /// XPath contexts for this document, reused across evaluations: creating one registers every XPath
+    /// function in a fresh hash table, which cost more than the evaluation itself on a 5,000-chapter TOC.
+    /// A context is taken out while one thread uses it, so none is shared.
+    private let contextPool = Mutex<ContextPool>(ContextPool())
+
     /// The decoded page source, for regex rules that run on raw markup.
-    public let sourceText: String
+    public var sourceText: String { String(decoding: utf8, as: UTF8.self) }
 
     /// libxml2 parser options: tolerant of broken markup, silent, and never touching the network.
     static let parseOptions = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
@@ -49,7 +57,7 @@ public final class HTMLDocument: @unchecked Sendable {
         _ = libxml2Initialized
         let utf8: [UInt8]
         do {
-            if charset.charset == "UTF-8" && UTF8Validation.check(bytes) != .invalid {
+            if charset.charset == "UTF-8" && (charset.reason == .validUTF8 || UTF8Validation.check(bytes) != .invalid) {
                 utf8 = bytes
             } else {
                 utf8 = try TextTranscoder.utf8Bytes(from: bytes, charset: charset.charset)
@@ -68,12 +76,30 @@ public final class HTMLDocument: @unchecked Sendable {
         pointer = parsed
         self.url = url
         self.charset = charset
-        self.sourceText = String(decoding: utf8, as: UTF8.self)
+        self.utf8 = utf8
         self.baseURL = Self.baseHref(of: parsed).flatMap { URLReference.resolve($0, against: url) } ?? url
     }
 
     deinit {
+        contextPool.withLock { pool in
+            for context in pool.contexts { xmlXPathFreeContext(context) }
+            pool.contexts.removeAll()
+        }
         xmlFreeDoc(pointer)
+    }
+
+    /// Runs `body` with an XPath context for this document that no other thread is using.
+    func withXPathContext<T>(_ body: (xmlXPathContextPtr?) -> T) -> T {
+        let context = contextPool.withLock { $0.contexts.popLast() } ?? xmlXPathNewContext(pointer)
+        defer {
+            if let context {
+                context.pointee.node = nil
+                contextPool.withLock { pool in
+                    if pool.contexts.count < 8 { pool.contexts.append(context) } else { xmlXPathFreeContext(context) }
+                }
+            }
+        }
+        return body(context)
     }
 
     /// The document node, as the context for page-level rules.
@@ -103,4 +129,9 @@ public final class HTMLDocument: @unchecked Sendable {
         }
         return nil
     }
+}
+
+/// Idle XPath contexts of one document. The pointers are only ever used by the thread that took them out.
+private struct ContextPool: @unchecked Sendable {
+    var contexts: [xmlXPathContextPtr] = []
 }

@@ -44,7 +44,17 @@ public struct HTMLNode: @unchecked Sendable {
     /// text (block elements and `<br>` become line breaks, scripts and styles are dropped, entities decoded).
     public var stringValue: String {
         switch kind {
-        case .attribute, .text, .other:
+        case .text:
+            // Text content is stored on the node: read it without libxml2 copying it first.
+            return pointer.pointee.content.map { String(cString: $0) } ?? ""
+        case .attribute:
+            if let child = pointer.pointee.children, child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE {
+                return child.pointee.content.map { String(cString: $0) } ?? ""
+            }
+            guard let content = xmlNodeGetContent(pointer) else { return "" }
+            defer { bookrule_xmlFree(content) }
+            return String(cString: content)
+        case .other:
             guard let content = xmlNodeGetContent(pointer) else { return "" }
             defer { bookrule_xmlFree(content) }
             return String(cString: content)

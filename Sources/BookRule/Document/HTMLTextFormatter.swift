@@ -48,25 +48,28 @@ public enum HTMLTextFormatter {
 
     /// Whether `text` holds a tag (`<p`, `</p`, `<!--`) or a character reference (`&amp;`, `&#20013;`).
     static func containsMarkup(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "<"), index + 1 < bytes.count {
-                let next = bytes[index + 1]
-                if isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return true }
-            } else if byte == UInt8(ascii: "&") {
-                var end = index + 1
-                if end < bytes.count, bytes[end] == UInt8(ascii: "#") { end += 1 }
-                let start = end
-                while end < bytes.count, end - start < 32, isASCIILetter(bytes[end]) || (bytes[end] >= 0x30 && bytes[end] <= 0x39) {
-                    end += 1
+        var copy = text
+        return copy.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "<"), index + 1 < bytes.count {
+                    let next = bytes[index + 1]
+                    if isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return true }
+                } else if byte == UInt8(ascii: "&") {
+                    var end = index + 1
+                    if end < bytes.count, bytes[end] == UInt8(ascii: "#") { end += 1 }
+                    let start = end
+                    while end < bytes.count, end - start < 32,
+                          isASCIILetter(bytes[end]) || (bytes[end] >= 0x30 && bytes[end] <= 0x39) {
+                        end += 1
+                    }
+                    if end > start, end < bytes.count, bytes[end] == UInt8(ascii: ";") { return true }
                 }
-                if end > start, end < bytes.count, bytes[end] == UInt8(ascii: ";") { return true }
+                index += 1
             }
-            index += 1
+            return false
         }
-        return false
     }
 
     private static func isASCIILetter(_ byte: UInt8) -> Bool {
@@ -76,16 +79,35 @@ public enum HTMLTextFormatter {
     /// Splits `text` into lines, trims each of paragraph space, drops empty ones, and joins them with "\n".
     public static func paragraphs(of text: String) -> String {
         var lines: [String] = []
-        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
-            let trimmed = line.trimmingParagraphSpace()
+        var current = Substring(text)
+        while !current.isEmpty {
+            let breakIndex = current.utf8.firstIndex { $0 == 0x0A || $0 == 0x0D } ?? current.endIndex
+            let trimmed = current[..<breakIndex].trimmingParagraphSpace()
             if !trimmed.isEmpty { lines.append(trimmed) }
+            if breakIndex == current.endIndex { break }
+            current = current[current.utf8.index(after: breakIndex)...]
         }
-        return lines.joined(separator: "\n")
+        return lines.count == 1 ? lines[0] : lines.joined(separator: "\n")
+    }
+
+    /// Text on one line: markup removed, every run of whitespace (line breaks included) one space, and the
+    /// ends trimmed of paragraph space. For titles, names and other one-line fields.
+    public static func singleLine(_ text: String) -> String {
+        let plain = containsMarkup(text) ? self.text(fromMarkup: text) : text
+        return collapsingWhitespace(plain).trimmingParagraphSpace()
     }
 
     /// Collapses runs of ASCII whitespace (including line breaks) into single spaces, as a browser renders
-    /// inline text.
+    /// inline text. Leading and trailing whitespace is dropped.
     public static func collapsingWhitespace(_ text: String) -> String {
+        var needsWork = false
+        var previousSpace = true
+        for byte in text.utf8 {
+            let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+            if isSpace && (previousSpace || byte != 0x20) { needsWork = true; break }
+            previousSpace = isSpace
+        }
+        if !needsWork && !previousSpace { return text }
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         var pendingSpace = false

@@ -28,17 +28,23 @@ public final class XPathExpression: @unchecked Sendable {
 
     /// Evaluates the expression with `node` as the context node (and its document as the context document).
     public func evaluate(at node: HTMLNode) throws(XPathError) -> XPathValue {
-        guard let context = xmlXPathNewContext(node.document.pointer) else {
-            throw XPathError.evaluation(expression: expression, message: "out of memory")
-        }
-        defer { xmlXPathFreeContext(context) }
-        context.pointee.node = node.pointer
         let collector = XPathErrorCollector()
-        let object = collector.capturing { xmlXPathCompiledEval(compiled, context) }
-        guard let object else {
+        let result: XPathValue? = node.document.withXPathContext { context in
+            guard let context else { return nil }
+            context.pointee.node = node.pointer
+            context.pointee.contextSize = -1
+            context.pointee.proximityPosition = -1
+            guard let object = collector.capturing({ xmlXPathCompiledEval(compiled, context) }) else { return nil }
+            defer { xmlXPathFreeObject(object) }
+            return Self.value(of: object, in: node.document)
+        }
+        guard let result else {
             throw XPathError.evaluation(expression: expression, message: collector.message ?? "evaluation failed")
         }
-        defer { xmlXPathFreeObject(object) }
+        return result
+    }
+
+    private static func value(of object: xmlXPathObjectPtr, in document: HTMLDocument) -> XPathValue {
         switch object.pointee.type {
         case XPATH_NODESET:
             guard let set = object.pointee.nodesetval, set.pointee.nodeNr > 0, let table = set.pointee.nodeTab else {
@@ -49,7 +55,7 @@ public final class XPathExpression: @unchecked Sendable {
             for index in 0..<Int(set.pointee.nodeNr) {
                 // Namespace nodes in a node-set are copies freed with the object: never hand them out.
                 guard let item = table[index], item.pointee.type != XML_NAMESPACE_DECL else { continue }
-                nodes.append(HTMLNode(document: node.document, pointer: item))
+                nodes.append(HTMLNode(document: document, pointer: item))
             }
             return .nodes(nodes)
         case XPATH_STRING:

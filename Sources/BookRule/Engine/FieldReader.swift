@@ -4,11 +4,20 @@ struct FieldReader {
     let section: RuleSection
     let context: RuleContext
     let environment: RuleEnvironment
+    /// The page's base URL, parsed once for all the links of the page.
+    let base: URLReference.Base?
+
+    init(section: RuleSection, context: RuleContext, environment: RuleEnvironment, base: URLReference.Base? = nil) {
+        self.section = section
+        self.context = context
+        self.environment = environment
+        self.base = base ?? URLReference.Base(environment.baseURL)
+    }
 
     /// A single-line field (name, author, chapter title): markup and entities removed, whitespace collapsed.
     func line(_ field: RuleField, _ warnings: inout Warnings) -> String {
-        let text = HTMLTextFormatter.text(fromMarkup: raw(field, &warnings).joined(separator: "\n"))
-        return HTMLTextFormatter.collapsingWhitespace(text.replacingNewlines(with: " "))
+        let values = raw(field, &warnings)
+        return HTMLTextFormatter.singleLine(values.count == 1 ? values[0] : values.joined(separator: "\n"))
     }
 
     /// A multi-paragraph field (intro): paragraphs kept, each trimmed.
@@ -29,11 +38,12 @@ struct FieldReader {
     /// A URL field: the first non-empty value, resolved against the page's base URL; nil when empty.
     func url(_ field: RuleField, _ warnings: inout Warnings) -> String? {
         for value in raw(field, &warnings) {
-            for line in value.split(whereSeparator: \.isNewline) {
+            let hasBreak = value.utf8.contains { $0 == 0x0A || $0 == 0x0D }
+            for line in hasBreak ? value.split(whereSeparator: \.isNewline) : [value[...]] {
                 let trimmed = line.trimmingASCIIWhitespace()
                 if trimmed.isEmpty { continue }
-                let decoded = trimmed.contains("&") ? HTMLTextFormatter.text(fromMarkup: trimmed) : trimmed
-                guard let absolute = URLReference.resolve(decoded, against: environment.baseURL) else {
+                let decoded = HTMLTextFormatter.containsMarkup(trimmed) ? HTMLTextFormatter.singleLine(trimmed) : trimmed
+                guard let absolute = base?.resolve(decoded) else {
                     warnings.add("\(section.name.rawValue).\(field.rawValue): \"\(trimmed)\" is not a URL")
                     return nil
                 }
@@ -67,11 +77,5 @@ struct Warnings {
     mutating func add(_ message: String) {
         guard list.count < 50, !list.contains(message) else { return }
         list.append(message)
-    }
-}
-
-extension String {
-    func replacingNewlines(with separator: String) -> String {
-        split(whereSeparator: \.isNewline).joined(separator: separator)
     }
 }

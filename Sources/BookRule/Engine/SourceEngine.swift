@@ -143,11 +143,12 @@ public struct SourceEngine: Sendable {
             visited.insert(Self.pageKey(document.url))
             pages.append(document.url)
             let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
+            let base = URLReference.Base(document.baseURL)
             let items = try run(document.url) { () throws(RuleError) in
                 try listRule.elements(in: .node(document.root), environment: environment, applyingReverse: false)
             }
             for item in items {
-                let reader = FieldReader(section: section, context: item, environment: environment)
+                let reader = FieldReader(section: section, context: item, environment: environment, base: base)
                 let isVolume = reader.flag(.isVolume, &warnings)
                 let title = reader.line(.chapterName, &warnings)
                 let chapterURL = reader.url(.chapterUrl, &warnings) ?? ""
@@ -306,7 +307,7 @@ public struct SourceEngine: Sendable {
 
     /// The identity of a page for "visited" checks: the URL without its fragment.
     static func pageKey(_ url: String) -> String {
-        guard let hash = url.firstIndex(of: "#") else { return url }
+        guard let hash = url.utf8.firstIndex(of: UInt8(ascii: "#")) else { return url }
         return String(url[..<hash])
     }
 }

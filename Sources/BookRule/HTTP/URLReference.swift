@@ -6,32 +6,80 @@ public enum URLReference {
     /// The absolute form of `reference` seen from `base`, or nil when neither gives an absolute URL.
     /// Leading and trailing whitespace (common in hand-written hrefs) is ignored.
     public static func resolve(_ reference: String, against base: String) -> String? {
-        let trimmed = reference.trimmingASCIIWhitespace()
-        if let parts = Parts(trimmed), parts.scheme != nil {
-            return parts.withPath(removeDotSegments(parts.path)).text
-        }
-        guard let baseParts = Parts(base.trimmingASCIIWhitespace()), let scheme = baseParts.scheme else { return nil }
-        guard let ref = Parts(trimmed) else { return nil }
-        var target = Parts(scheme: scheme, authority: nil, path: "", query: nil, fragment: ref.fragment)
-        if let authority = ref.authority {
-            target.authority = authority
-            target.path = removeDotSegments(ref.path)
-            target.query = ref.query
-        } else {
-            target.authority = baseParts.authority
-            if ref.path.isEmpty {
-                target.path = baseParts.path
-                target.query = ref.query ?? baseParts.query
+        Base(base)?.resolve(reference) ?? Base(reference)?.resolve("")
+    }
+
+    /// A base URL parsed once, for resolving the thousands of links of one page.
+    public struct Base: Sendable {
+        private let parts: Parts
+        /// `scheme://authority`, for the common root-relative link.
+        private let origin: String?
+        /// `scheme://authority/dir/`, for the common same-directory link.
+        private let directory: String?
+
+        /// Parses `text`; nil unless it is absolute (has a scheme).
+        public init?(_ text: String) {
+            guard let parts = Parts(text.trimmingASCIIWhitespace()), let scheme = parts.scheme else { return nil }
+            self.parts = parts
+            if let authority = parts.authority, !hasDotSegment(parts.path) {
+                let origin = scheme + "://" + authority
+                self.origin = origin
+                let slash = parts.path.utf8.lastIndex(of: UInt8(ascii: "/"))
+                directory = origin + (slash.map { String(parts.path[...$0]) } ?? "/")
             } else {
-                if ref.path.hasPrefix("/") {
-                    target.path = removeDotSegments(ref.path)
-                } else {
-                    target.path = removeDotSegments(merge(base: baseParts, path: ref.path))
-                }
-                target.query = ref.query
+                origin = nil
+                directory = nil
             }
         }
-        return target.text
+
+        /// The absolute form of `reference` (whitespace around it ignored).
+        public func resolve(_ reference: String) -> String? {
+            let trimmed = reference.trimmingASCIIWhitespace()
+            if let fast = fastResolve(trimmed) { return fast }
+            guard let ref = Parts(trimmed) else { return nil }
+            if ref.scheme != nil { return ref.withPath(removeDotSegments(ref.path)).text }
+            var target = Parts(scheme: parts.scheme, authority: nil, path: "", query: nil, fragment: ref.fragment)
+            if let authority = ref.authority {
+                target.authority = authority
+                target.path = removeDotSegments(ref.path)
+                target.query = ref.query
+            } else {
+                target.authority = parts.authority
+                if ref.path.isEmpty {
+                    target.path = parts.path
+                    target.query = ref.query ?? parts.query
+                } else {
+                    if ref.path.utf8.first == UInt8(ascii: "/") {
+                        target.path = removeDotSegments(ref.path)
+                    } else {
+                        target.path = removeDotSegments(merge(base: parts, path: ref.path))
+                    }
+                    target.query = ref.query
+                }
+            }
+            return target.text
+        }
+
+        /// Links a TOC is full of (`/book/1/2.html`, `2.html`, `https://…/2.html`) without splitting them into
+        /// parts; nil for anything that needs the general algorithm.
+        private func fastResolve(_ reference: String) -> String? {
+            let bytes = reference.utf8
+            guard let first = bytes.first, !hasDotSegment(reference) else { return nil }
+            if first == UInt8(ascii: "/") {
+                guard let origin, bytes.dropFirst().first != UInt8(ascii: "/") else { return nil }
+                return origin + reference
+            }
+            if first == UInt8(ascii: "h"), reference.hasPrefix("https://") || reference.hasPrefix("http://") {
+                return reference
+            }
+            guard let directory, first != UInt8(ascii: "?"), first != UInt8(ascii: "#") else { return nil }
+            // A colon before any slash would make the reference a scheme of its own.
+            for byte in bytes {
+                if byte == UInt8(ascii: ":") { return nil }
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            }
+            return directory + reference
+        }
     }
 
     /// Whether `text` is an absolute http or https URL.
@@ -47,7 +95,7 @@ public enum URLReference {
     }
 
     static func removeDotSegments(_ path: String) -> String {
-        if !path.contains(".") { return path }
+        if !hasDotSegment(path) { return path }
         var output: [Substring] = []
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         let absolute = path.hasPrefix("/")
@@ -67,6 +115,25 @@ public enum URLReference {
         return (absolute ? "/" : "") + output.joined(separator: "/")
     }
 
+    /// Whether any `/`-separated segment of `path` is `.` or `..` (most paths have none, only `.html`).
+    private static func hasDotSegment(_ path: String) -> Bool {
+        var segmentStart = true
+        var dots = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if segmentStart && dots > 0 && dots <= 2 { return true }
+                segmentStart = true
+                dots = 0
+            } else if byte == UInt8(ascii: "."), segmentStart {
+                dots += 1
+            } else {
+                segmentStart = false
+                dots = 0
+            }
+        }
+        return segmentStart && dots > 0 && dots <= 2
+    }
+
     /// The five components of a URI reference.
     struct Parts {
         var scheme: String?
@@ -83,27 +150,38 @@ public enum URLReference {
             self.fragment = fragment
         }
 
+        /// Splits a reference on its UTF-8 bytes (hrefs are mostly ASCII; walking Characters was the
+        /// slowest part of reading a large TOC).
         init?(_ text: String) {
-            var rest = Substring(text)
-            if let hash = rest.firstIndex(of: "#") {
-                fragment = String(rest[rest.index(after: hash)...])
-                rest = rest[..<hash]
+            var copy = text
+            self = copy.withUTF8 { Parts(bytes: $0) }
+        }
+
+        private init(bytes: UnsafeBufferPointer<UInt8>) {
+            func string(_ range: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
             }
-            if let question = rest.firstIndex(of: "?") {
-                query = String(rest[rest.index(after: question)...])
-                rest = rest[..<question]
+            var end = bytes.count
+            if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) {
+                fragment = string((hash + 1)..<end)
+                end = hash
             }
-            if let colon = rest.firstIndex(of: ":"), Self.isScheme(rest[..<colon]) {
-                scheme = rest[..<colon].lowercased()
-                rest = rest[rest.index(after: colon)...]
+            if let question = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) {
+                query = string((question + 1)..<end)
+                end = question
             }
-            if rest.hasPrefix("//") {
-                rest = rest.dropFirst(2)
-                let end = rest.firstIndex(of: "/") ?? rest.endIndex
-                authority = String(rest[..<end])
-                rest = rest[end...]
+            var start = 0
+            if let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")), Self.isScheme(bytes[..<colon]) {
+                scheme = string(0..<colon).lowercased()
+                start = colon + 1
             }
-            path = String(rest)
+            if end - start >= 2, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
+                let authorityStart = start + 2
+                let authorityEnd = bytes[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+                authority = string(authorityStart..<authorityEnd)
+                start = authorityEnd
+            }
+            path = string(start..<end)
         }
 
         func withPath(_ newPath: String) -> Parts {
@@ -125,9 +203,16 @@ public enum URLReference {
             return result
         }
 
-        private static func isScheme(_ text: Substring) -> Bool {
-            guard let first = text.unicodeScalars.first, first.isASCIILetter else { return false }
-            return text.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." }
+        private static func isScheme(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            guard let first = bytes.first, Self.isLetter(first) else { return false }
+            return bytes.allSatisfy { byte in
+                Self.isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            }
+        }
+
+        private static func isLetter(_ byte: UInt8) -> Bool {
+            (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
         }
     }
 }

@@ -70,6 +70,14 @@ indirect enum RuleBody: Sendable {
 struct XPathRule: Sendable {
     let expression: XPathExpression
     let extractor: XPathExtractor
+    /// The same path for the direct tree walk, when it is simple enough (most field rules are).
+    let simple: SimpleXPath?
+
+    /// Evaluates with the context node, preferring the direct walk.
+    func evaluate(at node: HTMLNode) throws(XPathError) -> XPathValue {
+        if let simple, let nodes = simple.evaluate(at: node) { return .nodes(nodes) }
+        return try expression.evaluate(at: node)
+    }
 }
 
 /// JsoupXpath's extra final steps, which XPath 1.0 cannot express.

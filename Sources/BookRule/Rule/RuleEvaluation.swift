@@ -65,7 +65,7 @@ extension RuleBody {
         case .empty:
             return []
         case .xpath(let rule):
-            switch try rule.expression.evaluate(at: context.xpathNode(baseURL: environment.baseURL)) {
+            switch try rule.evaluate(at: context.xpathNode(baseURL: environment.baseURL)) {
             case .nodes(let nodes): return nodes.map(RuleContext.node)
             case .string(let text): return text.isEmpty ? [] : [.text(text)]
             case .number, .boolean: return []
@@ -102,7 +102,7 @@ extension RuleBody {
         case .empty:
             return []
         case .xpath(let rule):
-            switch try rule.expression.evaluate(at: context.xpathNode(baseURL: environment.baseURL)) {
+            switch try rule.evaluate(at: context.xpathNode(baseURL: environment.baseURL)) {
             case .nodes(let nodes): return nodes.map { rule.extractor.extract(from: $0) }
             case .string(let text): return [text]
             case .number(let number): return [Self.format(number)]

@@ -168,7 +168,7 @@ public enum RuleParser {
             // Compile as written first, so libxml2's offset points into what the author wrote.
             _ = try XPathExpression(expression)
             return XPathRule(expression: try XPathExpression(XPathRewriter.contextRelative(expression)),
-                             extractor: extractor)
+                             extractor: extractor, simple: SimpleXPath(expression))
         } catch {
             throw RuleError(field: field, dialect: .xpath, reason: error.description, rule: raw)
         }

@@ -1,5 +1,5 @@
 /// The compiled rules of one section (`ruleToc`, …): each field either compiled or recorded as a problem.
-public struct RuleSection: Sendable {
+public final class RuleSection: Sendable {
     /// Which section this is.
     public let name: RuleSectionName
     /// Compiled rules by field; a field that is absent or empty has no entry.
@@ -9,8 +9,21 @@ public struct RuleSection: Sendable {
     /// The section's raw members as written, including fields bookrule does not use.
     public let raw: JSONObject
 
+    /// `rules` by `RuleField.ordinal`, for the per-chapter lookups.
+    private let table: [Rule?]
+
     /// The compiled rule for `field`, if present and usable.
-    public subscript(field: RuleField) -> Rule? { rules[field] }
+    public subscript(field: RuleField) -> Rule? { table[field.ordinal] }
+
+    init(name: RuleSectionName, rules: [RuleField: Rule], problems: [RuleField: SourceProblem], raw: JSONObject) {
+        self.name = name
+        self.rules = rules
+        self.problems = problems
+        self.raw = raw
+        var table = [Rule?](repeating: nil, count: RuleField.allCases.count)
+        for (field, rule) in rules { table[field.ordinal] = rule }
+        self.table = table
+    }
 
     /// Whether the list rule of this section is an AllInOne regex (so the other fields read `$n` groups).
     public var isAllInOne: Bool {
