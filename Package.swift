@@ -18,9 +18,14 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(
             name: "BookRule",
-            dependencies: ["CLibXML2", "CPCRE2"]
+            dependencies: ["CLibXML2", "CPCRE2", "CCurl"]
         ),
         .executableTarget(
             name: "bookrule",

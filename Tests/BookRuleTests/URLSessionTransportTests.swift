@@ -17,6 +17,49 @@ struct WireRequest: Sendable {
     var body: [UInt8]
 }
 
+#if os(Linux)
+private let noSignal = Int32(MSG_NOSIGNAL)
+#else
+private let noSignal: Int32 = 0
+#endif
+
+/// The connection a `LoopbackServer` streaming handler answers on.
+struct ReplyWriter: Sendable {
+    fileprivate let client: Int32
+    fileprivate let counter: @Sendable (Int) -> Void
+
+    /// Sends `bytes`; false once the client has gone (no SIGPIPE: MSG_NOSIGNAL).
+    @discardableResult
+    func write(_ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes {
+                send(client, $0.baseAddress.map { $0 + sent }, bytes.count - sent, noSignal)
+            }
+            if count <= 0 { return false }
+            sent += count
+            counter(count)
+        }
+        return true
+    }
+
+    /// Waits up to `seconds` for the client to close its end (or reset); true if it did.
+    func waitForClose(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return false }
+            var poller = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(max(1, remaining * 1000)))
+            if ready < 0 { return true }
+            if ready == 0 { return false }
+            let count = scratch.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count <= 0 { return true }
+        }
+    }
+}
+
 /// A tiny HTTP/1.1 server on 127.0.0.1, for tests only: it serves at most `maxConnections` connections (one
 /// request each, answered with `Connection: close`), then stops; it also stops after `lifetime` seconds, so a
 /// test can never hang on it.
@@ -24,13 +67,29 @@ final class LoopbackServer: Sendable {
     let port: UInt16
     private let listenFD: Int32
     private let received = Mutex<[WireRequest]>([])
+    private let sentCounts = Mutex<[Int]>([])
 
     /// The requests served so far, in order.
     var requests: [WireRequest] { received.withLock { $0 } }
 
-    init(
+    /// Bytes written to each connection served so far, in order.
+    var bytesSent: [Int] { sentCounts.withLock { $0 } }
+
+    /// A server answering each request with the bytes `handler` returns.
+    convenience init(
         maxConnections: Int, lifetime: Double = 10,
         handler: @escaping @Sendable (WireRequest, UInt16) -> [UInt8]
+    ) throws {
+        try self.init(maxConnections: maxConnections, lifetime: lifetime) { request, port, writer in
+            writer.write(handler(request, port))
+        }
+    }
+
+    /// A server whose `handler` writes each reply itself, as slowly or as much as it likes (bounded by the
+    /// socket's 5 s send timeout once the client stops reading).
+    init(
+        maxConnections: Int, lifetime: Double = 10,
+        streaming handler: @escaping @Sendable (WireRequest, UInt16, ReplyWriter) -> Void
     ) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError.setup("socket") }
@@ -69,7 +128,7 @@ final class LoopbackServer: Sendable {
     }
 
     private func serve(
-        maxConnections: Int, lifetime: Double, port: UInt16, handler: @Sendable (WireRequest, UInt16) -> [UInt8]
+        maxConnections: Int, lifetime: Double, port: UInt16, handler: @Sendable (WireRequest, UInt16, ReplyWriter) -> Void
     ) {
         defer { close(listenFD) }
         let deadline = Date().addingTimeInterval(lifetime)
@@ -88,13 +147,14 @@ final class LoopbackServer: Sendable {
             setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             if let request = readRequest(client) {
                 received.withLock { $0.append(request) }
-                let reply = handler(request, port)
-                var sent = 0
-                while sent < reply.count {
-                    let count = reply.withUnsafeBytes { send(client, $0.baseAddress.map { $0 + sent }, reply.count - sent, 0) }
-                    if count <= 0 { break }
-                    sent += count
+                let index = sentCounts.withLock { counts in
+                    counts.append(0)
+                    return counts.count - 1
                 }
+                let writer = ReplyWriter(client: client) { [self] count in
+                    self.sentCounts.withLock { $0[index] += count }
+                }
+                handler(request, port, writer)
             }
             close(client)
         }
