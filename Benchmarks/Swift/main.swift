@@ -86,15 +86,42 @@ print("bookrule \(label) median_ms=\(String(format: "%.3f", median)) min_ms=\(St
 if ProcessInfo.processInfo.environment["BOOKRULE_BENCH_PHASES"] != nil {
     let bytes = [UInt8](data)
     let list = try RuleParser.parse("//div[@class='listmain']/dl/dt[2]/following-sibling::dd/a", field: "chapterList", kind: .list)
+    let nameRule = try RuleParser.parse("//a/text()", field: "chapterName", kind: .string)
+    let urlRule = try RuleParser.parse("//a/@href", field: "chapterUrl", kind: .string)
     var parseTimes: [Double] = []
     var listTimes: [Double] = []
+    var fieldTimes: [Double] = []
+    var normalizeTimes: [Double] = []
     for _ in 0..<iterations {
         var start = clock.now
         let document = try HTMLDocument(bytes: bytes, url: pageURL)
         parseTimes.append(Double((clock.now - start).components.attoseconds) / 1e15)
         start = clock.now
-        _ = try list.elements(in: .node(document.root), environment: RuleEnvironment(baseURL: pageURL))
+        let environment = RuleEnvironment(baseURL: pageURL)
+        let items = try list.elements(in: .node(document.root), environment: environment)
         listTimes.append(Double((clock.now - start).components.attoseconds) / 1e15)
+        start = clock.now
+        var total = 0
+        for item in items {
+            total += try nameRule.strings(in: item, environment: environment).count
+            total += try urlRule.strings(in: item, environment: environment).count
+        }
+        fieldTimes.append(Double((clock.now - start).components.attoseconds) / 1e15)
+        precondition(total == 10_000)
+        var names: [String] = []
+        var hrefs: [String] = []
+        for item in items {
+            names.append(try nameRule.string(in: item, environment: environment))
+            hrefs.append(try urlRule.string(in: item, environment: environment))
+        }
+        start = clock.now
+        let base = URLReference.Base(pageURL)
+        var sum = 0
+        for (name, href) in zip(names, hrefs) {
+            sum += HTMLTextFormatter.singleLine(name).utf8.count
+            sum += base?.resolve(href)?.utf8.count ?? 0
+        }
+        normalizeTimes.append(Double((clock.now - start).components.attoseconds) / 1e15)
     }
-    FileHandle.standardError.write(Data("phases \(label): parse min_ms=\(String(format: "%.3f", parseTimes.min() ?? 0)) list rule min_ms=\(String(format: "%.3f", listTimes.min() ?? 0))\n".utf8))
+    FileHandle.standardError.write(Data("phases \(label): parse min_ms=\(String(format: "%.3f", parseTimes.min() ?? 0)) list rule min_ms=\(String(format: "%.3f", listTimes.min() ?? 0)) two field rules min_ms=\(String(format: "%.3f", fieldTimes.min() ?? 0)) normalise min_ms=\(String(format: "%.3f", normalizeTimes.min() ?? 0))\n".utf8))
 }

@@ -43,7 +43,12 @@ public struct HTMLNode: @unchecked Sendable {
     /// The node's value as a rule sees it: an attribute's value, a text node's text, or an element's visible
     /// text (block elements and `<br>` become line breaks, scripts and styles are dropped, entities decoded).
     public var stringValue: String {
-        switch kind {
+        Self.stringValue(of: pointer, in: document)
+    }
+
+    /// `stringValue` for a raw pointer into `document`, without making a node first (the per-chapter path).
+    static func stringValue(of pointer: xmlNodePtr, in document: HTMLDocument) -> String {
+        switch HTMLNode(document: document, pointer: pointer).kind {
         case .text:
             // Text content is stored on the node: read it without libxml2 copying it first.
             return pointer.pointee.content.map { String(cString: $0) } ?? ""
@@ -59,7 +64,7 @@ public struct HTMLNode: @unchecked Sendable {
             defer { bookrule_xmlFree(content) }
             return String(cString: content)
         case .element, .document:
-            return HTMLTextFormatter.text(of: self)
+            return HTMLTextFormatter.text(of: HTMLNode(document: document, pointer: pointer))
         }
     }
 

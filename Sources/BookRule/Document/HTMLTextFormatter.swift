@@ -93,6 +93,7 @@ public enum HTMLTextFormatter {
     /// Text on one line: markup removed, every run of whitespace (line breaks included) one space, and the
     /// ends trimmed of paragraph space. For titles, names and other one-line fields.
     public static func singleLine(_ text: String) -> String {
+        if text.isEmpty { return text }
         let plain = containsMarkup(text) ? self.text(fromMarkup: text) : text
         return collapsingWhitespace(plain).trimmingParagraphSpace()
     }

@@ -62,65 +62,68 @@ struct SimpleXPath: Sendable {
 
     /// The selected nodes in document order, or nil when only libxml2 can order them correctly.
     func evaluate(at context: HTMLNode) -> [HTMLNode]? {
-        var current: [xmlNodePtr] = []
-        var stepIndex = 0
-        if descendantFirst {
-            guard case .element = steps[0] else { return nil }
-            var nested = false
-            collectDescendantsOrSelf(of: context.pointer, name: names[0], into: &current, insideMatch: false, nested: &nested)
-            // Matches inside matches would interleave in document order after further steps.
-            if nested && steps.count > 1 { return nil }
-            stepIndex = 1
-        } else {
-            current = [context.pointer]
-        }
-        while stepIndex < steps.count {
-            var next: [xmlNodePtr] = []
-            let name = names[stepIndex]
-            for node in current {
-                switch steps[stepIndex] {
-                case .element:
-                    var child = node.pointee.children
-                    while let item = child {
-                        if item.pointee.type == XML_ELEMENT_NODE, Self.matches(item, name) { next.append(item) }
-                        child = item.pointee.next
-                    }
-                case .attribute:
-                    guard node.pointee.type == XML_ELEMENT_NODE else { continue }
-                    var attribute = node.pointee.properties
-                    while let item = attribute {
-                        let asNode = UnsafeMutableRawPointer(item).assumingMemoryBound(to: xmlNode.self)
-                        if Self.matches(asNode, name) { next.append(asNode) }
-                        attribute = item.pointee.next
-                    }
-                case .text:
-                    var child = node.pointee.children
-                    while let item = child {
-                        if item.pointee.type == XML_TEXT_NODE || item.pointee.type == XML_CDATA_SECTION_NODE {
-                            next.append(item)
-                        }
-                        child = item.pointee.next
-                    }
-                }
-            }
-            current = next
-            stepIndex += 1
-        }
-        return current.map { HTMLNode(document: context.document, pointer: $0) }
+        evaluatePointers(at: context.pointer)?.map { HTMLNode(document: context.document, pointer: $0) }
     }
 
-    private func collectDescendantsOrSelf(of node: xmlNodePtr, name: [UInt8]?, into result: inout [xmlNodePtr],
-                                          insideMatch: Bool, nested: inout Bool) {
-        var isMatch = false
-        if node.pointee.type == XML_ELEMENT_NODE, Self.matches(node, name) {
+    /// The selected nodes as libxml2 pointers (valid while the context's document lives), in document order,
+    /// or nil when only libxml2 can order them correctly.
+    func evaluatePointers(at context: xmlNodePtr) -> [xmlNodePtr]? {
+        var result: [xmlNodePtr] = []
+        if descendantFirst {
+            var nested = false
+            collectDescendantsOrSelf(of: context, insideMatch: false, nested: &nested, into: &result)
+            // Matches inside matches would interleave in document order after further steps.
+            if nested && steps.count > 1 { return nil }
+        } else {
+            visit(context, step: 0, into: &result)
+        }
+        return result
+    }
+
+    /// Depth-first over the steps: the subtrees of distinct non-nested nodes are disjoint and ordered, so this
+    /// yields document order without sorting.
+    private func visit(_ node: xmlNodePtr, step: Int, into result: inout [xmlNodePtr]) {
+        if step == steps.count {
             result.append(node)
+            return
+        }
+        let name = names[step]
+        switch steps[step] {
+        case .element:
+            var child = node.pointee.children
+            while let item = child {
+                if item.pointee.type == XML_ELEMENT_NODE, Self.matches(item, name) { visit(item, step: step + 1, into: &result) }
+                child = item.pointee.next
+            }
+        case .attribute:
+            guard node.pointee.type == XML_ELEMENT_NODE else { return }
+            var attribute = node.pointee.properties
+            while let item = attribute {
+                let asNode = UnsafeMutableRawPointer(item).assumingMemoryBound(to: xmlNode.self)
+                if Self.matches(asNode, name) { result.append(asNode) }
+                attribute = item.pointee.next
+            }
+        case .text:
+            var child = node.pointee.children
+            while let item = child {
+                if item.pointee.type == XML_TEXT_NODE || item.pointee.type == XML_CDATA_SECTION_NODE { result.append(item) }
+                child = item.pointee.next
+            }
+        }
+    }
+
+    private func collectDescendantsOrSelf(of node: xmlNodePtr, insideMatch: Bool, nested: inout Bool,
+                                          into result: inout [xmlNodePtr]) {
+        var isMatch = false
+        if node.pointee.type == XML_ELEMENT_NODE, Self.matches(node, names[0]) {
             if insideMatch { nested = true }
             isMatch = true
+            visit(node, step: 1, into: &result)
         }
         var child = node.pointee.children
         while let item = child {
             if item.pointee.type == XML_ELEMENT_NODE {
-                collectDescendantsOrSelf(of: item, name: name, into: &result, insideMatch: insideMatch || isMatch, nested: &nested)
+                collectDescendantsOrSelf(of: item, insideMatch: insideMatch || isMatch, nested: &nested, into: &result)
             }
             child = item.pointee.next
         }

@@ -166,8 +166,9 @@ public struct SourceEngine: Sendable {
         }
 
         if listRule.reversed { entries.reverse() }
-        var seen: Set<String> = []
+        var seen = Set<String>(minimumCapacity: entries.count)
         var chapters: [Chapter] = []
+        chapters.reserveCapacity(entries.count)
         var duplicates = 0
         for var entry in entries {
             if !entry.isVolume && !entry.url.isEmpty {

@@ -9,8 +9,9 @@ public enum URLReference {
         Base(base)?.resolve(reference) ?? Base(reference)?.resolve("")
     }
 
-    /// A base URL parsed once, for resolving the thousands of links of one page.
-    public struct Base: Sendable {
+    /// A base URL parsed once, for resolving the thousands of links of one page. A class, so handing it to
+    /// each chapter's reader costs one reference count rather than one per component string.
+    public final class Base: Sendable {
         private let parts: Parts
         /// `scheme://authority`, for the common root-relative link.
         private let origin: String?

@@ -78,6 +78,25 @@ struct XPathRule: Sendable {
         if let simple, let nodes = simple.evaluate(at: node) { return .nodes(nodes) }
         return try expression.evaluate(at: node)
     }
+
+    /// The rule's strings at `node`: straight from libxml2's nodes when the path is simple, without making
+    /// node values first.
+    func strings(at node: HTMLNode) throws(XPathError) -> [String] {
+        if let simple, extractor == .value || extractor == .allText, let pointers = simple.evaluatePointers(at: node.pointer) {
+            return pointers.map { HTMLNode.stringValue(of: $0, in: node.document) }
+        }
+        switch try evaluate(at: node) {
+        case .nodes(let nodes): return nodes.map { extractor.extract(from: $0) }
+        case .string(let text): return [text]
+        case .number(let number): return [Self.format(number)]
+        case .boolean(let value): return [value ? "true" : "false"]
+        }
+    }
+
+    private static func format(_ number: Double) -> String {
+        if number.isFinite, number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
+        return String(number)
+    }
 }
 
 /// JsoupXpath's extra final steps, which XPath 1.0 cannot express.

@@ -102,12 +102,7 @@ extension RuleBody {
         case .empty:
             return []
         case .xpath(let rule):
-            switch try rule.evaluate(at: context.xpathNode(baseURL: environment.baseURL)) {
-            case .nodes(let nodes): return nodes.map { rule.extractor.extract(from: $0) }
-            case .string(let text): return [text]
-            case .number(let number): return [Self.format(number)]
-            case .boolean(let value): return [value ? "true" : "false"]
-            }
+            return try rule.strings(at: context.xpathNode(baseURL: environment.baseURL))
         case .allInOne:
             return try elements(in: context, environment: environment).map(\.rawText)
         case .firstNonEmpty(let parts):
@@ -148,11 +143,6 @@ extension RuleBody {
         case .dynamic(let rule):
             return try rule.body(with: environment.variables).strings(in: context, environment: environment)
         }
-    }
-
-    private static func format(_ number: Double) -> String {
-        if number.isFinite, number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
-        return String(number)
     }
 }
 
