@@ -6,6 +6,7 @@ random generator, so every run serves byte-identical pages.
 
     python3 Fixtures/sites/example_site.py gbk --port 8791      # serve until killed
     python3 Fixtures/sites/example_site.py gbk --port 0 --ready-file F   # write the chosen port to F
+    python3 Fixtures/sites/example_site.py utf8 --port 8792   # the other sites: utf8 (8792), allinone (8793)
 
 Site "gbk" (a biquge-style site, every page GBK-encoded):
   POST /modules/article/search.php  searchkey=<GBK percent-encoded key>  -> results table
@@ -14,8 +15,28 @@ Site "gbk" (a biquge-style site, every page GBK-encoded):
                                      repeating the newest chapters, which rules must skip
   GET  /book/<id>/<chapter>.html    chapter page 1 of 2; /book/<id>/<chapter>_2.html is page 2
   Chapter pages carry ad lines ("本站域名…", "最新章节请访问…") that the source's replaceRegex removes.
+
+Site "utf8" (UTF-8, relative URLs everywhere, book and TOC pages carry <base href="/read/<id>/">):
+  GET /search?q=<UTF-8 percent-encoded key>  -> results linking "../novel/5/" and "./novel/6/"
+  GET /novel/<id>/                  book page; its links resolve against the <base>: cover "../../img/<id>.jpg",
+                                     latest chapters "<n>.html", full TOC "../../novel/<id>/all.html"
+  GET /novel/<id>/all.html          the whole TOC, newest chapter first, with volume headings (<li class="volume">)
+                                     after their chapters; chapter links "<n>.html" resolve to /read/<id>/<n>.html
+  GET /read/<id>/<n>.html           chapter page: <p> paragraphs, &nbsp; indents, &amp;, an inline <script>
+                                     inside the text block, an empty <p>&nbsp;</p>
+
+Site "allinone" (UTF-8 declared only in the Content-Type header, plain text-only markup):
+  GET /search.php?keyword=<key>     -> results list (<li><span class="s2">…)
+  GET /book/<slug>.html             book page; the book id appears only as "书号：<b>7</b>" and in a script that
+                                     opens the TOC at /toc.php?bid=<id>
+  GET /toc.php?bid=<id>             a "latest" block, then one <li><a href="<n>.html">title</a></li> per chapter;
+                                     the bare "<n>.html" links only work through the page's script, which
+                                     prefixes /txt/<id>/ (so a source rebuilds them from the book id)
+  GET /txt/<id>/<n>.html            chapter page 1 of 2 ("下一页" -> <n>_2.html); page 2 links "下一章".
+                                     Both pages carry a watermark line and page 1 a "（本章未完…）" line.
 """
 import argparse
+import html
 import random
 import sys
 import urllib.parse
@@ -62,6 +83,7 @@ def page(title, body, charset):
 
 class GBKSite:
     charset = "gbk"
+    content_type = "text/html"
 
     def toc_pages(self, book):
         return max(1, -(-book.chapters // PER_TOC_PAGE))
@@ -142,7 +164,210 @@ class GBKSite:
         return 404, None
 
 
-SITES = {"gbk": GBKSite()}
+CN_NUMBERS = "一二三四五六七八九十"
+
+
+class GeneratedBook(Book):
+    """A book of the newer example sites: every fifth chapter title holds an "&", chapters come in volumes."""
+
+    def __init__(self, book_id, title, author, chapters, seed, slug="", per_volume=10):
+        super().__init__(book_id, title, author, chapters, seed)
+        self.slug = slug
+        self.titles = [f"第{n}章 {self.word()}&{self.word()}" if n % 5 == 0 else t
+                       for n, t in enumerate(self.titles, 1)]
+        self.per_volume = per_volume
+        volumes = -(-chapters // per_volume)
+        self.volumes = [f"第{CN_NUMBERS[v]}卷 {self.word()}{self.word()}" for v in range(volumes)]
+
+    def fixed_word(self, salt):
+        """A word that depends only on the book and `salt`, so pages read the same however often they are served."""
+        return random.Random(self.id * 1000 + salt).choice(WORDS)
+
+    def volume_of(self, chapter):
+        return (chapter - 1) // self.per_volume
+
+
+def esc(text):
+    return html.escape(text, quote=False)
+
+
+def utf8_page(title, body, base=None):
+    base_tag = f'<base href="{base}">' if base else ""
+    return (f'<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8">{base_tag}<title>{esc(title)}</title>'
+            '<link rel="stylesheet" href="/static/site.css"></head><body>'
+            '<nav class="top"><a href="/">首页</a> <a href="/search">搜索</a></nav>\n'
+            f'{body}\n<footer>示例站点，文字均由程序生成。</footer></body></html>')
+
+
+class UTF8Site:
+    charset = "utf-8"
+    content_type = "text/html"
+    books = [GeneratedBook(5, "雾港来信", "林间鹿", 24, 21), GeneratedBook(6, "雾港旧事", "山月", 9, 23)]
+
+    def find(self, book_id):
+        return next((b for b in self.books if str(b.id) == book_id), None)
+
+    def search(self, key):
+        items = []
+        for index, b in enumerate(b for b in self.books if key and (key in b.title or key in b.author)):
+            # Relative links in two styles, both resolved against /search.
+            prefix = "../" if index % 2 == 0 else "./"
+            items.append(
+                f'<div class="result-item"><h3><a href="{prefix}novel/{b.id}/">{esc(b.title)}</a></h3>'
+                f'<p>作者：<span class="author">{esc(b.author)}</span> <span class="kind">悬疑</span></p>'
+                f'<p class="desc">{esc(b.title)}：一本{b.fixed_word(1)}与{b.fixed_word(2)}的示例小说。</p>'
+                f'<p>最新：<a class="latest" href="{prefix}read/{b.id}/{b.chapters}.html">{esc(b.titles[-1])}</a></p>'
+                '</div>')
+        body = (f'<h2>“{esc(key)}”的搜索结果</h2><div class="search-list">'
+                + ("\n".join(items) or '<p class="empty">没有找到相关书籍</p>') + '</div>')
+        return utf8_page("搜索结果", body)
+
+    def book(self, book):
+        latest = "".join(f'<li><a href="{n}.html">{esc(book.titles[n - 1])}</a></li>'
+                         for n in range(book.chapters, max(0, book.chapters - 3), -1))
+        body = (f'<div class="book"><img class="cover" src="../../img/{book.id}.jpg" alt="封面">'
+                f'<h1>{esc(book.title)}</h1>'
+                f'<p class="author">作者：<a href="../../author/{book.id}/">{esc(book.author)}</a></p>'
+                '<p class="tags">标签：<a href="../../tag/1/">悬疑</a> <a href="../../tag/2/">都市</a></p>'
+                f'<p class="update">更新：2024-03-{book.chapters:02d}</p>'
+                f'<div class="intro"><p>{esc(book.title)}是一本示例小说。</p>'
+                f'<p>{book.fixed_word(3)}之中，{book.fixed_word(4)}&amp;{book.fixed_word(5)}。</p></div>'
+                f'<div class="latest"><h2>最新章节</h2><ul>{latest}</ul></div>'
+                f'<p><a id="all-chapters" href="../../novel/{book.id}/all.html">查看全部章节</a></p></div>')
+        return utf8_page(f"{book.title}_{book.author}", body, base=f"/read/{book.id}/")
+
+    def toc(self, book):
+        # Reading order is volume heading, then its chapters; the site prints all of it newest first.
+        entries = []
+        for n in range(1, book.chapters + 1):
+            if (n - 1) % book.per_volume == 0:
+                entries.append(f'<li class="volume">{esc(book.volumes[book.volume_of(n)])}</li>')
+            entries.append(f'<li><a href="{n}.html">{esc(book.titles[n - 1])}</a></li>')
+        body = (f'<h1>{esc(book.title)} 全部章节</h1><p class="order">倒序排列</p>'
+                '<ul id="chapter-list">\n' + "\n".join(reversed(entries)) + '\n</ul>'
+                f'<p><a href="../../novel/{book.id}/">返回书页</a></p>')
+        return utf8_page(f"{book.title} 全部章节", body, base=f"/read/{book.id}/")
+
+    def chapter(self, book, number):
+        text = book.paragraphs(number, 1)
+        paragraphs = [f"<p>&nbsp;&nbsp;&nbsp;&nbsp;{text[0]}</p>",
+                      f"<p>　　“{book.fixed_word(100 + number)}&amp;{book.fixed_word(200 + number)}”，{text[1]}</p>",
+                      "<p>&nbsp;</p>",
+                      f"<p>　　{text[2]}</p>",
+                      "<script>document.write('<p class=\"ad\">下载客户端，阅读更流畅</p>');</script>",
+                      f"<p>　　{text[3]}</p><p>　　{text[4]}</p><p>　　{text[5]}</p>"]
+        prev_link = f'{number - 1}.html' if number > 1 else f'../../novel/{book.id}/all.html'
+        next_link = f'{number + 1}.html' if number < book.chapters else f'../../novel/{book.id}/all.html'
+        body = (f'<div class="reader"><h1 class="title">{esc(book.titles[number - 1])}</h1>'
+                f'<div id="chaptercontent">\n' + "\n".join(paragraphs) + '\n</div>'
+                f'<div class="nav"><a href="{prev_link}">上一章</a> <a href="../../novel/{book.id}/all.html">目录</a> '
+                f'<a href="{next_link}">下一章</a></div></div>')
+        return utf8_page(book.titles[number - 1], body)
+
+    def route(self, method, path, body):
+        parts = urllib.parse.urlsplit(path)
+        segments = [s for s in parts.path.split("/") if s]
+        if method != "GET":
+            return 404, None
+        if parts.path == "/search":
+            return 200, self.search(urllib.parse.parse_qs(parts.query).get("q", [""])[0])
+        if len(segments) < 2 or segments[0] not in ("novel", "read"):
+            return 404, None
+        book = self.find(segments[1])
+        if book is None:
+            return 404, None
+        if segments[0] == "novel" and parts.path.endswith("/") and len(segments) == 2:
+            return 200, self.book(book)
+        if segments[0] == "novel" and segments[2:] == ["all.html"]:
+            return 200, self.toc(book)
+        if segments[0] == "read" and len(segments) == 3 and segments[2].endswith(".html"):
+            stem = segments[2][:-5]
+            if stem.isdigit() and 1 <= int(stem) <= book.chapters:
+                return 200, self.chapter(book, int(stem))
+        return 404, None
+
+
+def plain_page(title, body):
+    return (f'<html><head><title>{esc(title)}</title></head><body>\n'
+            f'<div class="top"><a href="/">示例文学网</a></div>\n{body}\n'
+            '<div class="foot">示例站点，文字均由程序生成。</div>\n</body></html>')
+
+
+class AllInOneSite:
+    charset = "utf-8"
+    content_type = "text/html; charset=utf-8"
+    books = [GeneratedBook(7, "霜星夜航", "北岸", 20, 31, slug="shuangxing"),
+             GeneratedBook(8, "流云小记", "南窗", 8, 33, slug="liuyun")]
+    watermark = "【示例文学网 记住本站网址 allinone.example】"
+
+    def search(self, key):
+        rows = "\n".join(
+            f'<li><span class="s1">[示例]</span><span class="s2"><a href="/book/{b.slug}.html">{esc(b.title)}</a></span>'
+            f'<span class="s3"><a href="/txt/{b.id}/{b.chapters}.html">{esc(b.titles[-1])}</a></span>'
+            f'<span class="s4">{esc(b.author)}</span><span class="s5">连载</span></li>'
+            for b in self.books if key and (key in b.title or key in b.author))
+        body = ('<div class="result"><h2>搜索结果</h2><ul>\n'
+                '<li class="head"><span class="s1">类别</span><span class="s2">书名</span><span class="s3">最新章节</span>'
+                f'<span class="s4">作者</span><span class="s5">状态</span></li>\n{rows}\n</ul></div>')
+        return plain_page("搜索结果", body)
+
+    def book(self, book):
+        body = (f'<div class="bookinfo"><h1>{esc(book.title)}</h1><p>作者：{esc(book.author)}</p>'
+                f'<p class="bookid">书号：<b>{book.id}</b></p><p>状态：连载</p>'
+                f'<p>最新章节：<a href="/txt/{book.id}/{book.chapters}.html">{esc(book.titles[-1])}</a></p>\n'
+                f'<div class="desc">{esc(book.title)}是一本示例小说。<br>故事从{book.fixed_word(8)}开始。</div>\n'
+                '<p><a href="javascript:void(0)" onclick="openToc()">章节目录</a></p></div>\n'
+                f'<script>var BOOK_ID={book.id};function openToc(){{location.href="/toc.php?bid="+BOOK_ID;}}</script>')
+        return plain_page(f"{book.title}最新章节", body)
+
+    def toc(self, book):
+        latest = "\n".join(f'<li class="new"><a href="{n}.html">{esc(book.titles[n - 1])}</a></li>'
+                           for n in range(book.chapters, max(0, book.chapters - 3), -1))
+        chapters = "\n".join(f'<li><a href="{n}.html">{esc(book.titles[n - 1])}</a></li>'
+                             for n in range(1, book.chapters + 1))
+        body = (f'<h2>{esc(book.title)} 最新章节</h2><ul class="latest">\n{latest}\n</ul>\n'
+                f'<h2>{esc(book.title)} 章节列表</h2><ul class="chapters">\n{chapters}\n</ul>\n'
+                f'<script>var BOOK_ID={book.id};document.querySelectorAll("ul a").forEach(function(a)'
+                '{a.href="/txt/"+BOOK_ID+"/"+a.getAttribute("href");});</script>')
+        return plain_page(f"{book.title}章节目录", body)
+
+    def chapter(self, book, number, part):
+        text = book.paragraphs(number, part)
+        lines = [f"　　{t}" for t in text[:3]] + [self.watermark] + [f"　　{t}" for t in text[3:]]
+        if part == 1:
+            lines.append("（本章未完，请点击下一页继续阅读）")
+            nav = (f'<a href="/toc.php?bid={book.id}">目录</a> '
+                   f'<a href="{number}_2.html">下一页</a>')
+        else:
+            after = f'{number + 1}.html' if number < book.chapters else f'/toc.php?bid={book.id}'
+            nav = f'<a href="/toc.php?bid={book.id}">目录</a> <a href="{after}">下一章</a>'
+        body = (f'<h1>{esc(book.titles[number - 1])}</h1>\n<div id="txt">' + "<br>\n".join(lines) + '</div>\n'
+                f'<div class="page">{nav}</div>')
+        return plain_page(book.titles[number - 1], body)
+
+    def route(self, method, path, body):
+        parts = urllib.parse.urlsplit(path)
+        segments = [s for s in parts.path.split("/") if s]
+        query = urllib.parse.parse_qs(parts.query)
+        if method != "GET":
+            return 404, None
+        if parts.path == "/search.php":
+            return 200, self.search(query.get("keyword", [""])[0])
+        if parts.path == "/toc.php":
+            book = next((b for b in self.books if str(b.id) == query.get("bid", [""])[0]), None)
+            return (200, self.toc(book)) if book else (404, None)
+        if len(segments) == 2 and segments[0] == "book":
+            book = next((b for b in self.books if f"{b.slug}.html" == segments[1]), None)
+            return (200, self.book(book)) if book else (404, None)
+        if len(segments) == 3 and segments[0] == "txt" and segments[2].endswith(".html"):
+            book = next((b for b in self.books if str(b.id) == segments[1]), None)
+            number, _, part = segments[2][:-5].partition("_")
+            if book and number.isdigit() and 1 <= int(number) <= book.chapters and part in ("", "2"):
+                return 200, self.chapter(book, int(number), 2 if part else 1)
+        return 404, None
+
+
+SITES = {"gbk": GBKSite(), "utf8": UTF8Site(), "allinone": AllInOneSite()}
 
 
 def make_handler(site):
@@ -153,7 +378,7 @@ def make_handler(site):
             status, html = site.route(method, self.path, body)
             data = (html or "<html><body>not found</body></html>").encode(site.charset)
             self.send_response(status)
-            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Type", site.content_type)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)

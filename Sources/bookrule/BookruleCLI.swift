@@ -15,6 +15,7 @@ enum BookruleCLI {
       info      Read a book page
       toc       Read a book's whole table of contents
       chapter   Read one chapter's clean text
+      test      Check sources against their recorded fixtures, rule by rule
       lint      Check source files without fetching anything
 
     Options for every command:
@@ -42,6 +43,8 @@ enum BookruleCLI {
             return await SourceCommand.run(command, rest, terminal: terminal)
         case "lint":
             return LintCommand.run(rest, terminal: terminal)
+        case "test":
+            return await TestCommand.run(rest, terminal: terminal)
         default:
             terminal.error("error: unknown command \"\(command)\"\n\n\(usage)")
             return 2

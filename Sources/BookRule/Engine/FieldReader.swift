@@ -6,12 +6,16 @@ struct FieldReader {
     let environment: RuleEnvironment
     /// The page's base URL, parsed once for all the links of the page.
     let base: URLReference.Base?
+    /// Where to report what each rule did, when someone is checking the source.
+    let tracer: RuleTracer?
 
-    init(section: RuleSection, context: RuleContext, environment: RuleEnvironment, base: URLReference.Base? = nil) {
+    init(section: RuleSection, context: RuleContext, environment: RuleEnvironment, base: URLReference.Base? = nil,
+         tracer: RuleTracer? = nil) {
         self.section = section
         self.context = context
         self.environment = environment
         self.base = base ?? URLReference.Base(environment.baseURL)
+        self.tracer = tracer
     }
 
     /// A single-line field (name, author, chapter title): markup and entities removed, whitespace collapsed.
@@ -62,8 +66,11 @@ struct FieldReader {
     private func raw(_ field: RuleField, _ warnings: inout Warnings) -> [String] {
         guard let rule = section[field] else { return [] }
         do {
-            return try rule.strings(in: context, environment: environment)
+            let values = try rule.strings(in: context, environment: environment)
+            tracer?.record(rule, values: values)
+            return values
         } catch {
+            tracer?.record(rule, values: [], error: error.description)
             warnings.add(error.description)
             return []
         }

@@ -10,12 +10,16 @@ public struct SourceEngine: Sendable {
     public let transport: any HTTPTransport
     /// Page caps and other limits.
     public let options: EngineOptions
+    /// Receives what every rule and fetch did, for `bookrule test`; nil in normal use.
+    public let tracer: RuleTracer?
 
     /// Creates an engine for `source` sending requests through `transport`.
-    public init(source: BookSource, transport: any HTTPTransport, options: EngineOptions = EngineOptions()) {
+    public init(source: BookSource, transport: any HTTPTransport, options: EngineOptions = EngineOptions(),
+                tracer: RuleTracer? = nil) {
         self.source = source
         self.transport = transport
         self.options = options
+        self.tracer = tracer
     }
 
     // MARK: - Search
@@ -41,14 +45,14 @@ public struct SourceEngine: Sendable {
         let document = try await fetchDocument(request, charset: template.charset)
         var warnings = Warnings()
         let environment = RuleEnvironment(baseURL: document.baseURL)
-        let items = try run(document.url) { () throws(RuleError) in
-            try section[.bookList]?.elements(in: .node(document.root), environment: environment) ?? []
-        }
+        let items = try section[.bookList].map { rule in
+            try elements(rule, in: .node(document.root), environment: environment, url: document.url)
+        } ?? []
         var results: [SearchResult] = []
         for item in items {
             let variables = RuleVariables()
             let itemEnvironment = RuleEnvironment(baseURL: document.baseURL, variables: variables)
-            let reader = FieldReader(section: section, context: item, environment: itemEnvironment)
+            let reader = FieldReader(section: section, context: item, environment: itemEnvironment, tracer: tracer)
             let name = reader.line(.name, &warnings)
             guard !name.isEmpty else { continue }
             let bookURL = reader.url(.bookUrl, &warnings) ?? document.url
@@ -86,9 +90,7 @@ public struct SourceEngine: Sendable {
         let environment = RuleEnvironment(baseURL: document.baseURL, variables: variables)
         var context = RuleContext.node(document.root)
         if let initRule = section[.initRule] {
-            let selected = try run(document.url) { () throws(RuleError) in
-                try initRule.elements(in: context, environment: environment)
-            }
+            let selected = try elements(initRule, in: context, environment: environment, url: document.url)
             guard let first = selected.first else {
                 throw EngineError.rule(url: document.url, error: RuleError(
                     field: initRule.field, dialect: initRule.dialect, reason: "selected nothing on the book page",
@@ -96,7 +98,7 @@ public struct SourceEngine: Sendable {
             }
             context = first
         }
-        let reader = FieldReader(section: section, context: context, environment: environment)
+        let reader = FieldReader(section: section, context: context, environment: environment, tracer: tracer)
         var info = BookInfo(
             url: document.url, name: reader.line(.name, &warnings), author: reader.line(.author, &warnings),
             intro: reader.paragraphs(.intro, &warnings), kind: reader.list(.kind, &warnings),
@@ -144,11 +146,10 @@ public struct SourceEngine: Sendable {
             pages.append(document.url)
             let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
             let base = URLReference.Base(document.baseURL)
-            let items = try run(document.url) { () throws(RuleError) in
-                try listRule.elements(in: .node(document.root), environment: environment, applyingReverse: false)
-            }
+            let items = try elements(listRule, in: .node(document.root), environment: environment, url: document.url,
+                                     applyingReverse: false)
             for item in items {
-                let reader = FieldReader(section: section, context: item, environment: environment, base: base)
+                let reader = FieldReader(section: section, context: item, environment: environment, base: base, tracer: tracer)
                 let isVolume = reader.flag(.isVolume, &warnings)
                 let title = reader.line(.chapterName, &warnings)
                 let chapterURL = reader.url(.chapterUrl, &warnings) ?? ""
@@ -180,19 +181,22 @@ public struct SourceEngine: Sendable {
             chapters.append(entry)
         }
         if duplicates > 0 { warnings.add("dropped \(duplicates) chapter(s) whose URL was already listed") }
-        return TableOfContents(chapters: chapters, pages: pages, warnings: warnings.list)
+        return TableOfContents(chapters: chapters, pages: pages, warnings: warnings.list, droppedDuplicates: duplicates)
     }
 
     // MARK: - Content
 
     /// Reads the clean text of `chapter`, following `nextContentUrl` until it points at `next` (the following
-    /// chapter), repeats a page, or runs out.
-    public func content(of chapter: Chapter, next: Chapter? = nil, variables: [String: String] = [:]) async throws -> ChapterContent {
+    /// chapter), back at the book's page or TOC (`book`, where the last chapter's "next" link usually goes),
+    /// repeats a page, or runs out.
+    public func content(of chapter: Chapter, next: Chapter? = nil, book: BookInfo? = nil,
+                        variables: [String: String] = [:]) async throws -> ChapterContent {
         let section = source.content
         try requireRules(section, [.content, .nextContentUrl, .replaceRegex], step: "content")
         guard let contentRule = section[.content] else { throw EngineError.missingRule(field: "ruleContent.content") }
         let start = try absoluteURL(chapter.url, field: "chapter URL")
-        let stopKey = next.map { Self.pageKey($0.url) }
+        var stopKeys = Set([next?.url, book?.url, book?.tocURL].compactMap { $0 }.map(Self.pageKey))
+        stopKeys.remove("")
         let store = RuleVariables(variables)
         var warnings = Warnings()
         var pages: [String] = []
@@ -205,7 +209,7 @@ public struct SourceEngine: Sendable {
         while !pending.isEmpty {
             let pageURL = pending.removeFirst()
             let key = Self.pageKey(pageURL)
-            if visited.contains(key) || key == stopKey { continue }
+            if visited.contains(key) || stopKeys.contains(key) { continue }
             if pages.count >= options.pageCap {
                 warnings.add("stopped after \(options.pageCap) pages of this chapter (the page cap)")
                 break
@@ -215,18 +219,18 @@ public struct SourceEngine: Sendable {
             visited.insert(Self.pageKey(document.url))
             pages.append(document.url)
             let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
-            let strings = try run(document.url) { () throws(RuleError) in
+            let strings = try traced(contentRule, url: document.url) { () throws(RuleError) in
                 try contentRule.strings(in: .node(document.root), environment: environment)
             }
             parts.append(contentsOf: strings.map(HTMLTextFormatter.text(fromMarkup:)))
             if title == nil, section[.title] != nil {
-                let reader = FieldReader(section: section, context: .node(document.root), environment: environment)
+                let reader = FieldReader(section: section, context: .node(document.root), environment: environment, tracer: tracer)
                 let value = reader.line(.title, &warnings)
                 if !value.isEmpty { title = value }
             }
             guard followNext, let nextRule = section[.nextContentUrl] else { continue }
             let nextPages = nextURLs(nextRule, in: document, environment: environment, warnings: &warnings)
-                .filter { !visited.contains(Self.pageKey($0)) && Self.pageKey($0) != stopKey }
+                .filter { !visited.contains(Self.pageKey($0)) && !stopKeys.contains(Self.pageKey($0)) }
             if nextPages.count > 1 { followNext = false }
             pending.append(contentsOf: nextPages)
         }
@@ -234,9 +238,9 @@ public struct SourceEngine: Sendable {
         var text = HTMLTextFormatter.paragraphs(of: parts.joined(separator: "\n"))
         if let replace = section[.replaceRegex] {
             let environment = RuleEnvironment(baseURL: start, variables: store)
-            text = try run(start) { () throws(RuleError) in
-                try replace.string(in: .text(text), environment: environment)
-            }
+            text = try traced(replace, url: start) { () throws(RuleError) in
+                [try replace.string(in: .text(text), environment: environment)]
+            }.joined()
             text = HTMLTextFormatter.paragraphs(of: text)
         }
         return ChapterContent(url: start, title: title, text: text, pages: pages, warnings: warnings.list)
@@ -246,19 +250,39 @@ public struct SourceEngine: Sendable {
 
     /// Fetches and parses a page, turning statuses and transport failures into `EngineError`s.
     func fetchDocument(_ request: HTTPRequest, charset: String?) async throws -> HTMLDocument {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var trace = FetchTrace(url: request.url, finalURL: request.url, method: request.method, status: nil,
+                               decoding: nil, bytes: 0, milliseconds: 0, error: nil)
+        defer {
+            if let tracer {
+                let elapsed = clock.now - start
+                trace.milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                tracer.record(fetch: trace)
+            }
+        }
         let response: HTTPResponse
         do {
             response = try await transport.send(request)
         } catch {
+            trace.error = "\(error)"
             throw EngineError.transport(url: request.url, message: "\(error)")
         }
+        trace.finalURL = response.url
+        trace.status = response.status
+        trace.bytes = response.body.count
         guard (200..<300).contains(response.status) else {
-            throw EngineError.httpStatus(url: response.url, status: response.status)
+            let error = EngineError.httpStatus(url: response.url, status: response.status)
+            trace.error = error.description
+            throw error
         }
         do {
-            return try HTMLDocument(bytes: response.body, url: response.url, contentType: response.contentType,
-                                    charsetOption: charset)
+            let document = try HTMLDocument(bytes: response.body, url: response.url, contentType: response.contentType,
+                                            charsetOption: charset)
+            trace.decoding = document.charset.description
+            return document
         } catch {
+            trace.error = error.description
             throw EngineError.document(url: response.url, error: error)
         }
     }
@@ -267,7 +291,9 @@ public struct SourceEngine: Sendable {
         let values: [String]
         do {
             values = try rule.strings(in: .node(document.root), environment: environment)
+            tracer?.record(rule, values: values)
         } catch {
+            tracer?.record(rule, values: [], error: error.description)
             warnings.add(error.description)
             return []
         }
@@ -298,10 +324,27 @@ public struct SourceEngine: Sendable {
         return absolute
     }
 
-    private func run<T>(_ url: String, _ body: () throws(RuleError) -> T) throws -> T {
+    /// Runs a list rule, reporting it to the tracer and turning its failure into an `EngineError`.
+    private func elements(_ rule: Rule, in context: RuleContext, environment: RuleEnvironment, url: String,
+                          applyingReverse: Bool = true) throws -> [RuleContext] {
         do {
-            return try body()
+            let result = try rule.elements(in: context, environment: environment, applyingReverse: applyingReverse)
+            tracer?.record(list: rule, count: result.count)
+            return result
         } catch {
+            tracer?.record(list: rule, count: 0, error: error.description)
+            throw EngineError.rule(url: url, error: error)
+        }
+    }
+
+    /// Runs a string rule whose failure fails the step, reporting it to the tracer.
+    private func traced(_ rule: Rule, url: String, _ body: () throws(RuleError) -> [String]) throws -> [String] {
+        do {
+            let values = try body()
+            tracer?.record(rule, values: values)
+            return values
+        } catch {
+            tracer?.record(rule, values: [], error: error.description)
             throw EngineError.rule(url: url, error: error)
         }
     }

@@ -6,4 +6,7 @@ public struct TableOfContents: Sendable, Equatable, Codable {
     public var pages: [String]
     /// Page-cap hits, duplicate chapters dropped, rules that failed.
     public var warnings: [String]
+    /// How many entries the rules found whose URL was already listed (a "latest chapters" block the rules did
+    /// not skip, usually); they are not in `chapters`.
+    public var droppedDuplicates: Int
 }

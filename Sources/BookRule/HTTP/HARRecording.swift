@@ -455,7 +455,13 @@ extension HARRecording {
     /// Reads a HAR file such as Chromium DevTools' "Save all as HAR with content" or one `--record` wrote.
     /// Throws `HARError` naming the file, the entry, the field and the line when something is wrong.
     public static func load(contentsOf path: String) throws -> HARRecording {
-        try parse(HARFile.read(path), path: path)
+        let bytes: [UInt8]
+        do {
+            bytes = try LocalFile.read(path)
+        } catch {
+            throw HARError.cannotRead(path: path, reason: error.reason)
+        }
+        return try parse(bytes, path: path)
     }
 
     /// Parses HAR JSON already in memory; `path` is only used in error messages.
@@ -711,7 +717,11 @@ extension HARRecording {
     /// Writes the recording to `path` atomically: a temporary file in the same directory is written, flushed
     /// to disk and renamed over `path`, so an interrupted `--record` never leaves a half-written fixture.
     public func write(to path: String) throws {
-        try HARFile.writeAtomically(jsonBytes(), to: path)
+        do {
+            try LocalFile.writeAtomically(jsonBytes(), to: path)
+        } catch {
+            throw HARError.cannotWrite(path: path, reason: error.reason)
+        }
     }
 
     /// The recording as pretty-printed HAR JSON, fields in the order the HAR spec lists them.
@@ -959,79 +969,4 @@ private struct JSONWriter {
         }
         bytes.append(UInt8(ascii: "\""))
     }
-}
-
-/// Whole-file reads and atomic writes over POSIX calls, so errors carry the system's own message.
-enum HARFile {
-    private static func message(_ operation: String, _ code: Int32) -> String {
-        "\(operation) failed: \(String(cString: strerror(code)))"
-    }
-
-    static func read(_ path: String) throws(HARError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .cannotRead(path: path, reason: String(cString: strerror(errno)))
-            }
-            if count == 0 { break }
-            result.append(contentsOf: chunk[0..<count])
-        }
-        return result
-    }
-
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(HARError) {
-        let directory: String
-        let name: String
-        if let slash = path.lastIndex(of: "/") {
-            directory = path[..<slash].isEmpty ? "/" : String(path[..<slash])
-            name = String(path[path.index(after: slash)...])
-        } else {
-            directory = "."
-            name = path
-        }
-        guard !name.isEmpty else { throw .cannotWrite(path: path, reason: "the path names a directory, not a file") }
-        let prefix = directory == "/" ? "" : directory
-        let temporary = prefix + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .cannotWrite(path: path, reason: message("creating \(temporary)", errno)) }
-        var failure: String?
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                posixWrite(fd, buffer.baseAddress.map { $0 + written }, buffer.count - written)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                failure = message("write", errno)
-                break
-            }
-            written += count
-        }
-        if failure == nil, fsync(fd) != 0 { failure = message("fsync", errno) }
-        if close(fd) != 0, failure == nil { failure = message("close", errno) }
-        if failure == nil, rename(temporary, path) != 0 { failure = message("rename to \(path)", errno) }
-        if let failure {
-            unlink(temporary)
-            throw .cannotWrite(path: path, reason: failure)
-        }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            _ = fsync(directoryFD)
-            close(directoryFD)
-        }
-    }
-}
-
-private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, buffer, count)
-}
-
-private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(fd, buffer, count)
 }

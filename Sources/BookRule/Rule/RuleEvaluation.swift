@@ -91,7 +91,7 @@ extension RuleBody {
         case .replace(let inner, _):
             return try inner.elements(in: context, environment: environment)
         case .dynamic(let rule):
-            return try rule.body(with: environment.variables).elements(in: context, environment: environment)
+            return try rule.body(in: context, environment: environment).elements(in: context, environment: environment)
         case .template, .rawText:
             return try strings(in: context, environment: environment).map(RuleContext.text)
         }
@@ -141,7 +141,7 @@ extension RuleBody {
         case .rawText:
             return [context.rawText]
         case .dynamic(let rule):
-            return try rule.body(with: environment.variables).strings(in: context, environment: environment)
+            return try rule.body(in: context, environment: environment).strings(in: context, environment: environment)
         }
     }
 }

@@ -100,8 +100,11 @@ public enum RuleParser {
             return (.replace(inner.body, replacement), inner.dialect)
         }
 
+        let detected = dialect(of: text, kind: kind)
+        let hasTemplate = text.contains("{{") || text.contains("@get:{")
         if kind == .groupField || text.hasPrefix("{{") || text.hasPrefix("@get:{")
-            || (text.contains("{{") && dialect(of: text, kind: kind) != .xpath) {
+            || (hasTemplate && detected == .jsoup) || (hasTemplate && detected == .xpath && !isTemplatedXPath(text)) {
+            // Text with embedded values: a URL like `/toc.php?bid={{@get:{bid}}}` is a template, not XPath.
             let pieces = try parseTemplate(text, field: field, groups: kind == .groupField)
             return (.template(pieces), kind == .groupField ? .groupReference : .template)
         }
@@ -110,20 +113,28 @@ public enum RuleParser {
             return combined
         }
 
-        let detected = dialect(of: text, kind: kind)
         guard detected == .xpath else { throw fail(detected, detected.unsupportedReason) }
+        if hasTemplate {
+            guard allowDynamic else { throw fail(.xpath, "a substituted value must not contain another {{…}} or @get:{…}") }
+            // The shape was checked with placeholder values; the real text is compiled when it is known.
+            let pieces = try parseTemplate(text, field: field, groups: false)
+            return (.dynamic(DynamicRule(text: text, field: field, kind: kind, pieces: pieces)), .xpath)
+        }
         var expression = text
         if expression.lowercased().hasPrefix("@xpath:") { expression = String(expression.dropFirst(7)) }
-        if expression.contains("{{") {
-            throw fail(.xpath, "{{…}} inside an XPath is not supported; store the value with @put and use @get:{key}")
-        }
-        if expression.contains("@get:{") {
-            guard allowDynamic else { throw fail(.xpath, "@get:{…} must not produce another @get:{…}") }
-            // Check the shape now with empty values, so a broken rule fails at load, not mid-download.
-            _ = try parseBody(substituteVariables(in: text) { _ in "" }, field: field, kind: kind, allowDynamic: false)
-            return (.dynamic(DynamicRule(text: text, field: field, kind: kind)), .xpath)
-        }
         return (.xpath(try compileXPath(expression, field: field, raw: raw)), .xpath)
+    }
+
+    /// Whether an XPath-looking rule with `{{…}}`/`@get:{…}` inside is still XPath once values are filled in
+    /// (`//a[@id='@get:{id}']`), rather than a URL template that happens to start with `/`.
+    private static func isTemplatedXPath(_ text: String) -> Bool {
+        var placeholder = substituteVariables(in: text) { _ in "x" }
+        while let open = placeholder.range(of: "{{"), let close = placeholder.range(of: "}}", range: open.upperBound..<placeholder.endIndex) {
+            placeholder.replaceSubrange(open.lowerBound..<close.upperBound, with: "x")
+        }
+        var expression = placeholder
+        if expression.lowercased().hasPrefix("@xpath:") { expression = String(expression.dropFirst(7)) }
+        return (try? XPathExpression(expression)) != nil
     }
 
     /// Splits on the first top-level combinator found (`&&`, `||` or `%%`), as Legado does; each part is a rule

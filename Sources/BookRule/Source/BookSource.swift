@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One book source: how one site's search page, book page, TOC and chapter pages turn into models.
 ///
 /// Read from Legado's JSON format; every rule is compiled when the source loads. Fields bookrule does not use
@@ -46,9 +42,9 @@ public struct BookSource: Sendable {
     public static func load(contentsOf path: String) throws(SourceFileError) -> [BookSource] {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.contents(of: path)
+            bytes = try LocalFile.read(path)
         } catch {
-            throw SourceFileError.unreadable(path: path, reason: error.description)
+            throw SourceFileError.unreadable(path: path, reason: error.reason)
         }
         return try load(bytes: bytes, path: path)
     }

@@ -1,0 +1,16 @@
+/// What `SourceCheck` runs and how strict it is.
+public struct CheckOptions: Sendable {
+    /// The search keyword; defaults to the source's `ruleSearch.checkKeyWord`.
+    public var keyword: String?
+    /// A book page to check instead of the first search result.
+    public var bookURL: String?
+    /// Chapter text shorter than this many characters fails the content checks.
+    public var minimumContentLength: Int
+
+    /// Creates options.
+    public init(keyword: String? = nil, bookURL: String? = nil, minimumContentLength: Int = 50) {
+        self.keyword = keyword
+        self.bookURL = bookURL
+        self.minimumContentLength = minimumContentLength
+    }
+}

@@ -1,0 +1,85 @@
+import BookRule
+
+/// Prints a `CheckReport` for people: a verdict line per source, a line per step, and for failing steps (or
+/// with --verbose) every request and rule with its dialect, match count and first values.
+struct CheckReportPrinter {
+    let style: TextStyle
+    let verbose: Bool
+
+    func print(_ report: CheckReport, to terminal: Terminal) {
+        let verdict = report.passed ? style.green("PASS") : style.red("FAIL")
+        terminal.print("\(verdict)  \(style.bold(report.source))  \(style.dim("\(report.origin), \(Self.seconds(report.milliseconds))"))")
+        for step in report.steps {
+            let mark: String
+            switch step.status {
+            case .passed: mark = style.green("✓")
+            case .failed: mark = style.red("✗")
+            case .skipped: mark = style.yellow("-")
+            }
+            let summary = step.error ?? step.checks.first?.detail ?? step.checks.first?.name ?? ""
+            terminal.print("  \(mark) \(step.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(summary)")
+            guard verbose || step.status == .failed else { continue }
+            for request in step.requests {
+                let status = request.status.map(String.init) ?? "---"
+                let decoding = request.decoding.map { ", \($0)" } ?? ""
+                terminal.print(style.dim("      \(request.method) \(request.finalURL) → \(status), \(request.bytes) bytes\(decoding), \(Self.milliseconds(request.milliseconds))"))
+                if let error = request.error { terminal.print("        \(style.red(error))") }
+            }
+            for rule in step.rules {
+                let values = rule.firstValues.isEmpty ? "" : " → " + rule.firstValues.map { "\"\($0)\"" }.joined(separator: ", ")
+                let counts = rule.runs > 1 ? "\(rule.matches) value(s) over \(rule.runs) runs, \(rule.emptyRuns) empty" : "\(rule.matches) match(es)"
+                let line = "      \(rule.field) [\(rule.dialect ?? "?")] \(counts)\(values)"
+                terminal.print(rule.error != nil || rule.matches == 0 ? style.yellow(line) : line)
+                if let error = rule.error { terminal.print("        \(style.red(error))") }
+            }
+            for check in step.checks {
+                let mark = check.passed ? style.green("✓") : style.red("✗")
+                terminal.print("      \(mark) \(check.name)\(check.detail.map { ": \($0)" } ?? "")")
+            }
+        }
+        if let comparison = report.snapshotComparison {
+            if comparison.matches {
+                terminal.print("  \(style.green("✓")) snapshot      matches \(comparison.path)")
+            } else {
+                terminal.print("  \(style.red("✗")) snapshot      differs from \(comparison.path) (run with --update to accept):")
+                for line in comparison.diff {
+                    let painted = line.hasPrefix("-") ? style.red(line) : line.hasPrefix("+") ? style.green(line) : style.dim(line)
+                    terminal.print("      \(painted)")
+                }
+            }
+        }
+    }
+
+    /// The table after many sources: one line each, then the totals.
+    static func summary(_ reports: [CheckReport], style: TextStyle, to terminal: Terminal) {
+        terminal.print("")
+        let width = min(40, reports.map(\.source.count).max() ?? 10)
+        for report in reports {
+            let verdict = report.passed ? style.green("PASS") : style.red("FAIL")
+            let failed = report.steps.filter { $0.status == .failed }.map(\.name)
+                + (report.snapshotComparison?.matches == false ? ["snapshot"] : [])
+            let name = report.source.count > width ? String(report.source.prefix(width - 1)) + "…" : report.source
+            let line = "\(verdict)  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(failed.isEmpty ? "" : "failed: " + failed.joined(separator: ", "))"
+            terminal.print(line.trimmingTrailingSpaces())
+        }
+        let passed = reports.filter(\.passed).count
+        terminal.print("sources: \(passed) passed, \(reports.count - passed) failed")
+    }
+
+    static func seconds(_ milliseconds: Double) -> String {
+        let tenths = Int((milliseconds / 100).rounded())
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
+
+    static func milliseconds(_ value: Double) -> String {
+        "\(Int(value.rounded())) ms"
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

@@ -1,0 +1,198 @@
+import BookRule
+import Foundation
+
+/// `bookrule test SOURCE…`: replays each source's recorded fixtures through the real engine and reports, step
+/// by step and rule by rule, what matched and what broke.
+enum TestCommand {
+    static let help = """
+    Usage: bookrule test SOURCE... [options]
+
+    Runs each source's chain (search -> first result -> book info -> TOC -> first and last chapter) against its
+    recorded fixture and checks every step. A file holding an array runs every source in it. Fixtures live in
+    Fixtures/<file stem>/ (Fixtures/<file stem>/<index>/ for array files): site.har (HAR 1.2, as browsers'
+    dev tools export it) and expected.json (the snapshot). Exit status 0 only when every step passes.
+
+    Options:
+      --fixtures DIR      Fixture directory (one source only) instead of Fixtures/<stem>/
+      --keyword K         Search keyword (default: the source's ruleSearch.checkKeyWord)
+      --book URL          Check this book page instead of the first search result
+      --record            Fetch live and save the fixture (replaces site.har)
+      --live              Fetch live without saving anything
+      --update            Write the snapshot (expected.json) from this run
+      --min-length N      Chapters shorter than N characters fail (default 50)
+      --timeout SECONDS   Give up on one source after this long (default 60)
+      --jobs N            Sources checked at once (default 4)
+      --json              Print the reports as JSON (see docs/testing.md)
+      --junit FILE        Also write a JUnit XML report to FILE
+      --verbose           Show every rule and request, not only those of failing steps
+      -h, --help          Show this help
+    """
+
+    /// One source to check, with where its fixture lives.
+    struct Target: Sendable {
+        let source: BookSource
+        let fixtureDirectory: String
+        var harPath: String { fixtureDirectory + "/site.har" }
+        var snapshotPath: String { fixtureDirectory + "/expected.json" }
+    }
+
+    static func run(_ words: [String], terminal: Terminal) async -> Int32 {
+        let arguments: CommandLineArguments
+        let options: CheckOptions
+        let timeout: Int
+        let jobs: Int
+        do {
+            arguments = try CommandLineArguments(
+                words,
+                valueOptions: ["--fixtures", "--keyword", "--book", "--junit", "--timeout", "--jobs", "--min-length"],
+                flagOptions: ["--help", "--record", "--live", "--update", "--json", "--verbose"])
+            if arguments.has("--help") {
+                terminal.print(help)
+                return 0
+            }
+            guard !arguments.positionals.isEmpty else { throw UsageError("name at least one source file") }
+            if arguments.has("--record") && arguments.has("--live") { throw UsageError("--record and --live exclude each other") }
+            options = CheckOptions(keyword: arguments.value("--keyword"), bookURL: arguments.value("--book"),
+                                   minimumContentLength: try arguments.positiveInt("--min-length", default: 50))
+            timeout = try arguments.positiveInt("--timeout", default: 60)
+            jobs = try arguments.positiveInt("--jobs", default: 4)
+        } catch {
+            terminal.error("error: \(error)\n\n\(help)")
+            return 2
+        }
+
+        var targets: [Target] = []
+        var unreadable = false
+        for path in arguments.positionals {
+            do {
+                let sources = try BookSource.load(contentsOf: path)
+                let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+                for source in sources {
+                    var directory = arguments.value("--fixtures") ?? "Fixtures/\(stem)"
+                    if let index = source.origin.index, arguments.value("--fixtures") == nil { directory += "/\(index)" }
+                    targets.append(Target(source: source, fixtureDirectory: directory))
+                }
+            } catch {
+                terminal.error("error: \(error)")
+                unreadable = true
+            }
+        }
+        if arguments.value("--fixtures") != nil && targets.count > 1 {
+            terminal.error("error: --fixtures names one fixture directory, but \(targets.count) sources were given")
+            return 2
+        }
+
+        let mode: Mode = arguments.has("--record") ? .record : (arguments.has("--live") ? .live : .replay)
+        let reports = await checkAll(targets, options: options, mode: mode, update: arguments.has("--update"),
+                                     timeout: timeout, jobs: jobs)
+
+        if arguments.has("--json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            do {
+                terminal.print(String(decoding: try encoder.encode(reports), as: UTF8.self))
+            } catch {
+                terminal.error("error: \(error)")
+                return 1
+            }
+        } else {
+            let style = TextStyle.forStandardOutput()
+            for report in reports { CheckReportPrinter(style: style, verbose: arguments.has("--verbose")).print(report, to: terminal) }
+            if reports.count > 1 { CheckReportPrinter.summary(reports, style: style, to: terminal) }
+        }
+        if let junit = arguments.value("--junit") {
+            do {
+                try Data(JUnitReport.xml(reports).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic)
+            } catch {
+                terminal.error("error: cannot write \(junit): \(error)")
+                return 2
+            }
+        }
+        if unreadable { return 2 }
+        return reports.allSatisfy(\.passed) ? 0 : 1
+    }
+
+    enum Mode: Sendable {
+        case replay, record, live
+    }
+
+    /// Checks every target, `jobs` at a time, each bounded by `timeout` seconds.
+    static func checkAll(_ targets: [Target], options: CheckOptions, mode: Mode, update: Bool, timeout: Int,
+                         jobs: Int) async -> [CheckReport] {
+        var reports = [CheckReport?](repeating: nil, count: targets.count)
+        await withTaskGroup(of: (Int, CheckReport).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < targets.count else { return }
+                let index = next
+                let target = targets[index]
+                next += 1
+                group.addTask {
+                    (index, await checkOne(target, options: options, mode: mode, update: update, timeout: timeout))
+                }
+            }
+            for _ in 0..<min(jobs, targets.count) { startNext() }
+            for await (index, report) in group {
+                reports[index] = report
+                startNext()
+            }
+        }
+        return reports.compactMap { $0 }
+    }
+
+    static func checkOne(_ target: Target, options: CheckOptions, mode: Mode, update: Bool, timeout: Int) async -> CheckReport {
+        let transport: any HTTPTransport
+        var recorder: RecordingTransport?
+        switch mode {
+        case .replay:
+            guard FileManager.default.fileExists(atPath: target.harPath) else {
+                return failedReport(target, "no fixture: \(target.harPath) does not exist (record one with `bookrule test --record`)")
+            }
+            do {
+                transport = try HARReplayTransport(contentsOf: target.harPath)
+            } catch {
+                return failedReport(target, "\(error)")
+            }
+        case .record:
+            let live = RecordingTransport(upstream: CurlTransport())
+            recorder = live
+            transport = live
+        case .live:
+            transport = CurlTransport()
+        }
+
+        let check = SourceCheck(source: target.source, transport: transport, options: options)
+        var report = await withTaskGroup(of: CheckReport?.self) { group -> CheckReport in
+            group.addTask { await check.run() }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? failedReport(target, "timed out after \(timeout) s")
+        }
+
+        do {
+            if let recorder {
+                try FileManager.default.createDirectory(atPath: target.fixtureDirectory, withIntermediateDirectories: true)
+                try recorder.recording.write(to: target.harPath)
+            }
+            if update {
+                try SnapshotStore.write(report.snapshot, to: target.snapshotPath)
+            }
+            report.snapshotComparison = try SnapshotStore.compare(report.snapshot, withFileAt: target.snapshotPath)
+        } catch {
+            report.steps.append(StepReport(name: "fixture files", status: .failed, error: "\(error)", requests: [],
+                                           rules: [], checks: [], milliseconds: 0))
+        }
+        return report
+    }
+
+    static func failedReport(_ target: Target, _ message: String) -> CheckReport {
+        CheckReport(source: target.source.name, sourceURL: target.source.url, origin: target.source.origin.description,
+                    steps: [StepReport(name: "fixture", status: .failed, error: message, requests: [], rules: [],
+                                       checks: [], milliseconds: 0)],
+                    snapshot: Snapshot(), snapshotComparison: nil, milliseconds: 0)
+    }
+}
