@@ -5,14 +5,24 @@ enum LintCommand {
     static let help = """
     Usage: bookrule lint FILE... [--json]
 
-    Loads each source file, compiles every rule, and lists every problem with its file, line, column and
-    field path. Nothing is fetched. Exit status 0 when every source is fully usable, 1 when some rule cannot
+    Loads each source file, compiles every rule, and prints a verdict per source with every problem's file,
+    line, column, field path, dialect and reason. Nothing is fetched. Exit status 0 when every source is fully usable, 1 when some rule cannot
     run, 2 when a file cannot be read or is not valid JSON.
 
     Options:
       --quiet     Print only the one-line summary per file
       -h, --help  Show this help
     """
+
+    /// `3 problem(s): JavaScript ×2, CSS ×1`.
+    static func summary(of problems: [SourceProblem]) -> String {
+        var counts: [(String, Int)] = []
+        for problem in problems {
+            let kind = problem.isUnsupported ? (problem.dialect?.rawValue ?? "unsupported") : "invalid"
+            if let index = counts.firstIndex(where: { $0.0 == kind }) { counts[index].1 += 1 } else { counts.append((kind, 1)) }
+        }
+        return "\(problems.count) problem(s): " + counts.map { "\($0.0) ×\($0.1)" }.joined(separator: ", ")
+    }
 
     static func run(_ words: [String], terminal: Terminal) -> Int32 {
         let arguments: CommandLineArguments
@@ -44,10 +54,16 @@ enum LintCommand {
             terminal.print("\(path): \(sources.count) source(s), \(sources.count - broken.count) fully usable")
             if !broken.isEmpty && status == 0 { status = 1 }
             guard !arguments.has("--quiet") else { continue }
-            for source in broken {
+            for source in sources {
+                let label = source.origin.index.map { "[\($0)] " } ?? ""
+                guard !source.problems.isEmpty else {
+                    terminal.print("  ok    \(label)\(source.name)")
+                    continue
+                }
+                terminal.print("  FAIL  \(label)\(source.name): \(Self.summary(of: source.problems))")
                 for problem in source.problems {
                     let location = problem.location.map { ":\($0.line):\($0.column)" } ?? ""
-                    terminal.print("  \(path)\(location): \(problem)")
+                    terminal.print("          \(path)\(location): \(problem)")
                 }
             }
         }

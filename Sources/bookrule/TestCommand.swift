@@ -1,5 +1,6 @@
 import BookRule
 import Foundation
+import Synchronization
 
 /// `bookrule test SOURCE…`: replays each source's recorded fixtures through the real engine and reports, step
 /// by step and rule by rule, what matched and what broke.
@@ -83,8 +84,10 @@ enum TestCommand {
         }
 
         let mode: Mode = arguments.has("--record") ? .record : (arguments.has("--live") ? .live : .replay)
-        let reports = await checkAll(targets, options: options, mode: mode, update: arguments.has("--update"),
-                                     timeout: timeout, jobs: jobs)
+        let update = arguments.has("--update")
+        let reports = await checkAll(targets, jobs: jobs) { target in
+            await checkOne(target, options: options, mode: mode, update: update, timeout: timeout)
+        }
 
         if arguments.has("--json") {
             let encoder = JSONEncoder()
@@ -116,9 +119,9 @@ enum TestCommand {
         case replay, record, live
     }
 
-    /// Checks every target, `jobs` at a time, each bounded by `timeout` seconds.
-    static func checkAll(_ targets: [Target], options: CheckOptions, mode: Mode, update: Bool, timeout: Int,
-                         jobs: Int) async -> [CheckReport] {
+    /// Checks every target with `check`, `jobs` at a time; reports come back in the targets' order.
+    static func checkAll(_ targets: [Target], jobs: Int,
+                         check: @escaping @Sendable (Target) async -> CheckReport) async -> [CheckReport] {
         var reports = [CheckReport?](repeating: nil, count: targets.count)
         await withTaskGroup(of: (Int, CheckReport).self) { group in
             var next = 0
@@ -127,9 +130,7 @@ enum TestCommand {
                 let index = next
                 let target = targets[index]
                 next += 1
-                group.addTask {
-                    (index, await checkOne(target, options: options, mode: mode, update: update, timeout: timeout))
-                }
+                group.addTask { (index, await check(target)) }
             }
             for _ in 0..<min(jobs, targets.count) { startNext() }
             for await (index, report) in group {
@@ -140,6 +141,7 @@ enum TestCommand {
         return reports.compactMap { $0 }
     }
 
+    /// Checks one target in `mode`, saving the recording and snapshot as asked.
     static func checkOne(_ target: Target, options: CheckOptions, mode: Mode, update: Bool, timeout: Int) async -> CheckReport {
         let transport: any HTTPTransport
         var recorder: RecordingTransport?
@@ -161,17 +163,7 @@ enum TestCommand {
             transport = CurlTransport()
         }
 
-        let check = SourceCheck(source: target.source, transport: transport, options: options)
-        var report = await withTaskGroup(of: CheckReport?.self) { group -> CheckReport in
-            group.addTask { await check.run() }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(timeout))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? failedReport(target, "timed out after \(timeout) s")
-        }
+        var report = await check(target, transport: transport, options: options, timeout: .seconds(timeout))
 
         do {
             if let recorder {
@@ -189,10 +181,47 @@ enum TestCommand {
         return report
     }
 
+    /// Runs the check, giving up after `timeout`: a site that never answers must not stall the other sources.
+    /// The abandoned check is cancelled and left behind (a task group would wait for it to notice); the report
+    /// says it timed out.
+    static func check(_ target: Target, transport: any HTTPTransport, options: CheckOptions,
+                      timeout: Duration) async -> CheckReport {
+        let check = SourceCheck(source: target.source, transport: transport, options: options)
+        let answered = FirstAnswer()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<CheckReport, Never>) in
+            let work = Task {
+                let report = await check.run()
+                if answered.claim() {
+                    continuation.resume(returning: report)
+                }
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                if answered.claim() {
+                    work.cancel()
+                    continuation.resume(returning: failedReport(target, "timed out after \(timeout)"))
+                }
+            }
+        }
+    }
+
     static func failedReport(_ target: Target, _ message: String) -> CheckReport {
         CheckReport(source: target.source.name, sourceURL: target.source.url, origin: target.source.origin.description,
                     steps: [StepReport(name: "fixture", status: .failed, error: message, requests: [], rules: [],
                                        checks: [], milliseconds: 0)],
                     snapshot: Snapshot(), snapshotComparison: nil, milliseconds: 0)
+    }
+}
+
+/// Lets exactly one of several racing tasks deliver a result.
+final class FirstAnswer: Sendable {
+    private let taken = Mutex(false)
+
+    /// True for the first caller only.
+    func claim() -> Bool {
+        taken.withLock { taken in
+            defer { taken = true }
+            return !taken
+        }
     }
 }

@@ -421,3 +421,25 @@ struct HARReplayTransportTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["site.har"])
     }
 }
+
+@Suite("Recording through RecordingTransport")
+struct RecordingTransportTests {
+    @Test("a GBK body recorded live replays byte-exact after a round trip through a HAR file")
+    func gbkRoundTrip() async throws {
+        let body = Array("<html><head><meta charset=gbk></head><body>".utf8) + [0xB5, 0xDA, 0xD2, 0xBB, 0xD5, 0xC2, 0xFF]
+            + Array("</body></html>".utf8)
+        let site = TestSite(["https://gbk.test/1.html": .init(headers: [HTTPHeader("Content-Type", "text/html; charset=gbk")], body: body)])
+        let recorder = RecordingTransport(upstream: site)
+        let live = try await recorder.send(HTTPRequest(url: "https://gbk.test/1.html"))
+        #expect(live.body == body)
+        let path = NSTemporaryDirectory() + "bookrule-record-\(UUID().uuidString).har"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try recorder.recording.write(to: path)
+        let replayed = try await HARReplayTransport(contentsOf: path).send(HTTPRequest(url: "https://gbk.test/1.html"))
+        #expect(replayed.body == body)
+        #expect(replayed.status == 200)
+        #expect(replayed.headers.value(for: "content-type") == "text/html; charset=gbk")
+        let document = try HTMLDocument(bytes: replayed.body, url: replayed.url, contentType: replayed.contentType)
+        #expect(try evaluate("//body/text()", on: document) == ["第一章\u{FFFD}"])
+    }
+}
