@@ -13,12 +13,12 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Runs the example source's whole chain offline, answering from its recorded HAR fixture.
+# Checks every example source offline against its recorded fixture (search -> book -> TOC -> chapters), then
+# shows one book's TOC and a chapter read from the recording.
 demo: build
-	$(BOOKRULE) lint $(EXAMPLE)
-	$(BOOKRULE) search --source $(EXAMPLE) --replay $(EXAMPLE_HAR) 星河
-	$(BOOKRULE) info --source $(EXAMPLE) --replay $(EXAMPLE_HAR) $(EXAMPLE_SITE)/book/101/
-	$(BOOKRULE) toc --source $(EXAMPLE) --replay $(EXAMPLE_HAR) $(EXAMPLE_SITE)/book/101/
+	$(BOOKRULE) lint Sources-json/*.json
+	$(BOOKRULE) test Sources-json/*.json
+	$(BOOKRULE) toc --source $(EXAMPLE) --replay $(EXAMPLE_HAR) $(EXAMPLE_SITE)/book/101/ | tail -n 4
 	$(BOOKRULE) chapter --source $(EXAMPLE) --replay $(EXAMPLE_HAR) $(EXAMPLE_SITE)/book/101/1.html --next $(EXAMPLE_SITE)/book/101/2.html
 
 test: deps
