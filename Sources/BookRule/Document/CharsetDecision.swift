@@ -22,6 +22,17 @@ public struct CharsetDecision: Sendable, Equatable, CustomStringConvertible {
     public let declared: String?
     /// Set when the declared label was overruled, e.g. a page re-saved as UTF-8 that still says gbk.
     public let note: String?
+    /// Whether the bytes were already checked to be valid UTF-8 while deciding (saves a second pass).
+    let bytesAreValidUTF8: Bool
+
+    /// Creates a decision.
+    init(charset: String, reason: Reason, declared: String? = nil, note: String? = nil, bytesAreValidUTF8: Bool) {
+        self.charset = charset
+        self.reason = reason
+        self.declared = declared
+        self.note = note
+        self.bytesAreValidUTF8 = bytesAreValidUTF8
+    }
 
     /// Creates a decision.
     public init(charset: String, reason: Reason, declared: String? = nil, note: String? = nil) {
@@ -29,6 +40,7 @@ public struct CharsetDecision: Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
         self.declared = declared
         self.note = note
+        self.bytesAreValidUTF8 = false
     }
 
     /// `GB18030 (<meta> tag: gbk)`, plus the note when there is one.

@@ -15,7 +15,8 @@ public enum CharsetDetector {
     ///   - contentType: the response's Content-Type header value, if any.
     public static func decide(bytes: [UInt8], sourceOption: String?, contentType: String?) throws(CharsetError) -> CharsetDecision {
         if let option = sourceOption?.trimmingASCIIWhitespace(), !option.isEmpty {
-            return CharsetDecision(charset: try canonicalName(option), reason: .sourceOption, declared: option)
+            return CharsetDecision(charset: try canonicalName(option), reason: .sourceOption, declared: option,
+                                   bytesAreValidUTF8: false)
         }
         let utf8 = UTF8Validation.check(bytes)
         if let label = contentType.flatMap(charsetParameter(inContentType:)) {
@@ -24,8 +25,8 @@ public enum CharsetDetector {
         if let label = metaCharset(in: bytes) {
             return try declared(label, reason: .meta, utf8: utf8)
         }
-        if utf8 != .invalid { return CharsetDecision(charset: "UTF-8", reason: .validUTF8) }
-        return CharsetDecision(charset: "GB18030", reason: .fallback)
+        if utf8 != .invalid { return CharsetDecision(charset: "UTF-8", reason: .validUTF8, bytesAreValidUTF8: true) }
+        return CharsetDecision(charset: "GB18030", reason: .fallback, bytesAreValidUTF8: false)
     }
 
     private static func declared(_ label: String, reason: CharsetDecision.Reason, utf8: UTF8Validation) throws(CharsetError) -> CharsetDecision {
@@ -36,13 +37,15 @@ public enum CharsetDetector {
             // An unknown label on a live page is the site's mistake, not the user's: fall back to detection.
             let charset = utf8 == .invalid ? "GB18030" : "UTF-8"
             return CharsetDecision(charset: charset, reason: utf8 == .invalid ? .fallback : .validUTF8,
-                                   declared: label, note: "declared charset \"\(label)\" is unknown")
+                                   declared: label, note: "declared charset \"\(label)\" is unknown",
+                                   bytesAreValidUTF8: utf8 != .invalid)
         }
         if name != "UTF-8" && utf8 == .validWithMultibyte {
             return CharsetDecision(charset: "UTF-8", reason: .validUTF8, declared: label,
-                                   note: "\(reason.rawValue) says \(label) but the bytes are valid UTF-8")
+                                   note: "\(reason.rawValue) says \(label) but the bytes are valid UTF-8",
+                                   bytesAreValidUTF8: true)
         }
-        return CharsetDecision(charset: name, reason: reason, declared: label)
+        return CharsetDecision(charset: name, reason: reason, declared: label, bytesAreValidUTF8: utf8 != .invalid)
     }
 
     /// Maps a charset label to the iconv name bookrule decodes with, following WHATWG's label table where it

@@ -57,7 +57,7 @@ public final class HTMLDocument: @unchecked Sendable {
         _ = libxml2Initialized
         let utf8: [UInt8]
         do {
-            if charset.charset == "UTF-8" && (charset.reason == .validUTF8 || UTF8Validation.check(bytes) != .invalid) {
+            if charset.charset == "UTF-8" && (charset.bytesAreValidUTF8 || UTF8Validation.check(bytes) != .invalid) {
                 utf8 = bytes
             } else {
                 utf8 = try TextTranscoder.utf8Bytes(from: bytes, charset: charset.charset)

@@ -42,23 +42,32 @@ struct FieldReader {
     /// A URL field: the first non-empty value, resolved against the page's base URL; nil when empty.
     func url(_ field: RuleField, _ warnings: inout Warnings) -> String? {
         for value in raw(field, &warnings) {
-            let hasBreak = value.utf8.contains { $0 == 0x0A || $0 == 0x0D }
-            for line in hasBreak ? value.split(whereSeparator: \.isNewline) : [value[...]] {
-                let trimmed = line.trimmingASCIIWhitespace()
-                if trimmed.isEmpty { continue }
-                let decoded = HTMLTextFormatter.containsMarkup(trimmed) ? HTMLTextFormatter.singleLine(trimmed) : trimmed
-                guard let absolute = base?.resolve(decoded) else {
-                    warnings.add("\(section.name.rawValue).\(field.rawValue): \"\(trimmed)\" is not a URL")
-                    return nil
-                }
-                return absolute
+            if !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+                if let absolute = resolve(value, field, &warnings) { return absolute }
+                continue
+            }
+            for line in value.split(whereSeparator: \.isNewline) {
+                if let absolute = resolve(String(line), field, &warnings) { return absolute }
             }
         }
         return nil
     }
 
+    /// One candidate URL resolved against the page; nil (with a warning when it is not a URL) when empty.
+    private func resolve(_ value: String, _ field: RuleField, _ warnings: inout Warnings) -> String? {
+        let trimmed = value.trimmingASCIIWhitespace()
+        if trimmed.isEmpty { return nil }
+        let decoded = HTMLTextFormatter.containsMarkup(trimmed) ? HTMLTextFormatter.singleLine(trimmed) : trimmed
+        guard let absolute = base?.resolve(decoded) else {
+            warnings.add("\(section.name.rawValue).\(field.rawValue): \"\(trimmed)\" is not a URL")
+            return nil
+        }
+        return absolute
+    }
+
     /// A yes/no field (isVolume, isVip, isPay): true when the rule yields anything but "", "false", "0" or "null".
     func flag(_ field: RuleField, _ warnings: inout Warnings) -> Bool {
+        guard section[field] != nil else { return false }
         let value = raw(field, &warnings).joined().trimmingASCIIWhitespace().lowercased()
         return !(value.isEmpty || value == "false" || value == "0" || value == "null")
     }
