@@ -36,6 +36,9 @@ enum SourceCommand {
           --record HAR        Fetch live and add every exchange to a HAR file (created if missing)
           --json              Print the result as JSON
           -h, --help          Show this help
+
+        Fetching (live requests go through the polite fetcher: one request at a time per host):
+        \(FetchOptions.help)
         """
     }
 
@@ -43,8 +46,8 @@ enum SourceCommand {
         let arguments: CommandLineArguments
         do {
             arguments = try CommandLineArguments(
-                words, valueOptions: ["--source", "--source-name", "--replay", "--record", "--page", "--next"],
-                flagOptions: ["--help", "--json", "--toc-url"])
+                words, valueOptions: FetchOptions.valueNames.union(["--source", "--source-name", "--replay", "--record", "--page", "--next"]),
+                flagOptions: FetchOptions.flagNames.union(["--help", "--json", "--toc-url"]))
         } catch {
             terminal.error("error: \(error)\n\n\(help(command))")
             return 2
@@ -65,7 +68,9 @@ enum SourceCommand {
             target = arguments.positionals[0]
             page = try arguments.positiveInt("--page", default: 1)
             let source = try pickSource(path: path, name: arguments.value("--source-name"))
-            var transport = try transport(replay: arguments.value("--replay"))
+            let fetch = try FetchOptions(arguments)
+            var transport: any HTTPTransport = try arguments.value("--replay").map { try HARReplayTransport(contentsOf: $0) }
+                ?? fetch.transport(for: source, terminal: terminal)
             if let path = arguments.value("--record") {
                 guard arguments.value("--replay") == nil else { throw UsageError("--record and --replay exclude each other") }
                 let existing = FileManager.default.fileExists(atPath: path) ? try HARRecording.load(contentsOf: path) : HARRecording()
@@ -155,11 +160,6 @@ enum SourceCommand {
             throw UsageError("\(path) holds \(sources.count) sources; pick one with --source-name (e.g. \(names))")
         }
         return source
-    }
-
-    static func transport(replay: String?) throws -> any HTTPTransport {
-        if let replay { return try HARReplayTransport(contentsOf: replay) }
-        return URLSessionTransport()
     }
 
     private static func report(_ warnings: [String], _ terminal: Terminal) {

@@ -6,12 +6,18 @@ import Musl
 import Darwin
 #endif
 
+import Synchronization
+
 /// Where a command writes: standard output for results, standard error for diagnostics. Tests pass a
-/// capturing instance.
-final class Terminal: @unchecked Sendable {
-    private(set) var output = ""
-    private(set) var errors = ""
+/// capturing instance. Safe to use from several tasks (request logs arrive from concurrent fetches).
+final class Terminal: Sendable {
+    private let captured = Mutex<(output: String, errors: String)>(("", ""))
     private let capturing: Bool
+
+    /// Everything printed to standard output so far (capturing terminals only).
+    var output: String { captured.withLock { $0.output } }
+    /// Everything printed to standard error so far (capturing terminals only).
+    var errors: String { captured.withLock { $0.errors } }
 
     /// A terminal writing to the process's stdout and stderr.
     static func standard() -> Terminal { Terminal(capturing: false) }
@@ -25,17 +31,19 @@ final class Terminal: @unchecked Sendable {
 
     /// Writes a line of results.
     func print(_ line: String = "") {
-        write(line + "\n", to: STDOUT_FILENO, capture: \.output)
+        write(line + "\n", to: STDOUT_FILENO)
     }
 
     /// Writes a line of diagnostics.
     func error(_ line: String) {
-        write(line + "\n", to: STDERR_FILENO, capture: \.errors)
+        write(line + "\n", to: STDERR_FILENO)
     }
 
-    private func write(_ text: String, to descriptor: Int32, capture: ReferenceWritableKeyPath<Terminal, String>) {
+    private func write(_ text: String, to descriptor: Int32) {
         if capturing {
-            self[keyPath: capture] += text
+            captured.withLock { captured in
+                if descriptor == STDOUT_FILENO { captured.output += text } else { captured.errors += text }
+            }
             return
         }
         var bytes = Array(text.utf8)[...]

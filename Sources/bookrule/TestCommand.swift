@@ -21,12 +21,15 @@ enum TestCommand {
       --live              Fetch live without saving anything
       --update            Write the snapshot (expected.json) from this run
       --min-length N      Chapters shorter than N characters fail (default 50)
-      --timeout SECONDS   Give up on one source after this long (default 60)
+      --source-timeout SECONDS  Give up on one source after this long (default 120)
       --jobs N            Sources checked at once (default 4)
       --json              Print the reports as JSON (see docs/testing.md)
       --junit FILE        Also write a JUnit XML report to FILE
       --verbose           Show every rule and request, not only those of failing steps
       -h, --help          Show this help
+
+    Fetching with --record or --live (through the polite fetcher):
+    \(FetchOptions.help)
     """
 
     /// One source to check, with where its fixture lives.
@@ -40,13 +43,15 @@ enum TestCommand {
     static func run(_ words: [String], terminal: Terminal) async -> Int32 {
         let arguments: CommandLineArguments
         let options: CheckOptions
+        let fetch: FetchOptions
         let timeout: Int
         let jobs: Int
         do {
             arguments = try CommandLineArguments(
                 words,
-                valueOptions: ["--fixtures", "--keyword", "--book", "--junit", "--timeout", "--jobs", "--min-length"],
-                flagOptions: ["--help", "--record", "--live", "--update", "--json", "--verbose"])
+                valueOptions: FetchOptions.valueNames.union(["--fixtures", "--keyword", "--book", "--junit",
+                                                             "--source-timeout", "--jobs", "--min-length"]),
+                flagOptions: FetchOptions.flagNames.union(["--help", "--record", "--live", "--update", "--json"]))
             if arguments.has("--help") {
                 terminal.print(help)
                 return 0
@@ -55,7 +60,8 @@ enum TestCommand {
             if arguments.has("--record") && arguments.has("--live") { throw UsageError("--record and --live exclude each other") }
             options = CheckOptions(keyword: arguments.value("--keyword"), bookURL: arguments.value("--book"),
                                    minimumContentLength: try arguments.positiveInt("--min-length", default: 50))
-            timeout = try arguments.positiveInt("--timeout", default: 60)
+            timeout = try arguments.positiveInt("--source-timeout", default: 120)
+            fetch = try FetchOptions(arguments)
             jobs = try arguments.positiveInt("--jobs", default: 4)
         } catch {
             terminal.error("error: \(error)\n\n\(help)")
@@ -85,8 +91,9 @@ enum TestCommand {
 
         let mode: Mode = arguments.has("--record") ? .record : (arguments.has("--live") ? .live : .replay)
         let update = arguments.has("--update")
+        let live = fetch.transport(for: nil, terminal: terminal)
         let reports = await checkAll(targets, jobs: jobs) { target in
-            await checkOne(target, options: options, mode: mode, update: update, timeout: timeout)
+            await checkOne(target, options: options, mode: mode, live: live, update: update, timeout: timeout)
         }
 
         if arguments.has("--json") {
@@ -142,7 +149,9 @@ enum TestCommand {
     }
 
     /// Checks one target in `mode`, saving the recording and snapshot as asked.
-    static func checkOne(_ target: Target, options: CheckOptions, mode: Mode, update: Bool, timeout: Int) async -> CheckReport {
+    /// `live` is the one polite fetcher all sources share, so two sources on one host still take turns.
+    static func checkOne(_ target: Target, options: CheckOptions, mode: Mode, live: any HTTPTransport, update: Bool,
+                         timeout: Int) async -> CheckReport {
         let transport: any HTTPTransport
         var recorder: RecordingTransport?
         switch mode {
@@ -156,11 +165,11 @@ enum TestCommand {
                 return failedReport(target, "\(error)")
             }
         case .record:
-            let live = RecordingTransport(upstream: CurlTransport())
-            recorder = live
-            transport = live
+            let recording = RecordingTransport(upstream: live)
+            recorder = recording
+            transport = recording
         case .live:
-            transport = CurlTransport()
+            transport = live
         }
 
         var report = await check(target, transport: transport, options: options, timeout: .seconds(timeout))

@@ -4,7 +4,7 @@ import Synchronization
 
 /// The real network transport, on libcurl directly.
 ///
-/// Unlike `URLSessionTransport` it has an overall deadline, caps the body while it streams in (never holding
+/// Unlike Foundation's URLSession on Linux it has an overall deadline, caps the body while it streams in (never holding
 /// more than `maxBodyBytes`), uses proxies, keeps response headers in order with repeats, and sends exactly the
 /// `Accept-Encoding` it is told to (undoing the encoding the server then applies). Request headers go out in
 /// order after the request line and `Host` (an `Accept-Encoding` among them is sent where libcurl puts it);
@@ -51,7 +51,7 @@ public final class CurlTransport: HTTPTransport {
             connectTimeout: Duration = .seconds(10), totalTimeout: Duration = .seconds(60),
             maxBodyBytes: Int = 32 << 20, maxRedirects: Int = 10, proxy: String? = nil, noProxy: String? = nil,
             useEnvironmentProxy: Bool = true, acceptEncoding: String? = "gzip, deflate",
-            userAgent: String = URLSessionTransport.defaultUserAgent
+            userAgent: String = CurlTransport.defaultUserAgent
         ) {
             self.connectTimeout = connectTimeout
             self.totalTimeout = totalTimeout
@@ -64,6 +64,10 @@ public final class CurlTransport: HTTPTransport {
             self.userAgent = userAgent
         }
     }
+
+    /// The User-Agent sent when a request carries none and nothing (such as the polite fetcher) chose one:
+    /// the first of the current browser strings, never libcurl's own.
+    public static let defaultUserAgent = UserAgentPool.currentBrowsers.agent(at: 0)
 
     /// The settings every request of this transport uses.
     public let configuration: Configuration
@@ -434,9 +438,21 @@ public final class CurlTransport: HTTPTransport {
 
     // MARK: - Helpers
 
-    /// Checks the scheme and percent-encodes `text` as `URLSessionTransport` does.
+    /// Checks the scheme and host and percent-encodes what may not appear raw in a URL (spaces, CJK, `|`),
+    /// keeping existing `%XX` escapes.
     static func encodedURL(_ text: String) throws(HTTPTransportError) -> String {
-        try URLSessionTransport.makeURL(text).absoluteString
+        let trimmed = text.trimmingASCIIWhitespace()
+        guard let parts = URLReference.Parts(trimmed), let scheme = parts.scheme else {
+            throw .invalidURL(url: text, reason: "not an absolute URL (it has no scheme such as https:)")
+        }
+        guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(url: text) }
+        guard let authority = parts.authority, !authority.isEmpty else {
+            throw .invalidURL(url: text, reason: "it has no host")
+        }
+        guard authority.utf8.allSatisfy({ $0 < 0x80 }) else {
+            throw .invalidURL(url: text, reason: "non-ASCII host names are not supported; write the xn-- (punycode) form")
+        }
+        return URLEncoding.encode(trimmed)
     }
 
     /// Scheme, host and port in lower case: cookies and credentials stay within it.

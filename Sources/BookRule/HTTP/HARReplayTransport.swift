@@ -42,7 +42,7 @@ public enum HARReplayError: Error, Sendable, Hashable, CustomStringConvertible {
 /// `maximumRedirects`, POST becoming GET on 301/302/303), and the final response carries the URL that
 /// answered. HTTP/2 pseudo-headers (`:status`) are dropped from replayed responses.
 public struct HARReplayTransport: HTTPTransport {
-    /// The most redirects followed for one request, as in `URLSessionTransport`.
+    /// The most redirects followed for one request, as in `CurlTransport`.
     public static let maximumRedirects = 10
 
     /// The recording being replayed.

@@ -1,0 +1,51 @@
+/// Why a transport produced no response at all (an HTTP error status is a response, not one of these).
+public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The URL could not be turned into one a client can send; `reason` says what is wrong with it.
+    case invalidURL(url: String, reason: String)
+    /// The URL (or a redirect target) is not http or https; bookrule never reads `file:` or other schemes.
+    case unsupportedScheme(url: String)
+    /// The connection failed (DNS, refused, TLS, reset); `message` is the underlying client's explanation.
+    case connectionFailed(url: String, message: String)
+    /// The server did not answer in time: no data for `seconds` seconds (`URLSessionTransport`), or the connect
+    /// or overall limit of `seconds` seconds ran out (`CurlTransport`).
+    case timedOut(url: String, seconds: Double)
+    /// The server kept redirecting (more than `limit` hops, or in a loop).
+    case tooManyRedirects(url: String, limit: Int)
+    /// The server kept redirecting in a circle: `loop` lists the URLs from the first visit of the repeated one
+    /// to its second, with nothing (method, cookies) changed in between.
+    case redirectLoop(url: String, loop: [String])
+    /// The response body is larger than `limit` bytes; the transfer was stopped before holding more.
+    case bodyTooLarge(url: String, limit: Int)
+    /// The proxy could not be reached or refused to carry the request; `proxy` has any password masked.
+    case proxyFailed(url: String, proxy: String, message: String)
+
+    /// What went wrong and what to try.
+    public var description: String {
+        switch self {
+        case .invalidURL(let url, let reason):
+            return "invalid URL \"\(url)\": \(reason)"
+        case .unsupportedScheme(let url):
+            return "refusing to fetch \(url): only http and https URLs are supported"
+        case .connectionFailed(let url, let message):
+            return "could not fetch \(url): \(message) (check the address and the network connection)"
+        case .timedOut(let url, let seconds):
+            return "timed out fetching \(url) after \(Self.format(seconds)) s "
+                + "(the site is slow or unreachable; try again or raise the timeout)"
+        case .tooManyRedirects(let url, let limit):
+            return "too many redirects fetching \(url) (more than \(limit), or a redirect loop)"
+        case .redirectLoop(let url, let loop):
+            return "redirect loop fetching \(url): \(loop.joined(separator: " -> ")) "
+                + "(the site sends requests round in a circle; it may want a cookie or a login first)"
+        case .bodyTooLarge(let url, let limit):
+            return "the response from \(url) is larger than \(limit) bytes and was not read "
+                + "(raise the body size limit if the file really is that large)"
+        case .proxyFailed(let url, let proxy, let message):
+            return "could not fetch \(url) through the proxy \(proxy): \(message) "
+                + "(check the proxy setting or the http_proxy/https_proxy/all_proxy environment variables)"
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e9 ? String(Int(seconds)) : String(seconds)
+    }
+}
