@@ -51,21 +51,26 @@ struct FetchOptions {
         verbose = arguments.has("--verbose")
     }
 
-    /// The polite transport for `source`, with its `concurrentRate` applied to its host.
-    func transport(for source: BookSource?, terminal: Terminal) -> any HTTPTransport {
+    /// The polite fetcher every live request of this run goes through.
+    func fetcher(terminal: Terminal) -> PoliteFetcher {
         var events: (@Sendable (FetchEvent) -> Void)?
         if verbose {
             events = { event in terminal.error(event.description) }
         }
-        let fetcher = PoliteFetcher(transport: CurlTransport(configuration: curl), policy: policy, events: events)
-        if let source, let text = source.concurrentRate {
+        return PoliteFetcher(transport: CurlTransport(configuration: curl), policy: policy, events: events)
+    }
+
+    /// What `source`'s engine sends through: the shared fetcher with the source's `concurrentRate` applied to
+    /// its host, behind a cookie jar of its own when `enabledCookieJar` is on.
+    static func transport(for source: BookSource, over fetcher: PoliteFetcher, terminal: Terminal) -> any HTTPTransport {
+        if let text = source.concurrentRate {
             do {
                 if let rate = try ConcurrentRate.parse(text) { try fetcher.setConcurrentRate(rate, forHostOf: source.url) }
             } catch {
                 terminal.error("warning: concurrentRate \"\(text)\" ignored: \(error)")
             }
         }
-        return fetcher
+        return source.enabledCookieJar ? CookieJar(upstream: fetcher) : fetcher
     }
 
     private static func seconds(_ text: String, _ name: String) throws(UsageError) -> Duration {

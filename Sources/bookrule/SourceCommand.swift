@@ -70,7 +70,7 @@ enum SourceCommand {
             let source = try pickSource(path: path, name: arguments.value("--source-name"))
             let fetch = try FetchOptions(arguments)
             var transport: any HTTPTransport = try arguments.value("--replay").map { try HARReplayTransport(contentsOf: $0) }
-                ?? fetch.transport(for: source, terminal: terminal)
+                ?? FetchOptions.transport(for: source, over: fetch.fetcher(terminal: terminal), terminal: terminal)
             if let path = arguments.value("--record") {
                 guard arguments.value("--replay") == nil else { throw UsageError("--record and --replay exclude each other") }
                 let existing = FileManager.default.fileExists(atPath: path) ? try HARRecording.load(contentsOf: path) : HARRecording()

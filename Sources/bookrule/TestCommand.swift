@@ -91,9 +91,10 @@ enum TestCommand {
 
         let mode: Mode = arguments.has("--record") ? .record : (arguments.has("--live") ? .live : .replay)
         let update = arguments.has("--update")
-        let live = fetch.transport(for: nil, terminal: terminal)
+        let fetcher = fetch.fetcher(terminal: terminal)
         let reports = await checkAll(targets, jobs: jobs) { target in
-            await checkOne(target, options: options, mode: mode, live: live, update: update, timeout: timeout)
+            let live = FetchOptions.transport(for: target.source, over: fetcher, terminal: terminal)
+            return await checkOne(target, options: options, mode: mode, live: live, update: update, timeout: timeout)
         }
 
         if arguments.has("--json") {
@@ -149,7 +150,7 @@ enum TestCommand {
     }
 
     /// Checks one target in `mode`, saving the recording and snapshot as asked.
-    /// `live` is the one polite fetcher all sources share, so two sources on one host still take turns.
+    /// `live` goes through the one polite fetcher all sources share, so two sources on one host still take turns.
     static func checkOne(_ target: Target, options: CheckOptions, mode: Mode, live: any HTTPTransport, update: Bool,
                          timeout: Int) async -> CheckReport {
         let transport: any HTTPTransport
