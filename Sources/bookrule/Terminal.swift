@@ -34,6 +34,11 @@ final class Terminal: Sendable {
         write(line + "\n", to: STDOUT_FILENO)
     }
 
+    /// Writes diagnostics without a line break (a progress bar redrawn in place).
+    func errorRaw(_ text: String) {
+        write(text, to: STDERR_FILENO)
+    }
+
     /// Writes a line of diagnostics.
     func error(_ line: String) {
         write(line + "\n", to: STDERR_FILENO)

@@ -6,8 +6,9 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
     case missingRule(field: String)
     /// The site answered with an error status.
     case httpStatus(url: String, status: Int)
-    /// No response at all (connection, timeout, missing recording).
-    case transport(url: String, message: String)
+    /// No response at all (connection, timeout, missing recording, a host the polite fetcher stopped); the
+    /// transport's own error is kept so callers can tell a deferred host from a dropped connection.
+    case transport(url: String, error: any Error)
     /// The page could not be decoded or parsed.
     case document(url: String, error: DocumentError)
     /// A rule failed while running (a regex over its backtracking limit, an XPath runtime error).
@@ -24,8 +25,8 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
             return "the source has no \(field) rule, which this step needs"
         case .httpStatus(let url, let status):
             return "\(url) answered HTTP \(status)"
-        case .transport(let url, let message):
-            return "\(url): \(message)"
+        case .transport(let url, let error):
+            return "\(url): \(error)"
         case .document(let url, let error):
             return "\(url): \(error)"
         case .rule(let url, let error):

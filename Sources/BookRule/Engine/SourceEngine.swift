@@ -266,7 +266,7 @@ public struct SourceEngine: Sendable {
             response = try await transport.send(request)
         } catch {
             trace.error = "\(error)"
-            throw EngineError.transport(url: request.url, message: "\(error)")
+            throw EngineError.transport(url: request.url, error: error)
         }
         trace.finalURL = response.url
         trace.status = response.status

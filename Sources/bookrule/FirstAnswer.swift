@@ -1,0 +1,14 @@
+import Synchronization
+
+/// Lets exactly one of several racing tasks deliver a result.
+final class FirstAnswer: Sendable {
+    private let taken = Mutex(false)
+
+    /// True for the first caller only.
+    func claim() -> Bool {
+        taken.withLock { taken in
+            defer { taken = true }
+            return !taken
+        }
+    }
+}
