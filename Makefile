@@ -13,13 +13,19 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Checks every example source offline against its recorded fixture (search -> book -> TOC -> chapters), then
-# shows one book's TOC and a chapter read from the recording.
+# Checks every example source offline against its recorded fixture (search -> book -> TOC -> chapters), shows
+# one book's TOC and a chapter, then downloads a whole example book from its recording into a library in
+# .build/demo and exports it as EPUB and TXT. No network is used.
 demo: build
 	$(BOOKRULE) lint Sources-json/*.json
 	$(BOOKRULE) test Sources-json/*.json
 	$(BOOKRULE) toc --source $(EXAMPLE) --replay $(EXAMPLE_HAR) $(EXAMPLE_SITE)/book/101/ | tail -n 4
 	$(BOOKRULE) chapter --source $(EXAMPLE) --replay $(EXAMPLE_HAR) $(EXAMPLE_SITE)/book/101/1.html --next $(EXAMPLE_SITE)/book/101/2.html
+	rm -rf .build/demo
+	$(BOOKRULE) fetch --source $(EXAMPLE) --replay Fixtures/example-gbk/book.har $(EXAMPLE_SITE)/book/102/ \
+		--library .build/demo/library.sqlite --epub -o .build/demo/
+	$(BOOKRULE) export 长夜灯火 --txt -o .build/demo/ --library .build/demo/library.sqlite
+	$(BOOKRULE) library --library .build/demo/library.sqlite
 
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors

@@ -23,9 +23,19 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibZip",
+            pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(
             name: "BookRule",
-            dependencies: ["CLibXML2", "CPCRE2", "CCurl"]
+            dependencies: ["CLibXML2", "CPCRE2", "CCurl", "CLibZip", "CSQLite"]
         ),
         .executableTarget(
             name: "bookrule",

@@ -35,6 +35,13 @@ record_gbk() {
     "$BOOKRULE" toc --source "$src" --record "$har" "$base/book/101/" >/dev/null
     "$BOOKRULE" chapter --source "$src" --record "$har" "$base/book/101/1.html" --next "$base/book/101/2.html" >/dev/null
     "$BOOKRULE" chapter --source "$src" --record "$har" "$base/book/101/60.html" >/dev/null
+    # A whole (short) book for the offline fetch demo and test.
+    local library
+    library=$(mktemp -d)
+    rm -f Fixtures/example-gbk/book.har
+    "$BOOKRULE" fetch --source "$src" --record Fixtures/example-gbk/book.har "$base/book/102/" \
+        --library "$library/library.sqlite" --delay 0 --failure-delay 0 >/dev/null
+    rm -rf "$library"
     stop_site
 }
 

@@ -15,6 +15,9 @@ enum BookruleCLI {
       info      Read a book page
       toc       Read a book's whole table of contents
       chapter   Read one chapter's clean text
+      fetch     Download a whole book into the offline library (resumable)
+      export    Write a saved book as EPUB or TXT
+      library   List saved books, or remove one
       test      Check sources against their recorded fixtures, rule by rule
       lint      Check source files without fetching anything
 
@@ -45,6 +48,12 @@ enum BookruleCLI {
             return LintCommand.run(rest, terminal: terminal)
         case "test":
             return await TestCommand.run(rest, terminal: terminal)
+        case "fetch":
+            return await FetchCommand.run(rest, terminal: terminal)
+        case "export":
+            return ExportCommand.run(rest, terminal: terminal)
+        case "library":
+            return LibraryCommand.run(rest, terminal: terminal)
         default:
             terminal.error("error: unknown command \"\(command)\"\n\n\(usage)")
             return 2

@@ -1,0 +1,45 @@
+import BookRule
+
+/// `bookrule export BOOK (--txt | --epub)`: writes a saved book from the library, with no network.
+enum ExportCommand {
+    static let help = """
+    Usage: bookrule export BOOK (--txt | --epub) [-o PATH] [--library PATH]
+
+    BOOK is the book's number in `bookrule library`, its URL, or part of its title. Chapters not saved yet are
+    left out (and counted). The file is named after the title in the current directory unless -o names a
+    file or a directory.
+
+    Options:
+      --txt, --epub       The format (EPUB 3, or plain UTF-8 text)
+      -o PATH             Output file or directory
+    \(LibraryAccess.help)  -h, --help          Show this help
+    """
+
+    static func run(_ words: [String], terminal: Terminal) -> Int32 {
+        do {
+            let arguments = try CommandLineArguments(words, valueOptions: ["-o", "--library"],
+                                                     flagOptions: ["--help", "--txt", "--epub"])
+            if arguments.has("--help") {
+                terminal.print(help)
+                return 0
+            }
+            guard arguments.positionals.count == 1 else { throw UsageError("name one BOOK") }
+            guard arguments.has("--txt") != arguments.has("--epub") else { throw UsageError("choose --txt or --epub") }
+            let store = try LibraryAccess.open(arguments)
+            let stored = try LibraryAccess.book(arguments.positionals[0], in: store)
+            let libraryPath = arguments.value("--library") ?? LibraryStore.defaultPath()
+            let (book, missing) = try LibraryAccess.exportBook(stored, store: store, libraryPath: libraryPath)
+            let path = try LibraryAccess.write(book, epub: arguments.has("--epub"), output: arguments.value("-o"))
+            terminal.print(path)
+            terminal.error("exported \(book.chapters.filter { !$0.isVolume }.count) chapter(s)"
+                           + (missing > 0 ? "; \(missing) not saved yet (run bookrule fetch to complete the book)" : ""))
+            return 0
+        } catch let error as UsageError {
+            terminal.error("error: \(error)\n\n\(help)")
+            return 2
+        } catch {
+            terminal.error("error: \(error)")
+            return 1
+        }
+    }
+}

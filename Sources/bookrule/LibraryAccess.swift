@@ -1,0 +1,84 @@
+import BookRule
+import Foundation
+
+/// What `fetch`, `export` and `library` share: opening the library, finding a book, building an export.
+enum LibraryAccess {
+    static let help = "  --library PATH      The library database (default: $XDG_DATA_HOME/bookrule/library.sqlite)\n"
+
+    static func open(_ arguments: CommandLineArguments) throws -> LibraryStore {
+        try LibraryStore(path: arguments.value("--library") ?? LibraryStore.defaultPath())
+    }
+
+    /// The one book `query` names: its id, its URL, or part of its title.
+    static func book(_ query: String, in store: LibraryStore) throws -> StoredBook {
+        let matches = try store.findBooks(matching: query)
+        guard let first = matches.first else {
+            throw UsageError("no book in the library matches \"\(query)\" (see `bookrule library`)")
+        }
+        guard matches.count == 1 else {
+            let list = matches.prefix(10).map { "#\($0.id) \($0.name)" }.joined(separator: ", ")
+            throw UsageError("\"\(query)\" matches \(matches.count) books (\(list)); give the number")
+        }
+        return first
+    }
+
+    /// Where the cover of a stored book is kept: beside the library database, by book id.
+    static func coverPath(for book: StoredBook, libraryPath: String) -> String {
+        let directory = (libraryPath as NSString).deletingLastPathComponent
+        return (directory.isEmpty ? "." : directory) + "/covers/\(book.id)"
+    }
+
+    /// The book with every saved chapter, ready for an exporter; `missing` counts chapters not saved.
+    static func exportBook(_ book: StoredBook, store: LibraryStore, libraryPath: String) throws -> (ExportBook, missing: Int) {
+        var chapters: [ExportChapter] = []
+        var missing = 0
+        for chapter in try store.chapters(bookID: book.id) {
+            if chapter.isVolume {
+                chapters.append(ExportChapter(title: chapter.title, text: "", isVolume: true))
+                continue
+            }
+            guard chapter.state == .done, let text = try store.text(bookID: book.id, url: chapter.url) else {
+                missing += 1
+                continue
+            }
+            chapters.append(ExportChapter(title: chapter.title, text: text, isVolume: false))
+        }
+        var cover: ExportCover?
+        let path = coverPath(for: book, libraryPath: libraryPath)
+        if let bytes = FileManager.default.contents(atPath: path), let type = ImageType.mediaType(of: [UInt8](bytes)) {
+            cover = ExportCover(bytes: [UInt8](bytes), mediaType: type)
+        }
+        let export = ExportBook(title: book.name, author: book.author, intro: book.intro, language: "zh",
+                                identifier: ExportBook.identifier(sourceURL: book.sourceURL, bookURL: book.url),
+                                sourceURL: book.sourceURL, bookURL: book.url, cover: cover, chapters: chapters)
+        return (export, missing)
+    }
+
+    /// Writes `book` as TXT or EPUB to `output` (a file, or a directory to put a file named after the title in;
+    /// the current directory when nil) and returns the path written.
+    static func write(_ book: ExportBook, epub: Bool, output: String?) throws -> String {
+        let ext = epub ? "epub" : "txt"
+        var isDirectory: ObjCBool = false
+        let path: String
+        if let output, !(output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)) {
+            path = output
+        } else {
+            let directory = output ?? FileManager.default.currentDirectoryPath
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            path = try SafeFileName.path(in: directory, title: book.title, extension: ext)
+        }
+        if epub { try EPUBExporter.write(book, to: path) } else { try TXTExporter.write(book, to: path) }
+        return path
+    }
+}
+
+/// Recognises the image formats a cover may come in, from their first bytes.
+enum ImageType {
+    static func mediaType(of bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
+        if bytes.count > 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
+        return nil
+    }
+}

@@ -1,0 +1,64 @@
+import BookRule
+import Foundation
+
+/// `bookrule library`: lists the saved books; `bookrule library remove BOOK` deletes one.
+enum LibraryCommand {
+    static let help = """
+    Usage: bookrule library [list] [--json] [--library PATH]
+           bookrule library remove BOOK [--library PATH]
+
+    Lists every book with its chapters saved/total, failures and last update, or removes a book (its saved
+    chapters and cover) from the library. BOOK is a number from the list, a URL, or part of a title.
+
+    Options:
+    \(LibraryAccess.help)  --json              Print the list as JSON
+      -h, --help          Show this help
+    """
+
+    static func run(_ words: [String], terminal: Terminal) -> Int32 {
+        do {
+            let arguments = try CommandLineArguments(words, valueOptions: ["--library"], flagOptions: ["--help", "--json"])
+            if arguments.has("--help") {
+                terminal.print(help)
+                return 0
+            }
+            let store = try LibraryAccess.open(arguments)
+            switch arguments.positionals.first ?? "list" {
+            case "list":
+                guard arguments.positionals.count <= 1 else { throw UsageError("`library list` takes no arguments") }
+                let books = try store.books()
+                if arguments.has("--json") {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                    encoder.dateEncodingStrategy = .iso8601
+                    terminal.print(String(decoding: try encoder.encode(books), as: UTF8.self))
+                    return 0
+                }
+                if books.isEmpty { terminal.print("the library is empty (bookrule fetch adds books)") }
+                let formatter = ISO8601DateFormatter()
+                for book in books {
+                    let failed = book.failedCount > 0 ? ", \(book.failedCount) failed" : ""
+                    terminal.print("#\(book.id)  \(book.name)\(book.author.isEmpty ? "" : " — \(book.author)")  "
+                                   + "\(book.doneCount)/\(book.chapterCount) chapters\(failed)  updated \(formatter.string(from: book.updatedAt))")
+                    terminal.print("     \(book.url)  (\(book.sourceName))")
+                }
+            case "remove":
+                guard arguments.positionals.count == 2 else { throw UsageError("name one BOOK to remove") }
+                let book = try LibraryAccess.book(arguments.positionals[1], in: store)
+                try store.removeBook(id: book.id)
+                let libraryPath = arguments.value("--library") ?? LibraryStore.defaultPath()
+                try? FileManager.default.removeItem(atPath: LibraryAccess.coverPath(for: book, libraryPath: libraryPath))
+                terminal.print("removed #\(book.id) \(book.name)")
+            default:
+                throw UsageError("unknown library command \"\(arguments.positionals[0])\" (list or remove)")
+            }
+            return 0
+        } catch let error as UsageError {
+            terminal.error("error: \(error)\n\n\(help)")
+            return 2
+        } catch {
+            terminal.error("error: \(error)")
+            return 1
+        }
+    }
+}

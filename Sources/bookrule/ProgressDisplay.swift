@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import BookRule
+import Foundation
+import Synchronization
+
+/// Shows a download's progress on stderr: a live bar on a terminal (chapters done/total, rate, ETA, current
+/// title, failures, the current wait while backing off), one line per chapter otherwise, or JSON lines.
+final class ProgressDisplay: Sendable {
+    enum Mode: Sendable {
+        case bar, lines, json
+    }
+
+    private let terminal: Terminal
+    private let mode: Mode
+    private let state = Mutex(State())
+
+    private struct State {
+        var total = 0
+        var done = 0
+        var fetchedThisRun = 0
+        var failures = 0
+        var current = ""
+        var waiting: String?
+        var started = ContinuousClock.now
+        var barShown = false
+    }
+
+    init(terminal: Terminal, mode: Mode) {
+        self.terminal = terminal
+        self.mode = mode
+    }
+
+    /// The mode for this process: JSON when asked, a bar on a terminal (unless TERM is dumb), lines otherwise.
+    static func mode(json: Bool) -> Mode {
+        if json { return .json }
+        return isatty(STDERR_FILENO) == 1 && ProcessEnvironment.value("TERM") != "dumb" ? .bar : .lines
+    }
+
+    func handle(_ event: DownloadEvent) {
+        if mode == .json {
+            emitJSON(event)
+            return
+        }
+        switch event {
+        case .bookInfo(let book, let warnings):
+            line("book: \(book.name)\(book.author.isEmpty ? "" : " — \(book.author)") (#\(book.id))")
+            for warning in warnings { line("warning: \(warning)") }
+        case .tocMerged(let merge, let chapters, let warnings):
+            line("toc: \(chapters) entries, \(merge.added) new\(merge.missingFromTOC > 0 ? ", \(merge.missingFromTOC) no longer listed (kept)" : "")")
+            for warning in warnings { line("warning: \(warning)") }
+        case .started(let total, let saved, let toFetch):
+            state.withLock {
+                $0.total = total
+                $0.done = saved
+                $0.started = ContinuousClock.now
+            }
+            line(toFetch == 0 ? "all \(total) chapters are already saved" : "fetching \(toFetch) of \(total) chapters (\(saved) already saved)")
+        case .chapterStarted(_, let title):
+            state.withLock {
+                $0.current = title
+                $0.waiting = nil
+            }
+            redraw()
+        case .chapterSaved(let position, let title, let characters):
+            state.withLock {
+                $0.done += 1
+                $0.fetchedThisRun += 1
+            }
+            if mode == .lines { line("saved \(position + 1) \(title) (\(characters) characters)") } else { redraw() }
+        case .chapterFailed(let position, let title, let error):
+            state.withLock { $0.failures += 1 }
+            line("failed \(position + 1) \(title): \(error)")
+        case .finished:
+            clearBar()
+        }
+    }
+
+    /// Shows what the polite fetcher is doing: a wait before a request, or a retry.
+    func handle(_ event: FetchEvent) {
+        if mode == .json {
+            terminal.error(Self.json(["event": "request", "host": event.host, "url": event.url,
+                                      "status": event.status.map(String.init) ?? "", "bytes": String(event.bytes),
+                                      "waitSeconds": String(format: "%.3f", event.wait.seconds),
+                                      "retryReason": event.retryReason.map { "\($0)" } ?? ""]))
+            return
+        }
+        if let reason = event.retryReason {
+            line("retrying \(event.url): \(reason)")
+        }
+        if event.wait > .seconds(2) {
+            state.withLock { $0.waiting = String(format: "waited %.1f s for %@", event.wait.seconds, event.host) }
+            redraw()
+        }
+    }
+
+    private func redraw() {
+        guard mode == .bar else { return }
+        let text = state.withLock { state -> String in
+            state.barShown = true
+            let width = 24
+            let fraction = state.total > 0 ? Double(state.done) / Double(state.total) : 0
+            let filled = Int(fraction * Double(width))
+            let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+            let elapsed = (ContinuousClock.now - state.started).seconds
+            let rate = elapsed > 0 ? Double(state.fetchedThisRun) / elapsed : 0
+            let remaining = state.total - state.done
+            let eta = rate > 0 ? Self.clock(Double(remaining) / rate) : "--:--"
+            var text = "[\(bar)] \(state.done)/\(state.total) \(String(format: "%.1f", rate)) ch/s ETA \(eta)"
+            if state.failures > 0 { text += " failed \(state.failures)" }
+            if let waiting = state.waiting { text += " (\(waiting))" }
+            text += " " + state.current
+            return String(text.prefix(Self.columns()))
+        }
+        terminal.errorRaw("\r\u{1B}[K" + text)
+    }
+
+    private func clearBar() {
+        let shown = state.withLock { state -> Bool in
+            defer { state.barShown = false }
+            return state.barShown
+        }
+        if shown { terminal.errorRaw("\r\u{1B}[K") }
+    }
+
+    private func line(_ text: String) {
+        clearBar()
+        terminal.error(text)
+        redraw()
+    }
+
+    private func emitJSON(_ event: DownloadEvent) {
+        let fields: [String: String]
+        switch event {
+        case .bookInfo(let book, _):
+            fields = ["event": "book", "id": String(book.id), "name": book.name, "author": book.author, "url": book.url]
+        case .tocMerged(let merge, let chapters, _):
+            fields = ["event": "toc", "chapters": String(chapters), "added": String(merge.added)]
+        case .started(let total, let saved, let toFetch):
+            fields = ["event": "started", "total": String(total), "alreadySaved": String(saved), "toFetch": String(toFetch)]
+        case .chapterStarted(let position, let title):
+            fields = ["event": "chapterStarted", "number": String(position + 1), "title": title]
+        case .chapterSaved(let position, let title, let characters):
+            fields = ["event": "chapterSaved", "number": String(position + 1), "title": title, "characters": String(characters)]
+        case .chapterFailed(let position, let title, let error):
+            fields = ["event": "chapterFailed", "number": String(position + 1), "title": title, "error": error]
+        case .finished(let summary):
+            fields = ["event": "finished", "fetched": String(summary.fetched), "failed": String(summary.failures.count),
+                      "missing": String(summary.missing), "cancelled": String(summary.cancelled)]
+        }
+        terminal.print(Self.json(fields))
+    }
+
+    static func json(_ fields: [String: String]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(fields), as: UTF8.self)) ?? "{}"
+    }
+
+    private static func clock(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds < 360_000 else { return "--:--" }
+        let total = Int(seconds.rounded())
+        return total >= 3600 ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+            : String(format: "%d:%02d", total / 60, total % 60)
+    }
+
+    private static func columns() -> Int {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) - 1 }
+        return 79
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a Double.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
