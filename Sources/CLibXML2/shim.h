@@ -18,6 +18,19 @@
 /// `xmlFree` is a global function pointer, which Swift 6 rejects as not concurrency-safe.
 static inline void bookrule_xmlFree(void *pointer) { xmlFree(pointer); }
 
+/// libxml2 prints some errors (an unknown XPath function at evaluation) through its per-thread "generic" error
+/// function, straight to stderr. A variadic C callback cannot be written in Swift, so this one lives here.
+static void bookrule_ignore_generic_error(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+
+/// Routes this thread's generic libxml2 errors to `bookrule_ignore_generic_error` (structured errors, which
+/// carry the same information, are captured separately).
+static inline void bookrule_silence_generic_errors(void) {
+    xmlSetGenericErrorFunc(NULL, bookrule_ignore_generic_error);
+}
+
 /// `xmlParserVersion` is a macro in some builds; the dotted version string is a plain literal.
 static inline const char *bookrule_libxml2_version(void) { return LIBXML_DOTTED_VERSION; }
 

@@ -57,9 +57,11 @@ struct CommandLineArguments {
     func has(_ name: String) -> Bool { flags.contains(name) }
 
     /// The value of `name` as a positive whole number, or `defaultValue` when absent.
-    func positiveInt(_ name: String, default defaultValue: Int) throws(UsageError) -> Int {
+    func positiveInt(_ name: String, default defaultValue: Int, maximum: Int = 1_000_000_000) throws(UsageError) -> Int {
         guard let text = value(name) else { return defaultValue }
-        guard let number = Int(text), number > 0 else { throw UsageError("\(name) takes a whole number above 0, not \"\(text)\"") }
+        guard let number = Int(text), number > 0, number <= maximum else {
+            throw UsageError("\(name) takes a whole number from 1 to \(maximum), not \"\(text)\"")
+        }
         return number
     }
 }

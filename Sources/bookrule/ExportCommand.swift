@@ -25,7 +25,7 @@ enum ExportCommand {
             }
             guard arguments.positionals.count == 1 else { throw UsageError("name one BOOK") }
             guard arguments.has("--txt") != arguments.has("--epub") else { throw UsageError("choose --txt or --epub") }
-            let store = try LibraryAccess.open(arguments)
+            let store = try LibraryAccess.open(arguments, create: false)
             let stored = try LibraryAccess.book(arguments.positionals[0], in: store)
             let libraryPath = arguments.value("--library") ?? LibraryStore.defaultPath()
             let (book, missing) = try LibraryAccess.exportBook(stored, store: store, libraryPath: libraryPath)

@@ -81,7 +81,7 @@ enum FetchCommand {
                 transport = recording
             }
             engine = SourceEngine(source: source, transport: transport)
-            store = try LibraryAccess.open(arguments)
+            store = try LibraryAccess.open(arguments, create: true)
         } catch let error as UsageError {
             terminal.error("error: \(error)\n\n\(help)")
             return 2
@@ -135,6 +135,12 @@ enum FetchCommand {
         } catch let error as UsageError {
             terminal.error("error: \(error)")
             return 2
+        } catch let error as EngineError {
+            terminal.error("error: \(error)")
+            switch error {
+            case .unusableRules, .missingRule: return 2
+            default: return 1
+            }
         } catch {
             terminal.error("error: \(error)")
             return 1

@@ -2,7 +2,7 @@ import BookRule
 import Foundation
 
 /// The options every command that fetches takes, and the polite transport they build: libcurl underneath,
-/// the shared `PoliteFetcher` on top (README and docs/fetching.md describe them).
+/// the shared `PoliteFetcher` on top (the README describes them).
 struct FetchOptions {
     static let valueNames: Set<String> = [
         "--delay", "--failure-delay", "--max-retries", "--retry-after-cap", "--ua-rotation", "--timeout", "--proxy",

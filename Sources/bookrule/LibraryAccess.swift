@@ -5,8 +5,14 @@ import Foundation
 enum LibraryAccess {
     static let help = "  --library PATH      The library database (default: $XDG_DATA_HOME/bookrule/library.sqlite)\n"
 
-    static func open(_ arguments: CommandLineArguments) throws -> LibraryStore {
-        try LibraryStore(path: arguments.value("--library") ?? LibraryStore.defaultPath())
+    /// Opens the library; `create` only for fetch, so a mistyped --library for export or list is an error,
+    /// not a new empty database.
+    static func open(_ arguments: CommandLineArguments, create: Bool) throws -> LibraryStore {
+        let path = arguments.value("--library") ?? LibraryStore.defaultPath()
+        if !create && !FileManager.default.fileExists(atPath: path) {
+            throw UsageError("there is no library at \(path) (bookrule fetch creates it; check --library)")
+        }
+        return try LibraryStore(path: path)
     }
 
     /// The one book `query` names: its id, its URL, or part of its title.
@@ -32,7 +38,8 @@ enum LibraryAccess {
     static func exportBook(_ book: StoredBook, store: LibraryStore, libraryPath: String) throws -> (ExportBook, missing: Int) {
         var chapters: [ExportChapter] = []
         var missing = 0
-        for chapter in try store.chapters(bookID: book.id) {
+        // Chapters the site no longer lists stay in the library but not in the book.
+        for chapter in try store.chapters(bookID: book.id) where chapter.inTOC {
             if chapter.isVolume {
                 chapters.append(ExportChapter(title: chapter.title, text: "", isVolume: true))
                 continue

@@ -22,7 +22,7 @@ enum LibraryCommand {
                 terminal.print(help)
                 return 0
             }
-            let store = try LibraryAccess.open(arguments)
+            let store = try LibraryAccess.open(arguments, create: false)
             switch arguments.positionals.first ?? "list" {
             case "list":
                 guard arguments.positionals.count <= 1 else { throw UsageError("`library list` takes no arguments") }

@@ -3,7 +3,7 @@ import BookRule
 /// `bookrule lint FILE…`: loads sources without fetching anything and lists every field that cannot run.
 enum LintCommand {
     static let help = """
-    Usage: bookrule lint FILE... [--json]
+    Usage: bookrule lint FILE... [--quiet]
 
     Loads each source file, compiles every rule, and prints a verdict per source with every problem's file,
     line, column, field path, dialect and reason. Nothing is fetched. Exit status 0 when every source is fully usable, 1 when some rule cannot

@@ -137,8 +137,10 @@ enum SourceCommand {
             return 0
         } catch let error as EngineError {
             terminal.error("error: \(error)")
-            if case .unusableRules = error { return 2 }
-            return 1
+            switch error {
+            case .unusableRules, .missingRule: return 2
+            default: return 1
+            }
         } catch {
             terminal.error("error: \(error)")
             return 1

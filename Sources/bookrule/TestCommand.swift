@@ -60,9 +60,9 @@ enum TestCommand {
             if arguments.has("--record") && arguments.has("--live") { throw UsageError("--record and --live exclude each other") }
             options = CheckOptions(keyword: arguments.value("--keyword"), bookURL: arguments.value("--book"),
                                    minimumContentLength: try arguments.positiveInt("--min-length", default: 50))
-            timeout = try arguments.positiveInt("--source-timeout", default: 120)
+            timeout = try arguments.positiveInt("--source-timeout", default: 120, maximum: 86_400)
             fetch = try FetchOptions(arguments)
-            jobs = try arguments.positiveInt("--jobs", default: 4)
+            jobs = try arguments.positiveInt("--jobs", default: 4, maximum: 64)
         } catch {
             terminal.error("error: \(error)\n\n\(help)")
             return 2
@@ -175,12 +175,20 @@ enum TestCommand {
 
         var report = await check(target, transport: transport, options: options, timeout: .seconds(timeout))
 
+        // A failed or timed-out run must not replace a good fixture or snapshot with a broken one.
+        let stepsPassed = report.steps.allSatisfy { $0.status != .failed }
         do {
             if let recorder {
-                try FileManager.default.createDirectory(atPath: target.fixtureDirectory, withIntermediateDirectories: true)
-                try recorder.recording.write(to: target.harPath)
+                if stepsPassed {
+                    try FileManager.default.createDirectory(atPath: target.fixtureDirectory, withIntermediateDirectories: true)
+                    try recorder.recording.write(to: target.harPath)
+                } else {
+                    report.steps.append(StepReport(name: "record", status: .failed,
+                                                   error: "not saved: the live run failed, so \(target.harPath) was left as it was",
+                                                   requests: [], rules: [], checks: [], milliseconds: 0))
+                }
             }
-            if update {
+            if update && stepsPassed {
                 try SnapshotStore.write(report.snapshot, to: target.snapshotPath)
             }
             report.snapshotComparison = try SnapshotStore.compare(report.snapshot, withFileAt: target.snapshotPath)
@@ -199,15 +207,19 @@ enum TestCommand {
         let check = SourceCheck(source: target.source, transport: transport, options: options)
         let answered = FirstAnswer()
         return await withCheckedContinuation { (continuation: CheckedContinuation<CheckReport, Never>) in
+            let timer = Task {
+                try? await Task.sleep(for: timeout)
+                return answered.claim()
+            }
             let work = Task {
                 let report = await check.run()
                 if answered.claim() {
+                    timer.cancel()
                     continuation.resume(returning: report)
                 }
             }
             Task {
-                try? await Task.sleep(for: timeout)
-                if answered.claim() {
+                if await timer.value {
                     work.cancel()
                     continuation.resume(returning: failedReport(target, "timed out after \(timeout)"))
                 }

@@ -875,7 +875,10 @@ struct PoliteFetcherCancellationTests {
         #expect(RetryAfter.delay("120", now: now) == .seconds(120))
         #expect(RetryAfter.delay(" 3 ", now: now) == .seconds(3))
         #expect(RetryAfter.delay("0", now: now) == .zero)
-        #expect(RetryAfter.delay("99999999999999999999999", now: now) == .seconds(Int64.max))
+        // Absurd values are clamped to ten years, so date arithmetic and messages stay safe.
+        #expect(RetryAfter.delay("99999999999999999999999", now: now) == .seconds(315_360_000))
+        let deferred = FetchError.hostDeferred(host: "h", until: now.addingTimeInterval(315_360_000), retryAfter: .seconds(315_360_000))
+        #expect(deferred.description.contains("h asked bookrule to wait"))
     }
 
     @Test(arguments: ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",

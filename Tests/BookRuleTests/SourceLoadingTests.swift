@@ -53,3 +53,42 @@ struct SourceLoadingTests {
         }
     }
 }
+
+@Suite("Hostile or malformed sources fail cleanly")
+struct HostileSourceTests {
+    @Test("deeply nested templates are refused at load instead of exhausting the stack")
+    func deepTemplates() {
+        let rule = String(repeating: "{{@", count: 5000) + String(repeating: "}}", count: 5000)
+        #expect(throws: RuleError.self) { try RuleParser.parse(rule, field: "ruleSearch.bookUrl", kind: .string) }
+    }
+
+    @Test("an XPath function that only fails when run (XPath 2's ends-with) is caught at load")
+    func unknownFunction() {
+        do {
+            _ = try RuleParser.parse("//a[ends-with(@href,'.html')]/@href", field: "ruleToc.chapterUrl", kind: .string)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "ruleToc.chapterUrl (XPath): ends-with() is not an XPath 1.0 function")
+        }
+    }
+
+    @Test("page arithmetic that overflows gives 0 instead of trapping")
+    func pageOverflow() throws {
+        // 65536^3 * 32768 wraps to Int.min; Int.min / -1 would trap.
+        let template = try URLTemplate("/s?o={{65536*65536*65536*32768/-1}}", field: "searchUrl")
+        #expect(try template.request(page: 1, baseURL: "https://a.test/").url == "https://a.test/s?o=0")
+    }
+
+    @Test("a non-object in a source array is named; string booleans and unknown types are read or reported")
+    func arrayElementsAndTypes() throws {
+        let sources = try BookSource.load(bytes: Array(#"[[1], {"bookSourceUrl":"https://a.test","enabledCookieJar":"false","bookSourceType":7,"concurrentRate":"fast"}]"#.utf8), path: "x.json")
+        #expect(sources[0].problems.map(\.description) == ["[0]: expected a book source object, found array"])
+        #expect(sources[1].enabledCookieJar == false)
+        #expect(sources[1].problems.map(\.field) == ["[1].bookSourceType", "[1].concurrentRate"])
+    }
+
+    @Test("a key in a charset that cannot hold it becomes one ? per character")
+    func unrepresentableKey() throws {
+        #expect(try URLTemplate.percentEncode("a😀b", charset: "GB2312") == "a%3Fb")
+    }
+}

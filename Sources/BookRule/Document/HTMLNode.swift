@@ -30,7 +30,7 @@ public struct HTMLNode: @unchecked Sendable {
         case element, attribute, text, document, other
     }
 
-    /// The lower-case tag or attribute name ("" for text and document nodes).
+    /// The lower-case tag or attribute name (libxml2 calls text nodes "text"; a document has no name).
     public var name: String {
         Self.name(of: pointer)
     }
@@ -66,20 +66,6 @@ public struct HTMLNode: @unchecked Sendable {
         case .element, .document:
             return HTMLTextFormatter.text(of: HTMLNode(document: document, pointer: pointer))
         }
-    }
-
-    /// The text directly inside this element, not inside its children (JsoupXpath's `text()` on an element).
-    public var ownText: String {
-        var parts: [String] = []
-        var child = pointer.pointee.children
-        while let node = child {
-            if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE,
-               let content = node.pointee.content {
-                parts.append(String(cString: content))
-            }
-            child = node.pointee.next
-        }
-        return HTMLTextFormatter.collapsingWhitespace(parts.joined())
     }
 
     /// The markup of this node including its own tag.

@@ -22,7 +22,7 @@ public enum HTMLTextFormatter {
         // Fast path: an element holding one text node (a link, a title) needs no tree walk.
         if let only = root.pointee.children, only.pointee.next == nil,
            only.pointee.type == XML_TEXT_NODE, let content = only.pointee.content,
-           !skipped.contains(HTMLNode.name(of: root)) {
+           case let name = HTMLNode.name(of: root), !skipped.contains(name), name != "pre" {
             return paragraphs(of: collapsingWhitespace(String(cString: content)))
         }
         var output: [UInt8] = []

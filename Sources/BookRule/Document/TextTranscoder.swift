@@ -70,10 +70,17 @@ public enum TextTranscoder {
                     case E2BIG:
                         continue
                     case EILSEQ, EINVAL:
-                        // Invalid (EILSEQ) or truncated at the end (EINVAL): replace one byte and go on.
+                        // Invalid or unrepresentable (EILSEQ), or truncated at the end (EINVAL): replace and go
+                        // on. From UTF-8 the whole character is skipped, so one character gives one `?`.
                         output.append(contentsOf: replacement)
-                        inPointer += 1
-                        inLeft -= 1
+                        var width = 1
+                        if source == "UTF-8" {
+                            let lead = UInt8(bitPattern: inPointer.pointee)
+                            width = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+                        }
+                        width = min(width, inLeft)
+                        inPointer += width
+                        inLeft -= width
                         if inLeft == 0 { return }
                     default:
                         output.append(contentsOf: replacement)

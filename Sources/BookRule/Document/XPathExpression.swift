@@ -72,7 +72,7 @@ public final class XPathExpression: @unchecked Sendable {
 }
 
 /// What an XPath evaluation gave.
-public enum XPathValue: @unchecked Sendable {
+public enum XPathValue: Sendable {
     /// A node-set in document order.
     case nodes([HTMLNode])
     /// A string (from `string()`, `concat()`, `normalize-space()`, …).
@@ -101,6 +101,7 @@ private final class XPathErrorCollector {
             }
             collector.offset = Int(error.pointee.int1)
         }
+        bookrule_silence_generic_errors()
         xmlSetStructuredErrorFunc(Unmanaged.passUnretained(self).toOpaque(), handler)
         defer { xmlSetStructuredErrorFunc(nil, nil) }
         return withExtendedLifetime(self) { body() }

@@ -11,6 +11,8 @@ struct PageExpression: Sendable {
 
     /// Parses `text`, or returns nil when it is anything else (which would be JavaScript).
     init?(_ text: String) {
+        // Parsed recursively: anything this long is not arithmetic on a page number anyway.
+        guard text.utf8.count <= 200 else { return nil }
         var parser = Parser(tokens: Array(text.filter { !$0.isWhitespace }))
         guard let node = parser.expression(), parser.index == parser.tokens.count else { return nil }
         root = node
@@ -32,7 +34,10 @@ struct PageExpression: Sendable {
             case "+": return lhs &+ rhs
             case "-": return lhs &- rhs
             case "*": return lhs &* rhs
-            default: return rhs == 0 ? 0 : lhs / rhs
+            default:
+                // Division by zero, and Int.min / -1 which overflows, give 0 rather than trapping.
+                let (quotient, overflow) = lhs.dividedReportingOverflow(by: rhs)
+                return rhs == 0 || overflow ? 0 : quotient
             }
         }
     }

@@ -23,7 +23,7 @@ public enum EPUBExporter {
     /// Writes `book` as an EPUB 3.0 file at `path`, atomically: the archive is built in a temporary file in
     /// the same directory, flushed to disk and renamed over `path` only when complete.
     public static func write(_ book: ExportBook, to path: String) throws(ExportError) {
-        guard !book.chapters.isEmpty else { throw .noChapters(title: book.title) }
+        guard book.chapters.contains(where: { !$0.isVolume }) else { throw .noChapters(title: book.title) }
         try writeArchive(files(book, modified: timestamp()), to: path)
     }
 

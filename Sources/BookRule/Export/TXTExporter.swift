@@ -36,7 +36,7 @@ public enum TXTExporter {
     /// Writes `text(book)` to `path` atomically (a temporary file in the same directory, fsync, rename).
     /// Throws `ExportError.noChapters` when the book has no chapters, like the EPUB export.
     public static func write(_ book: ExportBook, to path: String) throws(ExportError) {
-        guard !book.chapters.isEmpty else { throw .noChapters(title: book.title) }
+        guard book.chapters.contains(where: { !$0.isVolume }) else { throw .noChapters(title: book.title) }
         do {
             try LocalFile.writeAtomically(Array(text(book).utf8), to: path)
         } catch {

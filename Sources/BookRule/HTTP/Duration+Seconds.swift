@@ -13,7 +13,7 @@ extension Duration {
 
     /// A short reading for messages: `0.25 s`, `3 s`, `5 min`, `1 h 30 min`.
     var readable: String {
-        let milliseconds = Int64((inSeconds * 1_000).rounded())
+        let milliseconds = Int64(min(max(inSeconds * 1_000, 0), 1e15).rounded())
         if milliseconds < 10_000 {
             let whole = milliseconds / 1_000
             let rest = milliseconds % 1_000

@@ -6,7 +6,7 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
     case unsupportedScheme(url: String)
     /// The connection failed (DNS, refused, TLS, reset); `message` is the underlying client's explanation.
     case connectionFailed(url: String, message: String)
-    /// The server did not answer in time: no data for `seconds` seconds (`URLSessionTransport`), or the connect
+    /// The server did not answer in time: the overall deadline of `seconds` seconds passed, or the connect
     /// or overall limit of `seconds` seconds ran out (`CurlTransport`).
     case timedOut(url: String, seconds: Double)
     /// The server kept redirecting (more than `limit` hops, or in a loop).

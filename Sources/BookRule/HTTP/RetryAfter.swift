@@ -101,7 +101,8 @@ public enum RetryAfter {
             let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - 0x30))
             value = overflow1 || overflow2 ? Int64.max : sum
         }
-        return value
+        // A server may send any number; ten years is "never" for a download and keeps date arithmetic safe.
+        return min(value, 315_360_000)
     }
 
     /// A non-negative decimal number of at most 4 ASCII digits.
@@ -173,7 +174,8 @@ public enum RetryAfter {
     }
 
     private static func utcParts(_ date: Date) -> UTCParts {
-        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        // Clamped to years 0001–9999 so a hostile date can't overflow the arithmetic below.
+        let total = Int(min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799).rounded(.down))
         var days = total / 86_400
         var secondOfDay = total % 86_400
         if secondOfDay < 0 {

@@ -6,6 +6,16 @@ public enum RuleParser {
     ///   - field: its path in the source, for error messages (`ruleToc.chapterList`).
     ///   - kind: whether it is a list rule, a string rule, or a field under an AllInOne list rule.
     public static func parse(_ text: String, field: String, kind: RuleKind) throws(RuleError) -> Rule {
+        // Templates nest ({{…{{…}}…}}) and parse recursively; a hostile source must not exhaust the stack.
+        var depth = 0
+        var deepest = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "{") { depth += 1; deepest = max(deepest, depth) }
+            if byte == UInt8(ascii: "}") { depth = max(0, depth - 1) }
+        }
+        guard deepest <= 64 else {
+            throw RuleError(field: field, dialect: nil, reason: "braces nest \(deepest) deep; at most 64 are supported", rule: text)
+        }
         var working = text.trimmingASCIIWhitespace()
         var reversed = false
         if kind == .list {
@@ -163,6 +173,48 @@ public enum RuleParser {
 
     // MARK: - XPath
 
+    /// XPath 1.0's functions and node tests. libxml2 compiles a call to anything else (XPath 2's ends-with,
+    /// say) and only fails when the call runs, once per chapter; checking names at load reports it once.
+    private static let xpathFunctions: Set<String> = [
+        "last", "position", "count", "id", "local-name", "namespace-uri", "name", "string", "concat", "starts-with",
+        "contains", "substring-before", "substring-after", "substring", "string-length", "normalize-space",
+        "translate", "boolean", "not", "true", "false", "lang", "number", "sum", "floor", "ceiling", "round",
+        "text", "node", "comment", "processing-instruction", "escape-uri",
+    ]
+
+    /// The first function called in `expression` that XPath 1.0 does not have.
+    private static func unknownFunction(in expression: String) -> String? {
+        let scalars = Array(expression.unicodeScalars)
+        var quote: Unicode.Scalar?
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if let open = quote {
+                if scalar == open { quote = nil }
+                index += 1
+                continue
+            }
+            if scalar == "'" || scalar == "\"" { quote = scalar; index += 1; continue }
+            guard scalar.isASCIILetter else { index += 1; continue }
+            var end = index
+            while end < scalars.count, scalars[end].isASCIILetter || scalars[end] == "-" || scalars[end] == "_"
+                || ("0"..."9").contains(scalars[end]) || scalars[end] == ":" {
+                end += 1
+            }
+            let name = String(String.UnicodeScalarView(scalars[index..<end]))
+            var next = end
+            while next < scalars.count, scalars[next] == " " { next += 1 }
+            let isAxis = next + 1 < scalars.count && scalars[next] == ":" && scalars[next + 1] == ":"
+            let previous = index > 0 ? scalars[index - 1] : " "
+            if next < scalars.count, scalars[next] == "(", !isAxis, previous != "@", !name.contains(":"),
+               !xpathFunctions.contains(name) {
+                return name
+            }
+            index = end
+        }
+        return nil
+    }
+
     private static let extractorSuffixes: [(suffix: String, extractor: XPathExtractor)] = [
         ("/allText()", .allText), ("/html()", .html), ("/outerHtml()", .outerHTML),
     ]
@@ -175,11 +227,14 @@ public enum RuleParser {
             extractor = kind
             break
         }
+        if let name = unknownFunction(in: expression) {
+            throw RuleError(field: field, dialect: .xpath, reason: "\(name)() is not an XPath 1.0 function", rule: raw)
+        }
         do {
             // Compile as written first, so libxml2's offset points into what the author wrote.
             _ = try XPathExpression(expression)
-            return XPathRule(expression: try XPathExpression(XPathRewriter.contextRelative(expression)),
-                             extractor: extractor, simple: SimpleXPath(expression))
+            let compiled = try XPathExpression(XPathRewriter.contextRelative(expression))
+            return XPathRule(expression: compiled, extractor: extractor, simple: SimpleXPath(expression))
         } catch {
             throw RuleError(field: field, dialect: .xpath, reason: error.description, rule: raw)
         }

@@ -32,7 +32,7 @@ public struct BookSource: Sendable {
     /// `ruleContent`.
     public let content: RuleSection
     /// Every field that could not be used, in file order.
-    public let problems: [SourceProblem]
+    public private(set) var problems: [SourceProblem]
     /// The whole source object as written, unknown keys included.
     public let json: JSONObject
     /// The file the source came from and its index when the file holds an array.
@@ -103,9 +103,32 @@ public struct BookSource: Sendable {
         url = sourceURL
         name = string("bookSourceName") ?? sourceURL
         group = string("bookSourceGroup")
-        type = object["bookSourceType"]?.value.intValue.flatMap(BookSourceType.init(rawValue:)) ?? .text
+        if let node = object["bookSourceType"], node.value != .null {
+            if let value = node.value.intValue ?? node.value.stringValue.flatMap({ Int($0) }),
+               let known = BookSourceType(rawValue: value) {
+                type = known
+            } else {
+                type = .text
+                problems.append(SourceProblem(field: prefix + "bookSourceType", location: node.location,
+                                              reason: "expected 0 (text), 1 (audio), 2 (image) or 3 (file)"))
+            }
+        } else {
+            type = .text
+        }
         concurrentRate = string("concurrentRate")
-        enabledCookieJar = object["enabledCookieJar"]?.value.boolValue ?? true
+        if let rate = concurrentRate {
+            do {
+                _ = try ConcurrentRate.parse(rate)
+            } catch {
+                problems.append(SourceProblem(field: prefix + "concurrentRate", location: object["concurrentRate"]?.location,
+                                              reason: "\(error)"))
+            }
+        }
+        switch object["enabledCookieJar"]?.value {
+        case .bool(let value)?: enabledCookieJar = value
+        case .string(let text)? where text.lowercased() == "false" || text == "0": enabledCookieJar = false
+        default: enabledCookieJar = true
+        }
 
         var headers: [HTTPHeader] = []
         if let node = object["header"] {
@@ -154,9 +177,12 @@ public struct BookSource: Sendable {
         self.problems = problems
     }
 
-    /// A placeholder for an array element that is not an object, so the other sources still load.
+    /// A placeholder for an array element that is not an object, so the other sources still load; its one
+    /// problem says what was found instead.
     private init(invalid node: JSONNode, origin: SourceOrigin) {
         self.init(object: JSONObject(members: []), location: node.location, origin: origin)
+        problems = [SourceProblem(field: origin.index.map { "[\($0)]" } ?? "source", location: node.location,
+                                  reason: "expected a book source object, found \(node.value.typeName)")]
     }
 
     /// The section for `name`.

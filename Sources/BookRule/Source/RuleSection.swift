@@ -35,6 +35,9 @@ public final class RuleSection: Sendable {
         var problems: [SourceProblem] = []
         let path = pathPrefix + name.rawValue
         var object = JSONObject(members: [])
+        // Locations inside a section written as a JSON string are positions in that string, not in the
+        // file: problems then point at the string itself.
+        var insideString = false
         if let node {
             switch node.value {
             case .object(let value):
@@ -46,6 +49,7 @@ public final class RuleSection: Sendable {
                     let inner = try JSONParser.parse(text, lenient: true)
                     if case .object(let value) = inner.value {
                         object = value
+                        insideString = true
                     } else {
                         problems.append(SourceProblem(field: path, location: node.location,
                                                       reason: "expected an object (or a JSON string holding one), found a string holding \(inner.value.typeName)"))
@@ -68,13 +72,14 @@ public final class RuleSection: Sendable {
         for field in name.fields {
             guard let valueNode = object[field.rawValue] else { continue }
             let fieldPath = path + "." + field.rawValue
+            let location = insideString ? node?.location : valueNode.location
             let text: String
             switch valueNode.value {
             case .string(let value): text = value
             case .null: continue
             case .number(let literal): text = literal
             default:
-                let problem = SourceProblem(field: fieldPath, location: valueNode.location,
+                let problem = SourceProblem(field: fieldPath, location: location,
                                             reason: "expected a rule string, found \(valueNode.value.typeName)")
                 fieldProblems[field] = problem
                 continue
@@ -86,7 +91,7 @@ public final class RuleSection: Sendable {
                 if field.isList && rule.dialect == .allInOne { listIsAllInOne = true }
                 rules[field] = rule
             } catch {
-                fieldProblems[field] = SourceProblem(field: fieldPath, location: valueNode.location,
+                fieldProblems[field] = SourceProblem(field: fieldPath, location: location,
                                                      dialect: error.dialect, reason: error.reason)
             }
         }
