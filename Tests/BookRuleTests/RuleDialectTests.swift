@@ -38,7 +38,6 @@ struct RuleDialectTests {
     @Test("unsupported dialects are reported with the field, never guessed", arguments: [
         ("@css:dd > a", "ruleToc.chapterList: CSS rules are not supported yet"),
         ("class.list@tag.a", "ruleToc.chapterList: JSoup rules are not supported yet"),
-        ("$.list[*]", "ruleToc.chapterList: JSONPath rules are not supported yet"),
         ("@js:java.ajax(baseUrl)", "ruleToc.chapterList: JavaScript rules are not supported"),
     ])
     func unsupported(rule: String, message: String) {

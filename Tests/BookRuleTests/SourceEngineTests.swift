@@ -185,3 +185,29 @@ struct SourceEngineTests {
         }
     }
 }
+
+@Suite("JSON APIs through JSONPath rules")
+struct JSONSourceTests {
+    @Test("search on a JSON API: list, fields, {$.id} templates and {{$.x}} pieces")
+    func jsonSearch() async throws {
+        let source = try loadSource("""
+        {"bookSourceUrl": "https://api.test", "searchUrl": "/search?q={{key}}",
+         "ruleSearch": {"bookList": "$.data.list", "name": "$.name", "author": "@Json:$.author",
+                        "bookUrl": "/book/{$.id}/", "kind": "{{$.tags}}", "coverUrl": "$.cover"}}
+        """)
+        #expect(source.problems.isEmpty, "\(source.problems)")
+        let api = """
+        {"code": 0, "data": {"list": [
+          {"id": 7, "name": "星河旅人", "author": "青石", "tags": "玄幻", "cover": "https://img.test/7.jpg"},
+          {"id": 8, "name": "长夜灯火", "author": "归途", "tags": "都市"}]}}
+        """
+        let site = TestSite(["https://api.test/search?q=%E6%98%9F": .init(
+            headers: [HTTPHeader("Content-Type", "application/json")], body: Array(api.utf8))])
+        let page = try await SourceEngine(source: source, transport: site).search(key: "星")
+        #expect(page.results.map(\.name) == ["星河旅人", "长夜灯火"])
+        #expect(page.results.map(\.author) == ["青石", "归途"])
+        #expect(page.results.map(\.bookURL) == ["https://api.test/book/7/", "https://api.test/book/8/"])
+        #expect(page.results.map(\.kind) == ["玄幻", "都市"])
+        #expect(page.results[0].coverURL == "https://img.test/7.jpg")
+    }
+}

@@ -28,6 +28,14 @@ public final class HTMLDocument: @unchecked Sendable {
     /// A context is taken out while one thread uses it, so none is shared.
     private let contextPool = Mutex<ContextPool>(ContextPool())
 
+    /// The body parsed as JSON, when it is JSON (an API answer rather than a page): JSONPath rules read this.
+    public let json: JSONValue?
+
+    /// What page-level rules start from: the JSON value for JSON answers, else the document node.
+    public var rootContext: RuleContext {
+        json.map(RuleContext.json) ?? .node(root)
+    }
+
     /// The decoded page source, for regex rules that run on raw markup.
     public var sourceText: String { String(decoding: utf8, as: UTF8.self) }
 
@@ -77,6 +85,12 @@ public final class HTMLDocument: @unchecked Sendable {
         self.url = url
         self.charset = charset
         self.utf8 = utf8
+        let first = utf8.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+            json = (try? JSONParser.parse(utf8))?.value
+        } else {
+            json = nil
+        }
         self.baseURL = Self.baseHref(of: parsed).flatMap { URLReference.resolve($0, against: url) } ?? url
     }
 

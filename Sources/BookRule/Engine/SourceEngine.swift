@@ -46,7 +46,7 @@ public struct SourceEngine: Sendable {
         var warnings = Warnings()
         let environment = RuleEnvironment(baseURL: document.baseURL)
         let items = try section[.bookList].map { rule in
-            try elements(rule, in: .node(document.root), environment: environment, url: document.url)
+            try elements(rule, in: document.rootContext, environment: environment, url: document.url)
         } ?? []
         var results: [SearchResult] = []
         for item in items {
@@ -88,7 +88,7 @@ public struct SourceEngine: Sendable {
         let section = source.bookInfo
         try requireRules(section, [.initRule], step: "book info")
         let environment = RuleEnvironment(baseURL: document.baseURL, variables: variables)
-        var context = RuleContext.node(document.root)
+        var context = document.rootContext
         if let initRule = section[.initRule] {
             let selected = try elements(initRule, in: context, environment: environment, url: document.url)
             guard let first = selected.first else {
@@ -146,7 +146,7 @@ public struct SourceEngine: Sendable {
             pages.append(document.url)
             let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
             let base = URLReference.Base(document.baseURL)
-            let items = try elements(listRule, in: .node(document.root), environment: environment, url: document.url,
+            let items = try elements(listRule, in: document.rootContext, environment: environment, url: document.url,
                                      applyingReverse: false)
             for item in items {
                 let reader = FieldReader(section: section, context: item, environment: environment, base: base, tracer: tracer)
@@ -220,11 +220,11 @@ public struct SourceEngine: Sendable {
             pages.append(document.url)
             let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
             let strings = try traced(contentRule, url: document.url) { () throws(RuleError) in
-                try contentRule.strings(in: .node(document.root), environment: environment)
+                try contentRule.strings(in: document.rootContext, environment: environment)
             }
             parts.append(contentsOf: strings.map(HTMLTextFormatter.text(fromMarkup:)))
             if title == nil, section[.title] != nil {
-                let reader = FieldReader(section: section, context: .node(document.root), environment: environment, tracer: tracer)
+                let reader = FieldReader(section: section, context: document.rootContext, environment: environment, tracer: tracer)
                 let value = reader.line(.title, &warnings)
                 if !value.isEmpty { title = value }
             }
@@ -290,7 +290,7 @@ public struct SourceEngine: Sendable {
     private func nextURLs(_ rule: Rule, in document: HTMLDocument, environment: RuleEnvironment, warnings: inout Warnings) -> [String] {
         let values: [String]
         do {
-            values = try rule.strings(in: .node(document.root), environment: environment)
+            values = try rule.strings(in: document.rootContext, environment: environment)
             tracer?.record(rule, values: values)
         } catch {
             tracer?.record(rule, values: [], error: error.description)

@@ -64,6 +64,10 @@ indirect enum RuleBody: Sendable {
     case rawText
     /// A rule whose text contains `@get:{key}`: substituted, then compiled (and cached) when evaluated.
     case dynamic(DynamicRule)
+    /// JSONPath (`$.data.list[*]`, `@Json:`) over a JSON answer.
+    case jsonPath(JSONPath)
+    /// Text with `{$.path}` pieces, read from a JSON answer.
+    case jsonTemplate(JSONTemplate)
 }
 
 /// A compiled XPath and what to take from the nodes it selects.

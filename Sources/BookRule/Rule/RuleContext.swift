@@ -7,6 +7,8 @@ public enum RuleContext: Sendable {
     case match(RegexMatch)
     /// Text, e.g. an AllInOne match handed to an XPath rule, or a content string for `replaceRegex`.
     case text(String)
+    /// A JSON value: an API answer, or one element of a JSONPath list rule.
+    case json(JSONValue)
 
     /// The raw text a `##regex` with an empty rule part, or an AllInOne regex, runs on: the page source, an
     /// element's markup, the whole match, or the text itself.
@@ -18,6 +20,17 @@ public enum RuleContext: Sendable {
             return match[0] ?? ""
         case .text(let text):
             return text
+        case .json(let value):
+            return value.ruleText
+        }
+    }
+
+    /// A JSON value to run JSONPath on: the value itself, or the text parsed as JSON (nil when it is not).
+    var jsonValue: JSONValue? {
+        switch self {
+        case .json(let value): return value
+        case .node(let node): return node.document.json ?? (try? JSONParser.parse(rawText))?.value
+        case .match, .text: return (try? JSONParser.parse(rawText))?.value
         }
     }
 
@@ -26,7 +39,7 @@ public enum RuleContext: Sendable {
         switch self {
         case .node(let node):
             return node
-        case .match, .text:
+        case .match, .text, .json:
             let decision = CharsetDecision(charset: "UTF-8", reason: .validUTF8)
             return try HTMLDocument(bytes: Array(rawText.utf8), url: baseURL, charset: decision).root
         }

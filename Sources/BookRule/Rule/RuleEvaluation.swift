@@ -92,8 +92,16 @@ extension RuleBody {
             return try inner.elements(in: context, environment: environment)
         case .dynamic(let rule):
             return try rule.body(in: context, environment: environment).elements(in: context, environment: environment)
-        case .template, .rawText:
+        case .template, .rawText, .jsonTemplate:
             return try strings(in: context, environment: environment).map(RuleContext.text)
+        case .jsonPath(let path):
+            guard let root = context.jsonValue else { return [] }
+            let results = path.evaluate(root)
+            // A definite path naming an array lists its elements, as Legado reads it into a list.
+            if path.isDefinite, results.count == 1, case .array(let items) = results[0] {
+                return items.map { RuleContext.json($0.value) }
+            }
+            return results.map(RuleContext.json)
         }
     }
 
@@ -142,6 +150,12 @@ extension RuleBody {
             return [context.rawText]
         case .dynamic(let rule):
             return try rule.body(in: context, environment: environment).strings(in: context, environment: environment)
+        case .jsonPath(let path):
+            guard let root = context.jsonValue else { return [] }
+            return path.strings(from: root)
+        case .jsonTemplate(let template):
+            guard let root = context.jsonValue else { return [] }
+            return [template.render(root)]
         }
     }
 }

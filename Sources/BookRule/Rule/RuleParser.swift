@@ -111,6 +111,15 @@ public enum RuleParser {
         }
 
         let detected = dialect(of: text, kind: kind)
+        // Legado's JSON mode embeds values as `{$.path}` in text, e.g. a URL `https://x.test/book/{$.id}/`.
+        if detected != .jsonPath, text.contains("{$."), !text.contains("{{"),
+           detected != .xpath || (try? XPathExpression(text)) == nil {
+            do {
+                return (.jsonTemplate(try JSONTemplate(text)), .jsonPath)
+            } catch {
+                throw fail(.jsonPath, error.description)
+            }
+        }
         let hasTemplate = text.contains("{{") || text.contains("@get:{")
         if kind == .groupField || text.hasPrefix("{{") || text.hasPrefix("@get:{")
             || (hasTemplate && detected == .jsoup) || (hasTemplate && detected == .xpath && !isTemplatedXPath(text)) {
@@ -123,6 +132,15 @@ public enum RuleParser {
             return combined
         }
 
+        if detected == .jsonPath {
+            var expression = text
+            if expression.lowercased().hasPrefix("@json:") { expression = String(expression.dropFirst(6)) }
+            do {
+                return (.jsonPath(try JSONPath(expression.trimmingASCIIWhitespace())), .jsonPath)
+            } catch {
+                throw fail(.jsonPath, error.description)
+            }
+        }
         guard detected == .xpath else { throw fail(detected, detected.unsupportedReason) }
         if hasTemplate {
             guard allowDynamic else { throw fail(.xpath, "a substituted value must not contain another {{…}} or @get:{…}") }
