@@ -1,9 +1,11 @@
 import BookRule
+import Foundation
 
 /// `bookrule lint FILE…`: loads sources without fetching anything and lists every field that cannot run.
 enum LintCommand {
     static let help = """
     Usage: bookrule lint FILE... [--quiet]
+           bookrule lint --summary DIR_OR_FILE...
 
     Loads each source file, compiles every rule, and prints a verdict per source with every problem's file,
     line, column, field path, dialect and reason. Nothing is fetched. Exit status 0 when every source is fully usable, 1 when some rule cannot
@@ -11,6 +13,9 @@ enum LintCommand {
 
     Options:
       --quiet     Print only the one-line summary per file
+      --summary   Over all the sources given (directories: every .json in them), de-duplicated by
+                  bookSourceUrl, text sources only: how many run fully, per field, per dialect, and the top
+                  reasons for the rest
       -h, --help  Show this help
     """
 
@@ -24,10 +29,36 @@ enum LintCommand {
         return "\(problems.count) problem(s): " + counts.map { "\($0.0) ×\($0.1)" }.joined(separator: ", ")
     }
 
+    /// `--summary`: the compatibility figures over every source in `paths`.
+    static func summary(_ paths: [String], terminal: Terminal) -> Int32 {
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+                files += names.filter { $0.hasSuffix(".json") }.sorted().map { path + "/" + $0 }
+            } else {
+                files.append(path)
+            }
+        }
+        var summary = CompatibilitySummary()
+        var status: Int32 = 0
+        for file in files {
+            do {
+                for source in try BookSource.load(contentsOf: file) { summary.add(source) }
+            } catch {
+                terminal.error("error: \(error)")
+                status = 2
+            }
+        }
+        for line in summary.lines() { terminal.print(line) }
+        return status
+    }
+
     static func run(_ words: [String], terminal: Terminal) -> Int32 {
         let arguments: CommandLineArguments
         do {
-            arguments = try CommandLineArguments(words, valueOptions: [], flagOptions: ["--help", "--quiet"])
+            arguments = try CommandLineArguments(words, valueOptions: [], flagOptions: ["--help", "--quiet", "--summary"])
         } catch {
             terminal.error("error: \(error)\n\n\(help)")
             return 2
@@ -40,6 +71,7 @@ enum LintCommand {
             terminal.error("error: name at least one source file\n\n\(help)")
             return 2
         }
+        if arguments.has("--summary") { return summary(arguments.positionals, terminal: terminal) }
         var status: Int32 = 0
         for path in arguments.positionals {
             let sources: [BookSource]
