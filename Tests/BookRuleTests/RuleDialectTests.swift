@@ -36,8 +36,6 @@ struct RuleDialectTests {
     }
 
     @Test("unsupported dialects are reported with the field, never guessed", arguments: [
-        ("@css:dd > a", "ruleToc.chapterList: CSS rules are not supported yet"),
-        ("class.list@tag.a", "ruleToc.chapterList: JSoup rules are not supported yet"),
         ("@js:java.ajax(baseUrl)", "ruleToc.chapterList: JavaScript rules are not supported"),
     ])
     func unsupported(rule: String, message: String) {
@@ -50,6 +48,23 @@ struct RuleDialectTests {
         }
     }
 
+    @Test("CSS and JSoup-segment rules run as XPath translations")
+    func translatedDialects() throws {
+        let document = try page("<div id='list'><dl><dd><a href='/1.html'>一</a></dd><dd><a href='/2.html'>二</a></dd></dl></div>")
+        let environment = RuleEnvironment(baseURL: document.baseURL)
+        for rule in ["id.list@tag.dd@tag.a", "@css:#list dd > a", "@@id.list@tag.a"] {
+            let list = try RuleParser.parse(rule, field: "ruleToc.chapterList", kind: .list)
+            let items = try list.elements(in: .node(document.root), environment: environment)
+            #expect(items.count == 2, "\(rule)")
+            let name = try RuleParser.parse("text", field: "ruleToc.chapterName", kind: .string)
+            let url = try RuleParser.parse("href", field: "ruleToc.chapterUrl", kind: .string)
+            #expect(try items.map { try name.string(in: $0, environment: environment) } == ["一", "二"])
+            #expect(try items.map { try url.string(in: $0, environment: environment) } == ["/1.html", "/2.html"])
+        }
+        #expect(try evaluate("@css:dd:last-child a@href", on: document) == ["/2.html"])
+        #expect(try evaluate("tag.a.-1@text", on: document) == ["二"])
+    }
+
     @Test("JavaScript inside {{…}} of a string rule is named")
     func embeddedJavaScript() {
         do {
@@ -59,5 +74,37 @@ struct RuleDialectTests {
             #expect(error.dialect == .javaScript)
             #expect(error.description.hasPrefix("ruleSearch.bookUrl: JavaScript rules are not supported"))
         }
+    }
+}
+
+@Suite("JSoup extractors")
+struct JSoupExtractorTests {
+    static let html = """
+    <html><body><div id="c" class="content">  第一段 <b>粗</b><br>第二段<script>ad()</script><style>p{}</style>
+    <p>第三段</p></div><a href="/x.html" title=" ">x</a><a href="/x.html">y</a><a href="/z.html">z</a></body></html>
+    """
+
+    @Test("text, ownText, textNodes, html, all and attributes give what Legado's JSoup analyzer gives", arguments: [
+        ("id.c@text", ["第一段 粗 第二段 第三段"]),
+        ("id.c@ownText", ["第一段 第二段"]),
+        ("id.c@textNodes", ["第一段\n第二段"]),
+        ("tag.a@href", ["/x.html", "/z.html"]),
+        ("tag.a@title", []),
+        ("tag.a.1@text", ["y"]),
+        ("tag.a!0@text", ["y", "z"]),
+    ])
+    func extractors(rule: String, expected: [String]) throws {
+        #expect(try evaluate(rule, on: page(Self.html)) == expected)
+    }
+
+    @Test("html drops scripts and styles; all keeps them; both give one value for all elements")
+    func markup() throws {
+        let document = try page(Self.html)
+        let html = try evaluate("id.c@html", on: document)
+        #expect(html.count == 1)
+        #expect(html.first?.contains("第三段") == true)
+        #expect(html.first?.contains("ad()") == false && html.first?.contains("p{}") == false)
+        #expect(try evaluate("id.c@all", on: document).first?.contains("<script>ad()</script>") == true)
+        #expect(try evaluate("tag.a@all", on: document).first?.components(separatedBy: "\n").count == 3)
     }
 }

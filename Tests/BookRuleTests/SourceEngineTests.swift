@@ -18,8 +18,8 @@ struct SourceEngineTests {
       "ruleBookInfo": "{\\"name\\": \\"//h1/text()\\", \\"author\\": \\"//meta[@property='og:novel:author']/@content\\", \\"intro\\": \\"//div[@id='intro']\\", \\"tocUrl\\": \\"//a[@id='toc']/@href\\"}",
       "ruleToc": {
         "chapterList": "//div[@id='list']/dl/dt[last()]/following-sibling::dd/a",
-        "chapterName": "text()",
-        "chapterUrl": "@href",
+        "chapterName": "@js:result",
+        "chapterUrl": "@js:baseUrl",
         "nextTocUrl": "//a[@class='next']/@href"
       },
       "ruleContent": {
@@ -33,8 +33,8 @@ struct SourceEngineTests {
 
     @Test("unknown keys are kept and the source loads without problems")
     func loads() throws {
-        let source = try loadSource(Self.source.replacingOccurrences(of: "\"text()\"", with: "\"/text()\"")
-            .replacingOccurrences(of: "\"@href\"", with: "\"/@href\""))
+        let source = try loadSource(Self.source.replacingOccurrences(of: "\"@js:result\"", with: "\"/text()\"")
+            .replacingOccurrences(of: "\"@js:baseUrl\"", with: "\"/@href\""))
         #expect(source.problems.isEmpty, "\(source.problems)")
         #expect(source.json["someUnknownKey"] != nil)
         #expect(source.name == "Novel Test")
@@ -46,19 +46,19 @@ struct SourceEngineTests {
         #expect(source.bookInfo[.name]?.text == "//h1/text()")
     }
 
-    @Test("a JSoup-syntax field is reported with its path; the other steps still run")
+    @Test("a JavaScript field is reported with its path; the other steps still run")
     func problemsPerField() throws {
         let source = try loadSource(Self.source)
         #expect(source.problems.map(\.description) == [
-            "ruleToc.chapterName: JSoup rules are not supported yet",
-            "ruleToc.chapterUrl: JSoup rules are not supported yet",
+            "ruleToc.chapterName: JavaScript rules are not supported",
+            "ruleToc.chapterUrl: JavaScript rules are not supported",
         ])
         #expect(source.problems.first?.location == SourceLocation(line: 15, column: 20))
     }
 
     func usableSource() throws -> BookSource {
-        try loadSource(Self.source.replacingOccurrences(of: "\"text()\"", with: "\"/text()\"")
-            .replacingOccurrences(of: "\"@href\"", with: "\"/@href\""))
+        try loadSource(Self.source.replacingOccurrences(of: "\"@js:result\"", with: "\"/text()\"")
+            .replacingOccurrences(of: "\"@js:baseUrl\"", with: "\"/@href\""))
     }
 
     @Test("search posts the key in GBK and reads a GBK results page")
@@ -170,7 +170,7 @@ struct SourceEngineTests {
             _ = try await engine.toc(url: "https://novel.test/toc/1.html")
             Issue.record("expected an error")
         } catch let error as EngineError {
-            #expect(error.description.contains("ruleToc.chapterName: JSoup rules are not supported yet"))
+            #expect(error.description.contains("ruleToc.chapterName: JavaScript rules are not supported"))
         }
     }
 

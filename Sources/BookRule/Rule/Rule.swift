@@ -76,11 +76,17 @@ struct XPathRule: Sendable {
     let extractor: XPathExtractor
     /// The same path for the direct tree walk, when it is simple enough (most field rules are).
     let simple: SimpleXPath?
+    /// For rules translated from Legado's JSoup dialect or `@css:`: what to take from the elements.
+    var jsoup: JSoupExtractor? = nil
+    /// Whether the translated rule lists its elements in reverse document order (`[-1:0]`).
+    var reversed = false
 
     /// Evaluates with the context node, preferring the direct walk.
     func evaluate(at node: HTMLNode) throws(XPathError) -> XPathValue {
         if let simple, let nodes = simple.evaluate(at: node) { return .nodes(nodes) }
-        return try expression.evaluate(at: node)
+        let value = try expression.evaluate(at: node)
+        if reversed, case .nodes(let nodes) = value { return .nodes(nodes.reversed()) }
+        return value
     }
 
     /// The rule's strings at `node`: straight from libxml2's nodes when the path is simple, without making
@@ -90,7 +96,7 @@ struct XPathRule: Sendable {
             return pointers.map { HTMLNode.stringValue(of: $0, in: node.document) }
         }
         switch try evaluate(at: node) {
-        case .nodes(let nodes): return nodes.map { extractor.extract(from: $0) }
+        case .nodes(let nodes): return jsoup.map { $0.values(from: nodes) } ?? nodes.map { extractor.extract(from: $0) }
         case .string(let text): return [text]
         case .number(let number): return [Self.format(number)]
         case .boolean(let value): return [value ? "true" : "false"]

@@ -22,8 +22,8 @@ public enum RuleDialect: String, Sendable, Equatable, CaseIterable, Codable {
     /// Whether bookrule can evaluate rules of this dialect.
     public var isSupported: Bool {
         switch self {
-        case .xpath, .allInOne, .template, .groupReference, .regex, .jsonPath: return true
-        case .css, .jsoup, .javaScript: return false
+        case .xpath, .allInOne, .template, .groupReference, .regex, .jsonPath, .css, .jsoup: return true
+        case .javaScript: return false
         }
     }
 

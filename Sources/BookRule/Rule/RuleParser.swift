@@ -141,6 +141,20 @@ public enum RuleParser {
                 throw fail(.jsonPath, error.description)
             }
         }
+        if detected == .css || detected == .jsoup {
+            // Legado's JSoup segments and CSS selectors run as XPath translations on libxml2.
+            do {
+                let translation = try JSoupRuleTranslator.translate(text, isList: kind == .list)
+                let expression = try XPathExpression(translation.xpath)
+                return (.xpath(XPathRule(expression: expression, extractor: .value, simple: nil,
+                                         jsoup: kind == .list ? nil : translation.extractor,
+                                         reversed: translation.reversed)), detected)
+            } catch let error as CSSTranslationError {
+                throw fail(detected, error.description)
+            } catch {
+                throw fail(detected, "the translation to XPath failed: \(error)")
+            }
+        }
         guard detected == .xpath else { throw fail(detected, detected.unsupportedReason) }
         if hasTemplate {
             guard allowDynamic else { throw fail(.xpath, "a substituted value must not contain another {{…}} or @get:{…}") }
