@@ -137,10 +137,7 @@ enum FetchCommand {
             return 2
         } catch let error as EngineError {
             terminal.error("error: \(error)")
-            switch error {
-            case .unusableRules, .missingRule: return 2
-            default: return 1
-            }
+            return error.exitStatus
         } catch {
             terminal.error("error: \(error)")
             return 1
