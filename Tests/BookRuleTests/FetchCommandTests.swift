@@ -218,7 +218,7 @@ struct FetchCommandTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/out")
         #expect(files == ["长夜灯火.epub"])
         if let tool = ExportTests.epubcheck {
-            let (status, report) = try ExportTests.runEPUBCheck(directory + "/out/长夜灯火.epub", tool: tool)
+            let (status, report) = try await ExportTests.runEPUBCheck(directory + "/out/长夜灯火.epub", tool: tool)
             #expect(status == 0 && report.contains("No errors or warnings detected"), "epubcheck:\n\(report)")
         } else {
             print("epubcheck skipped: Java or epubcheck is absent (apt-get install epubcheck)")

@@ -120,7 +120,9 @@ struct TestCommandTests {
         #expect(reports[0].steps.first?.error == "timed out after 2.0 seconds")
         #expect(!reports[0].passed)
         #expect(reports[1].passed)
-        #expect(clock.now - start < .seconds(10))
+        // The stuck source would hang for an hour; the bound leaves room for a loaded 2-core machine where other
+        // tests (epubcheck, subprocesses) hold threads of the cooperative pool.
+        #expect(clock.now - start < .seconds(30))
     }
 
     static let corpus = "\(repositoryRoot)/../shared/corpus/legado"
