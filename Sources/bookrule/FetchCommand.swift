@@ -143,7 +143,8 @@ enum FetchCommand {
             return 1
         }
         guard let summary else {
-            terminal.error("interrupted before any chapter was fetched; run the same command again to resume")
+            // Cancelled (Ctrl-C): the stream ends without its summary; what was saved is in the library.
+            terminal.error("interrupted: every chapter saved so far is kept; run the same command again to resume")
             return 1
         }
         report(summary, terminal: terminal, json: arguments.has("--json"))
