@@ -86,3 +86,22 @@ struct CharsetTests {
         }
     }
 }
+
+@Suite("Pages libxml2 cannot read to the end")
+struct TruncatedPageTests {
+    @Test("markup nested deeper than libxml2 reads is flagged and reported, not silently cut")
+    func deepNesting() async throws {
+        let deep = "<html><body>" + String(repeating: "<div>", count: 300) + "x</div><div id='content'>after</div></body></html>"
+        let document = try page(deep)
+        #expect(document.isTruncated)
+        #expect(try !page("<html><body><p>fine<b>broken</p></body></html>").isTruncated)
+
+        let source = try loadSource("""
+        {"bookSourceUrl": "https://a.test", "ruleContent": {"content": "//div[@id='content']"}}
+        """)
+        let site = TestSite(html: ["https://a.test/1.html": deep])
+        let content = try await SourceEngine(source: source, transport: site)
+            .content(of: Chapter(index: 0, title: "", url: "https://a.test/1.html"))
+        #expect(content.warnings.contains { $0.contains("more than 256 levels deep") })
+    }
+}

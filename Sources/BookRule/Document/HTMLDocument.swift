@@ -21,6 +21,9 @@ public final class HTMLDocument: @unchecked Sendable {
     public let baseURL: String
     /// How the bytes were decoded.
     public let charset: CharsetDecision
+    /// Whether libxml2 stopped before the end of the page (markup nested deeper than 256 levels): what
+    /// follows that point is not in the document.
+    public let isTruncated: Bool
     /// The page as UTF-8 bytes (what libxml2 parsed), kept for regex rules that run on the raw markup.
     private let utf8: [UInt8]
     /// XPath contexts for this document, reused across evaluations: creating one registers every XPath
@@ -75,13 +78,18 @@ public final class HTMLDocument: @unchecked Sendable {
         }
         // An empty buffer makes libxml2 return no document at all; an empty page is still a page.
         let input = utf8.isEmpty ? Array("<html></html>".utf8) : utf8
+        guard let context = htmlNewParserCtxt() else { throw DocumentError.unparsable(url: url) }
+        defer { htmlFreeParserCtxt(context) }
         let parsed: htmlDocPtr? = input.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
-                htmlReadMemory(chars.baseAddress, Int32(clamping: chars.count), url, "UTF-8", Self.parseOptions)
+                htmlCtxtReadMemory(context, chars.baseAddress, Int32(clamping: chars.count), url, "UTF-8", Self.parseOptions)
             }
         }
         guard let parsed else { throw DocumentError.unparsable(url: url) }
         pointer = parsed
+        // libxml2 recovers from broken markup silently, but gives up (keeping what it had) on markup nested
+        // deeper than 256 elements; the rest of such a page is missing and the user should know.
+        isTruncated = context.pointee.disableSAX != 0
         self.url = url
         self.charset = charset
         self.utf8 = utf8

@@ -44,6 +44,7 @@ public struct SourceEngine: Sendable {
         }
         let document = try await fetchDocument(request, charset: template.charset)
         var warnings = Warnings()
+        Self.noteTruncation(document, &warnings)
         let environment = RuleEnvironment(baseURL: document.baseURL)
         let items = try section[.bookList].map { rule in
             try elements(rule, in: document.rootContext, environment: environment, url: document.url)
@@ -81,6 +82,7 @@ public struct SourceEngine: Sendable {
         let absolute = try absoluteURL(url, field: "book URL")
         let document = try await fetchDocument(HTTPRequest(url: absolute, headers: source.headers), charset: nil)
         var warnings = Warnings()
+        Self.noteTruncation(document, &warnings)
         return try readBookInfo(document, variables: RuleVariables(variables), warnings: &warnings)
     }
 
@@ -142,6 +144,7 @@ public struct SourceEngine: Sendable {
             }
             visited.insert(key)
             let document = try await fetchDocument(HTTPRequest(url: pageURL, headers: source.headers), charset: nil)
+            Self.noteTruncation(document, &warnings)
             visited.insert(Self.pageKey(document.url))
             pages.append(document.url)
             let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
@@ -216,6 +219,7 @@ public struct SourceEngine: Sendable {
             }
             visited.insert(key)
             let document = try await fetchDocument(HTTPRequest(url: pageURL, headers: source.headers), charset: nil)
+            Self.noteTruncation(document, &warnings)
             visited.insert(Self.pageKey(document.url))
             pages.append(document.url)
             let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
@@ -346,6 +350,13 @@ public struct SourceEngine: Sendable {
         } catch {
             tracer?.record(rule, values: [], error: error.description)
             throw EngineError.rule(url: url, error: error)
+        }
+    }
+
+    /// Warns when libxml2 could not read a page to its end.
+    static func noteTruncation(_ document: HTMLDocument, _ warnings: inout Warnings) {
+        if document.isTruncated {
+            warnings.add("\(document.url): the page nests markup more than 256 levels deep; libxml2 stopped there, so anything after it is missing")
         }
     }
 
