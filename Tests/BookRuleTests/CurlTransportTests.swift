@@ -314,7 +314,9 @@ struct CurlTransportTests {
             await #expect(throws: HTTPTransportError.bodyTooLarge(url: url, limit: limit)) {
                 _ = try await transport.send(HTTPRequest(url: url))
             }
-            #expect(ContinuousClock.now - started < .seconds(3))
+            // The cap is proved by the peak below; the bound only catches a transfer that runs on (with room for
+            // a loaded or paused CI machine).
+            #expect(ContinuousClock.now - started < .seconds(20))
             let peak = transport.statistics.withLock { $0.peakBodyCapacity }
             // The allocator may round the last reservation up by a page or so; doubling would reach 2 MiB.
             #expect(peak <= limit + limit / 16, "\(path): body storage reached \(peak) bytes, over the \(limit)-byte cap")
@@ -332,7 +334,7 @@ struct CurlTransportTests {
         let server = try LoopbackServer(maxConnections: 1) { _, _, writer in
             guard writer.write(Array("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n".utf8)) else { return }
             // Without the deadline this would trickle for 10 s; the bounds below leave room for a loaded machine.
-            for _ in 0..<200 {
+            for _ in 0..<600 {
                 guard writer.write([0x2E]) else { break }
                 if writer.waitForClose(seconds: 0.05) {
                     closed.withLock { $0 = true }
@@ -348,15 +350,15 @@ struct CurlTransportTests {
         }
         let elapsed = ContinuousClock.now - started
         #expect(elapsed >= .milliseconds(250))
-        #expect(elapsed < .seconds(5), "took \(elapsed)")
+        #expect(elapsed < .seconds(15), "took \(elapsed)")
         try await Task.sleep(for: .milliseconds(200))
         #expect(closed.withLock { $0 } == true, "the server did not see the connection closed")
     }
 
     @Test("the deadline covers the whole redirect chain")
     func deadlineAcrossRedirects() async throws {
-        // Twenty hops of 0.2 s: 4 s without the deadline.
-        let server = try LoopbackServer(maxConnections: 20) { request, _ in
+        // A hundred hops of 0.2 s: 20 s without the deadline.
+        let server = try LoopbackServer(maxConnections: 100, lifetime: 40) { request, _ in
             Thread.sleep(forTimeInterval: 0.2)
             let number = Int(request.target.dropFirst(3)) ?? 0
             return LoopbackServer.reply(302, "Found", headers: [("Location", "/r/\(number + 1)")])
@@ -371,8 +373,8 @@ struct CurlTransportTests {
             return
         }
         #expect(seconds == 0.5)
-        #expect(ContinuousClock.now - started < .seconds(3))
-        #expect(server.requests.count <= 6)
+        #expect(ContinuousClock.now - started < .seconds(12))
+        #expect(server.requests.count <= 30)
     }
 
     @Test("cancelling the task stops the transfer promptly with CancellationError")
@@ -395,7 +397,7 @@ struct CurlTransportTests {
         let latency = ContinuousClock.now - cancelled
         #expect(throws: CancellationError.self) { try result.get() }
         // The server would hold the request for 20 s; generous bounds keep this stable on a loaded machine.
-        #expect(latency < .seconds(3), "send returned \(latency) after cancel")
+        #expect(latency < .seconds(10), "send returned \(latency) after cancel")
         try await Task.sleep(for: .milliseconds(500))
         let closed = try #require(closedAfter.withLock { $0 }, "the server never saw the connection close")
         #expect(closed < 5.0)
@@ -541,10 +543,10 @@ struct CurlTransportTests {
         // fast requests would wait for the stalled ones to time out.
         let stalled = ProcessInfo.processInfo.activeProcessorCount + 2
         let server = try LoopbackServer(maxConnections: stalled) { _, _, writer in
-            _ = writer.waitForClose(seconds: 10)
+            _ = writer.waitForClose(seconds: 30)
         }
         let fast = try LoopbackServer(maxConnections: 8) { request, _ in ok(request.target) }
-        let transport = Self.transport(totalTimeout: .seconds(10))
+        let transport = Self.transport(totalTimeout: .seconds(30))
         let started = ContinuousClock.now
         var slow: [Task<Void, Never>] = []
         for index in 0..<stalled {
@@ -559,8 +561,8 @@ struct CurlTransportTests {
             for try await body in group { bodies.insert(body) }
             #expect(bodies.count == 8)
         }
-        // Blocked threads would hold the fast requests until the stalled ones time out at 10 s.
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Blocked threads would hold the fast requests until the stalled ones time out at 30 s.
+        #expect(ContinuousClock.now - started < .seconds(15))
         for task in slow { task.cancel() }
         for task in slow { await task.value }
     }

@@ -108,7 +108,7 @@ struct FaultServerTests {
 
     @Test("four slow requests at once are all in flight together; sequential ones never overlap")
     func concurrency() async throws {
-        let server = try FaultServer { request, _ in .slow(delay: 1.0, then: .ok(request.target)) }
+        let server = try FaultServer { request, _ in .slow(delay: 3.0, then: .ok(request.target)) }
         let transport = Self.transport()
         let started = ContinuousClock.now
         let bodies = try await withThrowingTaskGroup(of: String.self) { group in
@@ -124,7 +124,7 @@ struct FaultServerTests {
         #expect(Set(bodies) == ["/c/0", "/c/1", "/c/2", "/c/3"])
         #expect(server.maxInFlight == 4)
         #expect(server.records.map(\.inFlightAtArrival).sorted() == [1, 2, 3, 4])
-        #expect(elapsed < .seconds(3), "four 1 s requests took \(elapsed): not served concurrently")
+        #expect(elapsed < .seconds(9), "four 3 s requests took \(elapsed): not served concurrently")
 
         let sequential = try FaultServer { _, _ in .slow(delay: 0.1, then: .ok("x")) }
         for _ in 0..<3 { _ = try await transport.send(HTTPRequest(url: sequential.baseURL + "/s")) }
@@ -160,7 +160,8 @@ struct FaultServerTests {
         let intended = Int(Date().timeIntervalSince1970) + 90
         for value in values.dropFirst() {
             let parsed = try #require(Self.parseHTTPDate(value), "malformed HTTP date \(value)")
-            #expect(abs(parsed - intended) <= 2, "\(value) is \(parsed - intended) s off")
+            // Loose enough for a paused CI machine; a wrong format would be hours or days off.
+            #expect(abs(parsed - intended) <= 30, "\(value) is \(parsed - intended) s off")
         }
         // RFC 9110's own example, in all three forms, and a single-digit day in asctime.
         #expect(FaultServer.httpDate(.imfFixdate, epochSeconds: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
@@ -263,7 +264,7 @@ struct FaultServerTests {
         let elapsed = started.duration(to: .now)
         #expect(response.body == FaultServer.filler(count: 40))
         #expect(elapsed >= .milliseconds(580), "four chunks 0.2 s apart arrived in \(elapsed)")
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < .seconds(20))
     }
 
     @Test("after stop(), its lifetime or maxRequests, the server refuses at once")

@@ -114,7 +114,25 @@ struct SourceEngineTests {
         #expect(toc.chapters.last?.url == "https://novel.test/c/3.html")
         #expect(toc.pages == ["https://novel.test/toc/a.html", "https://novel.test/toc/b.html"])
         #expect(site.requests.count == 2)
-        #expect(toc.warnings == ["dropped 1 chapter(s) whose URL was already listed"])
+        #expect(toc.warnings == ["dropped 1 chapter(s) whose URL is listed again later"])
+    }
+
+    @Test("a latest-chapters block above the full list drops out: duplicates keep their last place, as in Legado")
+    func duplicatesKeepLastPlace() async throws {
+        let source = try loadSource("""
+        {"bookSourceUrl": "https://novel.test",
+         "ruleToc": {"chapterList": "//dd/a", "chapterName": "/text()", "chapterUrl": "/@href##$##,{'webView': true}"}}
+        """)
+        let html = "<dl><dt>最新</dt><dd><a href='/c/3.html'>第3章</a></dd><dd><a href='/c/2.html'>第2章</a></dd>"
+            + "<dt>正文</dt><dd><a href='/c/1.html'>第1章</a></dd><dd><a href='/c/2.html'>第2章</a></dd>"
+            + "<dd><a href='/c/3.html'>第3章</a></dd></dl>"
+        let toc = try await SourceEngine(source: source, transport: TestSite(html: ["https://novel.test/toc": html]))
+            .toc(url: "https://novel.test/toc")
+        #expect(toc.chapters.map(\.title) == ["第1章", "第2章", "第3章"])
+        #expect(toc.chapters.map(\.index) == [0, 1, 2])
+        #expect(toc.droppedDuplicates == 2)
+        // Legado's request options after a chapter URL are not part of the address.
+        #expect(toc.chapters.map(\.url) == ["https://novel.test/c/1.html", "https://novel.test/c/2.html", "https://novel.test/c/3.html"])
     }
 
     @Test("TOC paging stops at the page cap with a warning")

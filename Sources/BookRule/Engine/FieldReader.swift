@@ -55,7 +55,11 @@ struct FieldReader {
 
     /// One candidate URL resolved against the page; nil (with a warning when it is not a URL) when empty.
     private func resolve(_ value: String, _ field: RuleField, _ warnings: inout Warnings) -> String? {
-        let trimmed = value.trimmingASCIIWhitespace()
+        var trimmed = value.trimmingASCIIWhitespace()
+        // Legado's `url,{options}` (`,{'webView': true}`) asks for how to fetch, and is not part of the address.
+        if trimmed.utf8.contains(UInt8(ascii: "{")), let comma = trimmed.range(of: ",{") ?? trimmed.range(of: ", {") {
+            trimmed = String(trimmed[..<comma.lowerBound]).trimmingASCIIWhitespace()
+        }
         if trimmed.isEmpty { return nil }
         let decoded = HTMLTextFormatter.containsMarkup(trimmed) ? HTMLTextFormatter.singleLine(trimmed) : trimmed
         guard let absolute = base?.resolve(decoded) else {

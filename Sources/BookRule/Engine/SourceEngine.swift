@@ -170,20 +170,24 @@ public struct SourceEngine: Sendable {
         }
 
         if listRule.reversed { entries.reverse() }
+        // De-duplicate keeping the LAST occurrence, as Legado does: a "latest chapters" block above the full
+        // list then drops out instead of putting the newest chapters first.
         var seen = Set<String>(minimumCapacity: entries.count)
-        var chapters: [Chapter] = []
-        chapters.reserveCapacity(entries.count)
+        var kept: [Chapter] = []
+        kept.reserveCapacity(entries.count)
         var duplicates = 0
-        for var entry in entries {
+        for entry in entries.reversed() {
             if !entry.isVolume && !entry.url.isEmpty {
-                let key = Self.pageKey(entry.url)
-                if seen.contains(key) { duplicates += 1; continue }
-                seen.insert(key)
+                guard seen.insert(Self.pageKey(entry.url)).inserted else {
+                    duplicates += 1
+                    continue
+                }
             }
-            entry.index = chapters.count
-            chapters.append(entry)
+            kept.append(entry)
         }
-        if duplicates > 0 { warnings.add("dropped \(duplicates) chapter(s) whose URL was already listed") }
+        var chapters: [Chapter] = kept.reversed()
+        for index in chapters.indices { chapters[index].index = index }
+        if duplicates > 0 { warnings.add("dropped \(duplicates) chapter(s) whose URL is listed again later") }
         return TableOfContents(chapters: chapters, pages: pages, warnings: warnings.list, droppedDuplicates: duplicates)
     }
 
