@@ -191,10 +191,9 @@ enum FetchCommand {
         guard !book.coverURL.isEmpty, !FileManager.default.fileExists(atPath: path) else { return }
         do {
             let response = try await transport.send(HTTPRequest(url: book.coverURL))
-            guard response.status == 200, ImageType.mediaType(of: response.body) != nil else { return }
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
-            try Data(response.body).write(to: URL(fileURLWithPath: path), options: .atomic)
+            guard response.status == 200, ExportCover(bytes: response.body, mediaType: "").epubMediaType != nil else { return }
+            try LocalFile.makeDirectories((path as NSString).deletingLastPathComponent)
+            try LocalFile.writeAtomically(response.body, to: path)
         } catch {
             terminal.error("warning: the cover could not be fetched: \(error)")
         }

@@ -52,8 +52,10 @@ enum LibraryAccess {
         }
         var cover: ExportCover?
         let path = coverPath(for: book, libraryPath: libraryPath)
-        if let bytes = FileManager.default.contents(atPath: path), let type = ImageType.mediaType(of: [UInt8](bytes)) {
-            cover = ExportCover(bytes: [UInt8](bytes), mediaType: type)
+        if let bytes = FileManager.default.contents(atPath: path) {
+            // The exporter decides from the bytes whether the image can go into the book.
+            let candidate = ExportCover(bytes: [UInt8](bytes), mediaType: "")
+            if let type = candidate.epubMediaType { cover = ExportCover(bytes: [UInt8](bytes), mediaType: type) }
         }
         let export = ExportBook(title: book.name, author: book.author, intro: book.intro, language: "zh",
                                 identifier: ExportBook.identifier(sourceURL: book.sourceURL, bookURL: book.url),
@@ -76,16 +78,5 @@ enum LibraryAccess {
         }
         if epub { try EPUBExporter.write(book, to: path) } else { try TXTExporter.write(book, to: path) }
         return path
-    }
-}
-
-/// Recognises the image formats a cover may come in, from their first bytes.
-enum ImageType {
-    static func mediaType(of bytes: [UInt8]) -> String? {
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
-        if bytes.count > 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
-        return nil
     }
 }

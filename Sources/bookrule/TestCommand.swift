@@ -113,7 +113,7 @@ enum TestCommand {
         }
         if let junit = arguments.value("--junit") {
             do {
-                try Data(JUnitReport.xml(reports).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic)
+                try LocalFile.writeAtomically(Array(JUnitReport.xml(reports).utf8), to: junit)
             } catch {
                 terminal.error("error: cannot write \(junit): \(error)")
                 return 2

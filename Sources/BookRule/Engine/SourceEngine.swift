@@ -366,7 +366,6 @@ public struct SourceEngine: Sendable {
 
     /// The identity of a page for "visited" checks: the URL without its fragment.
     static func pageKey(_ url: String) -> String {
-        guard let hash = url.utf8.firstIndex(of: UInt8(ascii: "#")) else { return url }
-        return String(url[..<hash])
+        URLReference.withoutFragment(url)
     }
 }

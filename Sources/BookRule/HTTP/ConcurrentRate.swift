@@ -13,7 +13,7 @@ public enum ConcurrentRate: Sendable, Hashable, CustomStringConvertible {
     /// rate of its own" and gives nil (the fetcher's default pacing applies, which is polite already).
     /// Anything else that is not `N` or `a/b` with whole positive numbers throws.
     public static func parse(_ text: String) throws(ConcurrentRateError) -> ConcurrentRate? {
-        let trimmed = text.trimmingSpaces()
+        let trimmed = text.trimmingASCIIWhitespace()
         if trimmed.isEmpty || trimmed == "0" { return nil }
         let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
         switch parts.count {
@@ -44,7 +44,7 @@ public enum ConcurrentRate: Sendable, Hashable, CustomStringConvertible {
 
     /// At most 9 digits (over 11 days in milliseconds), so nothing overflows.
     private static func wholeNumber(_ text: Substring) -> Int? {
-        let digits = String(text).trimmingSpaces()
+        let digits = String(text).trimmingASCIIWhitespace()
         guard !digits.isEmpty, digits.utf8.count <= 9, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
             return nil
         }
@@ -53,15 +53,5 @@ public enum ConcurrentRate: Sendable, Hashable, CustomStringConvertible {
 
     private static func milliseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
-    }
-}
-
-extension String {
-    /// The string without leading and trailing spaces and tabs.
-    fileprivate func trimmingSpaces() -> String {
-        var scalars = Substring(self).unicodeScalars
-        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
-        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
-        return String(scalars)
     }
 }

@@ -10,7 +10,7 @@ public enum RetryAfter {
     /// zero. Nil when `value` is neither delta-seconds nor an HTTP-date (the caller then falls back to its own
     /// backoff).
     public static func delay(_ value: String, now: Date) -> Duration? {
-        let text = trimmed(value)
+        let text = value.trimmingASCIIWhitespace()
         if let seconds = deltaSeconds(text) {
             return .seconds(seconds)
         }
@@ -24,7 +24,7 @@ public enum RetryAfter {
     /// two-digit year of the RFC 850 form (a year more than 50 years ahead is taken from the previous century).
     /// Nil for anything else, including impossible dates such as 31 April.
     public static func date(_ text: String, now: Date) -> Date? {
-        let text = trimmed(text)
+        let text = text.trimmingASCIIWhitespace()
         if let comma = text.firstIndex(of: ",") {
             guard dayNames.contains(text[..<comma].lowercased()) else { return nil }
             let rest = text[text.index(after: comma)...].split(separator: " ", omittingEmptySubsequences: true)
@@ -83,13 +83,6 @@ public enum RetryAfter {
     private static let monthNames = [
         "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
     ]
-
-    private static func trimmed(_ text: String) -> String {
-        var scalars = Substring(text).unicodeScalars
-        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
-        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
-        return String(scalars)
-    }
 
     /// Whole seconds from a string of ASCII digits, saturating instead of overflowing; nil for anything else.
     private static func deltaSeconds(_ text: String) -> Int64? {

@@ -83,6 +83,12 @@ public enum URLReference {
         }
     }
 
+    /// `url` without its `#fragment`: the identity of a page for "visited" checks and library keys.
+    public static func withoutFragment(_ url: String) -> String {
+        guard let hash = url.utf8.firstIndex(of: UInt8(ascii: "#")) else { return url }
+        return String(url[..<hash])
+    }
+
     /// Whether `text` is an absolute http or https URL.
     public static func isHTTP(_ text: String) -> Bool {
         guard let scheme = Parts(text)?.scheme?.lowercased() else { return false }

@@ -287,8 +287,7 @@ public final class LibraryStore: Sendable {
 
     /// `url` without its `#fragment` (the fragment never reaches the server).
     static func canonicalURL(_ url: String) -> String {
-        guard let hash = url.firstIndex(of: "#") else { return url }
-        return String(url[..<hash])
+        URLReference.withoutFragment(url)
     }
 
     /// The key for a URL a caller passes: a chapter URL is canonicalized, a volume key is taken as it is.

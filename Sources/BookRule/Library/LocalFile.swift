@@ -11,20 +11,23 @@ import Darwin
 /// Writes that matter (recordings, snapshots) go to a temporary file in the same directory, are flushed to
 /// disk and renamed over the target, then the directory is flushed: an interrupted write leaves either the old
 /// file or the new one, never half of one.
-enum LocalFile {
+public enum LocalFile {
     /// A failed read or write: the path and what the system said.
-    struct Failure: Error, CustomStringConvertible {
-        let path: String
-        let reason: String
+    public struct Failure: Error, CustomStringConvertible {
+        /// The file or directory concerned.
+        public let path: String
+        /// What the system said.
+        public let reason: String
 
-        var description: String { "\(path): \(reason)" }
+        /// `path: reason`.
+        public var description: String { "\(path): \(reason)" }
     }
 
     /// The largest file read whole (sources, recordings, snapshots); anything bigger is a mistake.
     static let readLimit = 512 * 1024 * 1024
 
     /// The whole file at `path`.
-    static func read(_ path: String) throws(Failure) -> [UInt8] {
+    public static func read(_ path: String) throws(Failure) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(path: path, reason: systemMessage()) }
         defer { close(descriptor) }
@@ -50,7 +53,7 @@ enum LocalFile {
     }
 
     /// Replaces the file at `path` with `bytes` atomically (temp file, fsync, rename, directory fsync).
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
         let directory: String
         let name: String
         if let slash = path.lastIndex(of: "/") {
@@ -93,7 +96,7 @@ enum LocalFile {
     }
 
     /// Creates `path` and its parents when missing.
-    static func makeDirectories(_ path: String) throws(Failure) {
+    public static func makeDirectories(_ path: String) throws(Failure) {
         var current = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + component

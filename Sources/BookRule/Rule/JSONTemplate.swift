@@ -88,7 +88,7 @@ public struct JSONTemplate: Sendable {
         var index = 0
         while index + 2 < scalars.count {
             guard scalars[index] == "{", scalars[index + 1] == "$", scalars[index + 2] == ".",
-                  let close = Self.balancedClose(scalars, from: index)
+                  let close = BalancedBraces.close(in: scalars, from: index)
             else {
                 index += 1
                 continue
@@ -155,32 +155,6 @@ public struct JSONTemplate: Sendable {
             index = close + 2
         }
         return ranges
-    }
-
-    /// The index of the `}` that balances the `{` at `open`, skipping quoted strings; `nil` if none.
-    private static func balancedClose(_ scalars: [Unicode.Scalar], from open: Int) -> Int? {
-        var depth = 0
-        var quote: Unicode.Scalar?
-        var index = open
-        while index < scalars.count {
-            let character = scalars[index]
-            if let current = quote {
-                if character == "\\" {
-                    index += 1
-                } else if character == current {
-                    quote = nil
-                }
-            } else if character == "'" || character == "\"" {
-                quote = character
-            } else if character == "{" {
-                depth += 1
-            } else if character == "}" {
-                depth -= 1
-                if depth == 0 { return index }
-            }
-            index += 1
-        }
-        return nil
     }
 
     /// Compiles a piece body, splitting it at top-level `&&` or `||` (the first one found decides).

@@ -348,7 +348,7 @@ public enum RuleParser {
         while let start = rest.range(of: "@put:{") {
             remaining += rest[..<start.lowerBound]
             let objectStart = rest.index(before: start.upperBound)
-            guard let objectEnd = balancedObjectEnd(in: rest[objectStart...]) else {
+            guard let objectEnd = BalancedBraces.close(in: rest[objectStart...]) else {
                 throw RuleError(field: field, dialect: nil, reason: "@put:{ is not closed", rule: text)
             }
             let json = String(rest[objectStart...objectEnd])
@@ -374,31 +374,6 @@ public enum RuleParser {
         }
         remaining += rest
         return (remaining, puts)
-    }
-
-    private static func balancedObjectEnd(in text: Substring) -> String.Index? {
-        var depth = 0
-        var quote: Character?
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if let open = quote {
-                if character == "\\" {
-                    index = text.index(after: index)
-                } else if character == open {
-                    quote = nil
-                }
-            } else if character == "\"" || character == "'" {
-                quote = character
-            } else if character == "{" {
-                depth += 1
-            } else if character == "}" {
-                depth -= 1
-                if depth == 0 { return index }
-            }
-            if index < text.endIndex { index = text.index(after: index) }
-        }
-        return nil
     }
 
     /// `text` with every `@get:{key}` replaced by `value(key)`.
