@@ -10,10 +10,8 @@ import Darwin
 
 #if os(Linux)
 private let faultNoSignal = Int32(MSG_NOSIGNAL)
-private let faultSocketStream = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
 #else
 private let faultNoSignal: Int32 = 0
-private let faultSocketStream = SOCK_STREAM
 #endif
 
 /// A loopback HTTP/1.1 server for tests that injects faults and records what it received.
@@ -333,34 +331,15 @@ extension FaultServer {
             var pipeFDs: [Int32] = [-1, -1]
             guard pipe(&pipeFDs) == 0 else { throw SetupError.failed("pipe", errno) }
             for descriptor in pipeFDs { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-            let fd = socket(AF_INET, faultSocketStream, 0)
-            guard fd >= 0 else {
-                let code = errno
+            let fd: Int32
+            do {
+                (fd, port) = try LoopbackListener.open(backlog: 64)
+            } catch {
                 close(pipeFDs[0])
                 close(pipeFDs[1])
-                throw SetupError.failed("socket", code)
-            }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = 0
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-            }
-            let listening = bound == 0 && listen(fd, 64) == 0
-            let named = listening && withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            } == 0
-            guard named else {
-                let code = errno
-                close(fd)
-                close(pipeFDs[0])
-                close(pipeFDs[1])
-                throw SetupError.failed("bind/listen", code)
+                throw error
             }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            port = UInt16(bigEndian: address.sin_port)
             wakeReadFD = pipeFDs[0]
             state = Mutex(State(listenFD: fd, wakeWriteFD: pipeFDs[1]))
 

@@ -91,40 +91,13 @@ final class LoopbackServer: Sendable {
         maxConnections: Int, lifetime: Double = 10,
         streaming handler: @escaping @Sendable (WireRequest, UInt16, ReplyWriter) -> Void
     ) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ServerError.setup("socket") }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw ServerError.setup("bind/listen")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else {
-            close(fd)
-            throw ServerError.setup("getsockname")
-        }
+        let (fd, port) = try LoopbackListener.open(backlog: 16)
         listenFD = fd
-        port = UInt16(bigEndian: address.sin_port)
-        let port = self.port
+        self.port = port
         let thread = Thread { [self] in
             self.serve(maxConnections: maxConnections, lifetime: lifetime, port: port, handler: handler)
         }
         thread.start()
-    }
-
-    enum ServerError: Error {
-        case setup(String)
     }
 
     private func serve(
