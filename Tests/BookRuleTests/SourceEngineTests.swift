@@ -229,3 +229,81 @@ struct JSONSourceTests {
         #expect(page.results[0].coverURL == "https://img.test/7.jpg")
     }
 }
+
+@Suite("TOC per-chapter fast path")
+struct TOCFastPathTests {
+    /// Links and titles that take each branch of the fast path and of the fall-backs to the general path.
+    static let page = """
+        <html><head><base href="/book/7/"></head><body><ul id="list">
+        <li><a href="1.html">第一章　开始　</a></li>
+        <li><a href="  /book/7/2.html  ">  第二章\t\n  风起  </a></li>
+        <li><a href="https://novel.test/book/7/3.html">&nbsp;第三章&amp;云涌&nbsp;</a></li>
+        <li><a href="http://other.test/4.html">第<b>四</b>章</a></li>
+        <li><a href="../7/5.html">第五章 &lt;上&gt;</a></li>
+        <li><a href="./6.html#top">　第六章　</a></li>
+        <li><a href="//cdn.test/7.html">第七章</a></li>
+        <li><a href="8.html,{'webView': true}">第八章</a></li>
+        <li><a href="
+        9.html
+        ">第九章</a></li>
+        <li><a href="?page=10">第十章</a></li>
+        <li><a href="mailto:x@y.test">第十一章</a></li>
+        <li><a href="1.html">第一章 重复</a></li>
+        <li><a href="">只有标题</a></li>
+        <li><a href="12.html"></a></li>
+        <li><a href="13.html"><![CDATA[x]]>第&#21313;三章</a></li>
+        <li><a href="%E7%AC%AC14.html">第十四章 \u{00A0}</a></li>
+        <li><a>无链接</a></li>
+        </ul></body></html>
+        """
+
+    static let rules: [(list: String, name: String, url: String)] = [
+        ("//ul[@id='list']/li", "//a/text()", "//a/@href"),
+        ("//ul[@id='list']/li/a", "text()", "@href"),
+        ("//ul[@id='list']/li/a", "/text()", "/@href"),
+        ("//ul[@id='list']/li", "@XPath:./a", "@XPath:./a/@href"),
+        ("//ul[@id='list']/li", "//a", "//@href"),
+        ("//ul[@id='list']/li", "//text()", "//a/@href"),
+    ]
+
+    @Test("gives exactly what the general (traced) path gives", arguments: 0..<rules.count)
+    func sameAsGeneralPath(index: Int) async throws {
+        let rule = Self.rules[index]
+        let source = try loadSource("""
+            {"bookSourceUrl": "https://novel.test", "bookSourceName": "fast path",
+             "ruleToc": {"chapterList": "\(rule.list)", "chapterName": "\(rule.name)", "chapterUrl": "\(rule.url)"}}
+            """)
+        let site = TestSite(html: ["https://novel.test/book/7/list.html": Self.page])
+        let fast = try await SourceEngine(source: source, transport: site).toc(url: "https://novel.test/book/7/list.html")
+        let general = try await SourceEngine(source: source, transport: site, tracer: RuleTracer())
+            .toc(url: "https://novel.test/book/7/list.html")
+        #expect(fast.chapters == general.chapters)
+        #expect(fast.warnings == general.warnings)
+        #expect(fast.droppedDuplicates == general.droppedDuplicates)
+        #expect(fast.chapters.count >= 12)
+    }
+
+    @Test("values come out trimmed, decoded and resolved")
+    func values() async throws {
+        let source = try loadSource("""
+            {"bookSourceUrl": "https://novel.test", "bookSourceName": "fast path",
+             "ruleToc": {"chapterList": "//ul[@id='list']/li", "chapterName": "//a/text()", "chapterUrl": "//a/@href"}}
+            """)
+        let site = TestSite(html: ["https://novel.test/book/7/list.html": Self.page])
+        let toc = try await SourceEngine(source: source, transport: site).toc(url: "https://novel.test/book/7/list.html")
+        let byTitle = Dictionary(toc.chapters.map { ($0.title, $0.url) }, uniquingKeysWith: { first, _ in first })
+        #expect(byTitle["第二章 风起"] == "https://novel.test/book/7/2.html")
+        #expect(byTitle["第三章&云涌"] == "https://novel.test/book/7/3.html")
+        #expect(byTitle["第五章 <上>"] == "https://novel.test/book/7/5.html")
+        #expect(byTitle["第六章"] == "https://novel.test/book/7/6.html#top")
+        #expect(byTitle["第七章"] == "https://cdn.test/7.html")
+        #expect(byTitle["第八章"] == "https://novel.test/book/7/8.html")
+        #expect(byTitle["第九章"] == "https://novel.test/book/7/9.html")
+        #expect(byTitle["第十章"] == "https://novel.test/book/7/?page=10")
+        // The first 第一章 is listed again later: the later one is kept (Legado keeps the last occurrence). The
+        // two entries without a link both stand for the page itself, so the first of them is dropped too.
+        #expect(toc.chapters.first?.title == "第二章 风起")
+        #expect(toc.droppedDuplicates == 2)
+        #expect(byTitle["第一章 重复"] == "https://novel.test/book/7/1.html")
+    }
+}

@@ -68,6 +68,28 @@ public struct HTMLNode: @unchecked Sendable {
         }
     }
 
+    /// Appends the UTF-8 of `stringValue(of:in:)` to `output`; text and attribute values are copied straight
+    /// from libxml2's storage (the per-chapter path of the TOC).
+    static func appendValue(of pointer: xmlNodePtr, in document: HTMLDocument, to output: inout [UInt8]) {
+        switch pointer.pointee.type {
+        case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+            if let content = pointer.pointee.content { appendCString(content, to: &output) }
+            return
+        case XML_ATTRIBUTE_NODE:
+            if let child = pointer.pointee.children, child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE {
+                if let content = child.pointee.content { appendCString(content, to: &output) }
+                return
+            }
+        default:
+            break
+        }
+        output.append(contentsOf: stringValue(of: pointer, in: document).utf8)
+    }
+
+    private static func appendCString(_ text: UnsafePointer<xmlChar>, to output: inout [UInt8]) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text, count: Int(xmlStrlen(text))))
+    }
+
     /// The markup of this node including its own tag.
     public var outerHTML: String {
         Self.dump(pointer, document: document)

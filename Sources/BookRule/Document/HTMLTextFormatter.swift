@@ -49,27 +49,30 @@ public enum HTMLTextFormatter {
     /// Whether `text` holds a tag (`<p`, `</p`, `<!--`) or a character reference (`&amp;`, `&#20013;`).
     static func containsMarkup(_ text: String) -> Bool {
         var copy = text
-        return copy.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "<"), index + 1 < bytes.count {
-                    let next = bytes[index + 1]
-                    if isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return true }
-                } else if byte == UInt8(ascii: "&") {
-                    var end = index + 1
-                    if end < bytes.count, bytes[end] == UInt8(ascii: "#") { end += 1 }
-                    let start = end
-                    while end < bytes.count, end - start < 32,
-                          isASCIILetter(bytes[end]) || (bytes[end] >= 0x30 && bytes[end] <= 0x39) {
-                        end += 1
-                    }
-                    if end > start, end < bytes.count, bytes[end] == UInt8(ascii: ";") { return true }
+        return copy.withUTF8(containsMarkup(utf8:))
+    }
+
+    /// `containsMarkup` on UTF-8 bytes.
+    static func containsMarkup(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "<"), index + 1 < bytes.count {
+                let next = bytes[index + 1]
+                if isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return true }
+            } else if byte == UInt8(ascii: "&") {
+                var end = index + 1
+                if end < bytes.count, bytes[end] == UInt8(ascii: "#") { end += 1 }
+                let start = end
+                while end < bytes.count, end - start < 32,
+                      isASCIILetter(bytes[end]) || (bytes[end] >= 0x30 && bytes[end] <= 0x39) {
+                    end += 1
                 }
-                index += 1
+                if end > start, end < bytes.count, bytes[end] == UInt8(ascii: ";") { return true }
             }
-            return false
+            index += 1
         }
+        return false
     }
 
     private static func isASCIILetter(_ byte: UInt8) -> Bool {
@@ -98,17 +101,37 @@ public enum HTMLTextFormatter {
         return collapsingWhitespace(plain).trimmingParagraphSpace()
     }
 
+    /// `singleLine` of UTF-8 bytes, using `scratch` (emptied first, its storage reused) so that a value with
+    /// no markup costs one string allocation: the per-chapter path of the TOC.
+    static func singleLine(utf8 bytes: [UInt8], scratch output: inout [UInt8]) -> String {
+        if bytes.isEmpty { return "" }
+        if bytes.withUnsafeBufferPointer(containsMarkup(utf8:)) { return singleLine(String(decoding: bytes, as: UTF8.self)) }
+        if !needsCollapsing(bytes) {
+            return bytes.withUnsafeBufferPointer { plain in
+                let kept = SpaceTrimming.range(of: plain, paragraphSpace: true)
+                return String(decoding: UnsafeBufferPointer(rebasing: plain[kept]), as: UTF8.self)
+            }
+        }
+        output.removeAll(keepingCapacity: true)
+        var pendingSpace = false
+        for byte in bytes {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+                pendingSpace = !output.isEmpty
+            } else {
+                if pendingSpace { output.append(0x20); pendingSpace = false }
+                output.append(byte)
+            }
+        }
+        return output.withUnsafeBufferPointer { collapsed in
+            let kept = SpaceTrimming.range(of: collapsed, paragraphSpace: true)
+            return String(decoding: UnsafeBufferPointer(rebasing: collapsed[kept]), as: UTF8.self)
+        }
+    }
+
     /// Collapses runs of ASCII whitespace (including line breaks) into single spaces, as a browser renders
     /// inline text. Leading and trailing whitespace is dropped.
     public static func collapsingWhitespace(_ text: String) -> String {
-        var needsWork = false
-        var previousSpace = true
-        for byte in text.utf8 {
-            let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
-            if isSpace && (previousSpace || byte != 0x20) { needsWork = true; break }
-            previousSpace = isSpace
-        }
-        if !needsWork && !previousSpace { return text }
+        if !needsCollapsing(text.utf8) { return text }
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         var pendingSpace = false
@@ -121,6 +144,17 @@ public enum HTMLTextFormatter {
             }
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether collapsing would change `bytes`: a whitespace run, a tab or line break, or space at either end.
+    private static func needsCollapsing<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+        var previousSpace = true
+        for byte in bytes {
+            let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+            if isSpace && (previousSpace || byte != 0x20) { return true }
+            previousSpace = isSpace
+        }
+        return previousSpace
     }
 
     private struct WalkState {

@@ -69,15 +69,22 @@ struct SimpleXPath: Sendable {
     /// or nil when only libxml2 can order them correctly.
     func evaluatePointers(at context: xmlNodePtr) -> [xmlNodePtr]? {
         var result: [xmlNodePtr] = []
+        return evaluatePointers(at: context, into: &result) ? result : nil
+    }
+
+    /// `evaluatePointers(at:)` into `result` (emptied first, its storage reused: the per-chapter path calls
+    /// this thousands of times); false when only libxml2 can order the nodes correctly.
+    func evaluatePointers(at context: xmlNodePtr, into result: inout [xmlNodePtr]) -> Bool {
+        result.removeAll(keepingCapacity: true)
         if descendantFirst {
             var nested = false
             collectDescendantsOrSelf(of: context, insideMatch: false, nested: &nested, into: &result)
             // Matches inside matches would interleave in document order after further steps.
-            if nested && steps.count > 1 { return nil }
+            if nested && steps.count > 1 { return false }
         } else {
             visit(context, step: 0, into: &result)
         }
-        return result
+        return true
     }
 
     /// Depth-first over the steps: the subtrees of distinct non-nested nodes are disjoint and ordered, so this

@@ -20,9 +20,8 @@ extension StringProtocol {
         return String(Substring(view[first...last]))
     }
 
-    /// Trims on UTF-8 bytes: this runs for every field of every chapter, so it must not walk Characters.
     private func trimmed(paragraphSpace: Bool) -> String {
-        let whole: Substring
+        var whole: Substring
         if let string = self as? String {
             whole = string[...]
         } else if let substring = self as? Substring {
@@ -30,51 +29,50 @@ extension StringProtocol {
         } else {
             whole = Substring(String(self))
         }
+        let kept = whole.withUTF8 { SpaceTrimming.range(of: $0, paragraphSpace: paragraphSpace) }
         let bytes = whole.utf8
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end {
-            let width = Self.spaceWidth(bytes, at: start, paragraphSpace: paragraphSpace)
-            if width == 0 { break }
-            start = bytes.index(start, offsetBy: width)
-        }
-        while start < end {
-            let width = Self.spaceWidthBefore(bytes, end: end, start: start, paragraphSpace: paragraphSpace)
-            if width == 0 { break }
-            end = bytes.index(end, offsetBy: -width)
-        }
-        if start == bytes.startIndex && end == bytes.endIndex, let string = self as? String { return string }
+        if kept.count == bytes.count, let string = self as? String { return string }
+        let start = bytes.index(bytes.startIndex, offsetBy: kept.lowerBound)
+        let end = bytes.index(bytes.startIndex, offsetBy: kept.upperBound)
         return String(whole[start..<end])
+    }
+}
+
+/// Trimming on UTF-8 bytes: it runs for every field of every chapter, so it must not walk Characters.
+enum SpaceTrimming {
+    /// The part of `bytes` left after dropping leading and trailing ASCII whitespace (and, with
+    /// `paragraphSpace`, NO-BREAK SPACE and IDEOGRAPHIC SPACE).
+    static func range(of bytes: UnsafeBufferPointer<UInt8>, paragraphSpace: Bool) -> Range<Int> {
+        var start = 0
+        var end = bytes.count
+        while start < end {
+            let byte = bytes[start]
+            if isASCIISpace(byte) {
+                start += 1
+            } else if paragraphSpace, byte == 0xC2, end - start >= 2, bytes[start + 1] == 0xA0 {
+                start += 2
+            } else if paragraphSpace, byte == 0xE3, end - start >= 3, bytes[start + 1] == 0x80, bytes[start + 2] == 0x80 {
+                start += 3
+            } else {
+                break
+            }
+        }
+        while start < end {
+            let byte = bytes[end - 1]
+            if isASCIISpace(byte) {
+                end -= 1
+            } else if paragraphSpace, byte == 0xA0, end - start >= 2, bytes[end - 2] == 0xC2 {
+                end -= 2
+            } else if paragraphSpace, byte == 0x80, end - start >= 3, bytes[end - 2] == 0x80, bytes[end - 3] == 0xE3 {
+                end -= 3
+            } else {
+                break
+            }
+        }
+        return start..<end
     }
 
     private static func isASCIISpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
-    }
-
-    /// The byte length of the space character starting at `index`, or 0.
-    private static func spaceWidth(_ bytes: Substring.UTF8View, at index: String.Index, paragraphSpace: Bool) -> Int {
-        let byte = bytes[index]
-        if isASCIISpace(byte) { return 1 }
-        guard paragraphSpace else { return 0 }
-        let second = bytes.index(after: index)
-        if byte == 0xC2, second < bytes.endIndex, bytes[second] == 0xA0 { return 2 }
-        if byte == 0xE3, second < bytes.endIndex, bytes[second] == 0x80 {
-            let third = bytes.index(after: second)
-            if third < bytes.endIndex, bytes[third] == 0x80 { return 3 }
-        }
-        return 0
-    }
-
-    /// The byte length of the space character ending just before `end`, or 0.
-    private static func spaceWidthBefore(_ bytes: Substring.UTF8View, end: String.Index, start: String.Index, paragraphSpace: Bool) -> Int {
-        let last = bytes.index(before: end)
-        if isASCIISpace(bytes[last]) { return 1 }
-        guard paragraphSpace, bytes.distance(from: start, to: end) >= 2 else { return 0 }
-        let previous = bytes.index(before: last)
-        if bytes[previous] == 0xC2 && bytes[last] == 0xA0 { return 2 }
-        guard bytes.distance(from: start, to: end) >= 3 else { return 0 }
-        let first = bytes.index(before: previous)
-        if bytes[first] == 0xE3 && bytes[previous] == 0x80 && bytes[last] == 0x80 { return 3 }
-        return 0
     }
 }

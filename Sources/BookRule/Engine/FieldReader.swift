@@ -1,3 +1,5 @@
+import CLibXML2
+
 /// Reads the optional fields of one list element (or page) and normalises them per kind of field. A failing
 /// optional rule leaves its field empty and records a warning instead of failing the whole step.
 struct FieldReader {
@@ -39,16 +41,61 @@ struct FieldReader {
             .joined(separator: ",")
     }
 
+    /// `line(_:_:)` for one of thousands of list elements: a simple rule read straight off the nodes into
+    /// `scratch` makes only the result string; anything else (or a traced run) takes the general path.
+    func line(_ field: RuleField, _ warnings: inout Warnings, scratch: inout FieldScratch) -> String {
+        guard let rule = section[field] else { return "" }
+        guard tracer == nil, let document = rule.valueNodes(in: context, into: &scratch.nodes) else {
+            return line(field, &warnings)
+        }
+        scratch.bytes.removeAll(keepingCapacity: true)
+        for (index, node) in scratch.nodes.enumerated() {
+            if index > 0 { scratch.bytes.append(0x0A) }
+            HTMLNode.appendValue(of: node, in: document, to: &scratch.bytes)
+        }
+        return HTMLTextFormatter.singleLine(utf8: scratch.bytes, scratch: &scratch.collapsed)
+    }
+
     /// A URL field: the first non-empty value, resolved against the page's base URL; nil when empty.
     func url(_ field: RuleField, _ warnings: inout Warnings) -> String? {
         for value in raw(field, &warnings) {
-            if !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-                if let absolute = resolve(value, field, &warnings) { return absolute }
-                continue
+            if let absolute = absoluteURL(value, field, &warnings) { return absolute }
+        }
+        return nil
+    }
+
+    /// `url(_:_:)` for one of thousands of list elements: a plain link read straight off a node is resolved
+    /// on its bytes; a value with line breaks, markup or Legado options, a rule the fast path cannot read, or
+    /// a traced run takes the general path.
+    func url(_ field: RuleField, _ warnings: inout Warnings, scratch: inout FieldScratch) -> String? {
+        guard let rule = section[field] else { return nil }
+        guard tracer == nil, let base, let document = rule.valueNodes(in: context, into: &scratch.nodes) else {
+            return url(field, &warnings)
+        }
+        for node in scratch.nodes {
+            scratch.bytes.removeAll(keepingCapacity: true)
+            HTMLNode.appendValue(of: node, in: document, to: &scratch.bytes)
+            let fast = scratch.bytes.withUnsafeBufferPointer { bytes -> String? in
+                let kept = UnsafeBufferPointer(rebasing: bytes[SpaceTrimming.range(of: bytes, paragraphSpace: false)])
+                let plain = !kept.contains { $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "{") }
+                    && !HTMLTextFormatter.containsMarkup(utf8: kept)
+                return plain ? base.fastResolve(utf8: kept) : nil
             }
-            for line in value.split(whereSeparator: \.isNewline) {
-                if let absolute = resolve(String(line), field, &warnings) { return absolute }
+            if let fast { return fast }
+            if let absolute = absoluteURL(String(decoding: scratch.bytes, as: UTF8.self), field, &warnings) {
+                return absolute
             }
+        }
+        return nil
+    }
+
+    /// One value of a URL field resolved: the value itself, else its first line that is a URL.
+    private func absoluteURL(_ value: String, _ field: RuleField, _ warnings: inout Warnings) -> String? {
+        if !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            return resolve(value, field, &warnings)
+        }
+        for line in value.split(whereSeparator: \.isNewline) {
+            if let absolute = resolve(String(line), field, &warnings) { return absolute }
         }
         return nil
     }
@@ -88,6 +135,14 @@ struct FieldReader {
             return []
         }
     }
+}
+
+/// Buffers reused across the list elements of a page, so that reading a field of one element makes only the
+/// field's string.
+struct FieldScratch {
+    var nodes: [xmlNodePtr] = []
+    var bytes: [UInt8] = []
+    var collapsed: [UInt8] = []
 }
 
 /// Warnings for one step, each said once, at most 50 (a rule failing on every chapter says so once).

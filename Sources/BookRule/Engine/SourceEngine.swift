@@ -151,15 +151,18 @@ public struct SourceEngine: Sendable {
             let base = URLReference.Base(document.baseURL)
             let items = try elements(listRule, in: document.rootContext, environment: environment, url: document.url,
                                      applyingReverse: false)
+            var scratch = FieldScratch()
+            entries.reserveCapacity(entries.count + items.count)
             for item in items {
                 let reader = FieldReader(section: section, context: item, environment: environment, base: base, tracer: tracer)
                 let isVolume = reader.flag(.isVolume, &warnings)
-                let title = reader.line(.chapterName, &warnings)
-                let chapterURL = reader.url(.chapterUrl, &warnings) ?? ""
+                let title = reader.line(.chapterName, &warnings, scratch: &scratch)
+                let chapterURL = reader.url(.chapterUrl, &warnings, scratch: &scratch) ?? ""
                 if title.isEmpty && chapterURL.isEmpty { continue }
                 entries.append(Chapter(index: 0, title: title, url: isVolume ? chapterURL : (chapterURL.isEmpty ? document.url : chapterURL),
                                        isVolume: isVolume, isVIP: reader.flag(.isVip, &warnings),
-                                       isPay: reader.flag(.isPay, &warnings), updateTime: reader.line(.updateTime, &warnings)))
+                                       isPay: reader.flag(.isPay, &warnings),
+                                       updateTime: reader.line(.updateTime, &warnings, scratch: &scratch)))
             }
             guard followNext, let nextRule = section[.nextTocUrl] else { continue }
             let next = nextURLs(nextRule, in: document, environment: environment, warnings: &warnings)
@@ -173,19 +176,17 @@ public struct SourceEngine: Sendable {
         // De-duplicate keeping the LAST occurrence, as Legado does: a "latest chapters" block above the full
         // list then drops out instead of putting the newest chapters first.
         var seen = Set<String>(minimumCapacity: entries.count)
-        var kept: [Chapter] = []
-        kept.reserveCapacity(entries.count)
-        var duplicates = 0
-        for entry in entries.reversed() {
-            if !entry.isVolume && !entry.url.isEmpty {
-                guard seen.insert(Self.pageKey(entry.url)).inserted else {
-                    duplicates += 1
-                    continue
-                }
-            }
-            kept.append(entry)
+        var dropped: [Int] = []
+        for index in entries.indices.reversed() where !entries[index].isVolume && !entries[index].url.isEmpty {
+            if !seen.insert(Self.pageKey(entries[index].url)).inserted { dropped.append(index) }
         }
-        var chapters: [Chapter] = kept.reversed()
+        let duplicates = dropped.count
+        var chapters = entries
+        if !dropped.isEmpty {
+            let droppedSet = Set(dropped)
+            chapters = entries.indices.filter { !droppedSet.contains($0) }.map { entries[$0] }
+        }
+        entries = []
         for index in chapters.indices { chapters[index].index = index }
         if duplicates > 0 { warnings.add("dropped \(duplicates) chapter(s) whose URL is listed again later") }
         return TableOfContents(chapters: chapters, pages: pages, warnings: warnings.list, droppedDuplicates: duplicates)

@@ -81,6 +81,9 @@ struct XPathRule: Sendable {
     /// Whether the translated rule lists its elements in reverse document order (`[-1:0]`).
     var reversed = false
 
+    /// Whether `strings(at:)` reads its values straight off the nodes a simple path selects.
+    var readsNodeValues: Bool { simple != nil && (extractor == .value || extractor == .allText) }
+
     /// Evaluates with the context node, preferring the direct walk.
     func evaluate(at node: HTMLNode) throws(XPathError) -> XPathValue {
         if let simple, let nodes = simple.evaluate(at: node) { return .nodes(nodes) }
@@ -92,7 +95,7 @@ struct XPathRule: Sendable {
     /// The rule's strings at `node`: straight from libxml2's nodes when the path is simple, without making
     /// node values first.
     func strings(at node: HTMLNode) throws(XPathError) -> [String] {
-        if let simple, extractor == .value || extractor == .allText, let pointers = simple.evaluatePointers(at: node.pointer) {
+        if readsNodeValues, let pointers = simple?.evaluatePointers(at: node.pointer) {
             return pointers.map { HTMLNode.stringValue(of: $0, in: node.document) }
         }
         switch try evaluate(at: node) {

@@ -1,3 +1,5 @@
+import CLibXML2
+
 /// What a rule needs besides its context: the URL the page came from (to parse text fragments against) and
 /// the book's `@put`/`@get` variables.
 public struct RuleEnvironment: Sendable {
@@ -40,6 +42,16 @@ extension Rule {
     /// The rule's strings joined with "\n" (Legado's getString).
     public func string(in context: RuleContext, environment: RuleEnvironment) throws(RuleError) -> String {
         try strings(in: context, environment: environment).joined(separator: "\n")
+    }
+
+    /// The nodes whose values `strings(in:environment:)` would return, written into `nodes` (emptied first,
+    /// its storage reused), and their document; nil when the rule needs the general path: anything but one
+    /// simple XPath read straight off the nodes of an HTML context, without `@put`. Lets a caller read the
+    /// fields of thousands of list elements without making intermediate strings and arrays.
+    func valueNodes(in context: RuleContext, into nodes: inout [xmlNodePtr]) -> HTMLDocument? {
+        guard puts.isEmpty, case .xpath(let rule) = body, rule.readsNodeValues, let simple = rule.simple,
+              case .node(let node) = context, simple.evaluatePointers(at: node.pointer, into: &nodes) else { return nil }
+        return node.document
     }
 
     private func runPuts(in context: RuleContext, environment: RuleEnvironment) throws(RuleError) {
