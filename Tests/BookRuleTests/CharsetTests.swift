@@ -105,3 +105,25 @@ struct TruncatedPageTests {
         #expect(content.warnings.contains { $0.contains("more than 256 levels deep") })
     }
 }
+
+@Suite("UTF-8 validation")
+struct UTF8ValidationTests {
+    @Test("agrees with the standard library on random buffers around the eight-byte ASCII skip")
+    func agreesWithStandardLibrary() {
+        var random = SeededRandomNumberGenerator(seed: 20261130)
+        let pieces: [[UInt8]] = [
+            Array("<a href=\"1.html\">".utf8), Array("第一章".utf8), [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+            [0xE4, 0xB8], [0x80], [0xF0, 0x9F, 0x98, 0x80], Array("plain ascii text".utf8), [0xFF],
+        ]
+        for _ in 0..<3000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...6, using: &random) {
+                bytes += pieces[Int.random(in: 0..<pieces.count, using: &random)]
+            }
+            let expected = String(validating: bytes, as: UTF8.self) != nil
+            let result = UTF8Validation.check(bytes)
+            #expect((result != .invalid) == expected, "\(bytes)")
+            if expected { #expect((result == .ascii) == bytes.allSatisfy { $0 < 0x80 }, "\(bytes)") }
+        }
+    }
+}

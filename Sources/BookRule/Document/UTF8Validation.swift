@@ -10,7 +10,14 @@ enum UTF8Validation: Equatable {
             var index = 0
             var sawMultibyte = false
             let count = buffer.count
+            guard let base = buffer.baseAddress else { return .ascii }
             while index < count {
+                // Markup is mostly ASCII: skip it eight bytes at a time.
+                if index + 8 <= count,
+                   UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
+                    continue
+                }
                 let lead = buffer[index]
                 if lead < 0x80 { index += 1; continue }
                 sawMultibyte = true
