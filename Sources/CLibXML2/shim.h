@@ -14,6 +14,7 @@
 #include <libxml/xmlerror.h>
 #include <libxml/tree.h>
 #include <libxml/xmlversion.h>
+#include <libxml/parserInternals.h>
 
 /// `xmlFree` is a global function pointer, which Swift 6 rejects as not concurrency-safe.
 static inline void bookrule_xmlFree(void *pointer) { xmlFree(pointer); }
@@ -30,6 +31,12 @@ static void bookrule_ignore_generic_error(void *context, const char *message, ..
 static inline void bookrule_silence_generic_errors(void) {
     xmlSetGenericErrorFunc(NULL, bookrule_ignore_generic_error);
 }
+
+/// Sets how deep libxml2 lets markup nest before it stops reading a page (default 256). Real pages with
+/// hundreds of unclosed `<font>` or `<div>` tags exceed the default; XML_PARSE_HUGE would lift the limit
+/// entirely, but the HTML parser's time grows with the square of the depth (a million unclosed tags took
+/// 45 s). `xmlParserMaxDepth` is a plain global: set it once, before any parsing starts.
+static inline void bookrule_set_parser_max_depth(unsigned int depth) { xmlParserMaxDepth = depth; }
 
 /// `xmlParserVersion` is a macro in some builds; the dotted version string is a plain literal.
 static inline const char *bookrule_libxml2_version(void) { return LIBXML_DOTTED_VERSION; }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import BookRule
 
@@ -89,9 +90,13 @@ struct CharsetTests {
 
 @Suite("Pages libxml2 cannot read to the end")
 struct TruncatedPageTests {
+    static func nested(_ depth: Int) -> String {
+        "<html><body>" + String(repeating: "<font>", count: depth) + "x</font><div id='content'>after</div></body></html>"
+    }
+
     @Test("markup nested deeper than libxml2 reads is flagged and reported, not silently cut")
     func deepNesting() async throws {
-        let deep = "<html><body>" + String(repeating: "<div>", count: 300) + "x</div><div id='content'>after</div></body></html>"
+        let deep = Self.nested(HTMLDocument.maxDepth + 100)
         let document = try page(deep)
         #expect(document.isTruncated)
         #expect(try !page("<html><body><p>fine<b>broken</p></body></html>").isTruncated)
@@ -102,7 +107,44 @@ struct TruncatedPageTests {
         let site = TestSite(html: ["https://a.test/1.html": deep])
         let content = try await SourceEngine(source: source, transport: site)
             .content(of: Chapter(index: 0, title: "", url: "https://a.test/1.html"))
-        #expect(content.warnings.contains { $0.contains("more than 256 levels deep") })
+        #expect(content.warnings.contains { $0.contains("more than \(HTMLDocument.maxDepth) levels deep") })
+    }
+
+    @Test("hundreds of unclosed tags (libxml2 stops at 256 by default) are read to the end")
+    func unclosedTagsAreRead() async throws {
+        let text = Self.nested(1000)
+        #expect(try !page(text).isTruncated)
+        let source = try loadSource("""
+        {"bookSourceUrl": "https://a.test", "ruleContent": {"content": "//div[@id='content']"}}
+        """)
+        let site = TestSite(html: ["https://a.test/1.html": text])
+        let content = try await SourceEngine(source: source, transport: site)
+            .content(of: Chapter(index: 0, title: "", url: "https://a.test/1.html"))
+        #expect(content.text == "after")
+        #expect(content.warnings.isEmpty)
+    }
+
+    @Test("a page nested 4,000 levels deep is parsed, searched and turned into text on a 512 KiB stack")
+    func deepPageOnASmallStack() async throws {
+        let bytes = Array(Self.nested(4000).utf8)
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
+            let thread = Thread {
+                do {
+                    let document = try HTMLDocument(bytes: bytes, url: "https://a.test/")
+                    let body = try RuleParser.parse("//body", field: "content", kind: .string)
+                    let tail = try RuleParser.parse("//div/text()", field: "content", kind: .string)
+                    let environment = RuleEnvironment(baseURL: "https://a.test/")
+                    let text = try body.strings(in: document.rootContext, environment: environment)
+                    let found = try tail.strings(in: document.rootContext, environment: environment)
+                    continuation.resume(returning: [String(document.isTruncated)] + text + found)
+                } catch {
+                    continuation.resume(returning: ["error: \(error)"])
+                }
+            }
+            thread.stackSize = 512 << 10
+            thread.start()
+        }
+        #expect(outcome == ["false", "x\nafter", "after"])
     }
 }
 

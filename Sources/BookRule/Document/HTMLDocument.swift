@@ -4,6 +4,7 @@ import Synchronization
 /// libxml2 must be initialised once before documents are parsed from several threads.
 private let libxml2Initialized: Bool = {
     xmlInitParser()
+    bookrule_set_parser_max_depth(UInt32(HTMLDocument.maxDepth))
     return true
 }()
 
@@ -21,8 +22,8 @@ public final class HTMLDocument: @unchecked Sendable {
     public let baseURL: String
     /// How the bytes were decoded.
     public let charset: CharsetDecision
-    /// Whether libxml2 stopped before the end of the page (markup nested deeper than 256 levels): what
-    /// follows that point is not in the document.
+    /// Whether libxml2 stopped before the end of the page (markup nested deeper than `maxDepth` levels):
+    /// what follows that point is not in the document.
     public let isTruncated: Bool
     /// The page as UTF-8 bytes (what libxml2 parsed), kept for regex rules that run on the raw markup.
     private let utf8: [UInt8]
@@ -41,6 +42,10 @@ public final class HTMLDocument: @unchecked Sendable {
 
     /// The decoded page source, for regex rules that run on raw markup.
     public var sourceText: String { String(decoding: utf8, as: UTF8.self) }
+
+    /// How deep markup may nest before libxml2 stops reading (its default is 256, which real pages full of
+    /// unclosed tags exceed). Nothing in bookrule walks the tree recursively, so depth costs no stack.
+    public static let maxDepth = 4096
 
     /// libxml2 parser options: tolerant of broken markup, silent, and never touching the network.
     static let parseOptions = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
@@ -88,7 +93,7 @@ public final class HTMLDocument: @unchecked Sendable {
         guard let parsed else { throw DocumentError.unparsable(url: url) }
         pointer = parsed
         // libxml2 recovers from broken markup silently, but gives up (keeping what it had) on markup nested
-        // deeper than 256 elements; the rest of such a page is missing and the user should know.
+        // deeper than `maxDepth` elements; the rest of such a page is missing and the user should know.
         isTruncated = context.pointee.disableSAX != 0
         self.url = url
         self.charset = charset

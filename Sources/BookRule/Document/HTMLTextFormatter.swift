@@ -162,32 +162,63 @@ public enum HTMLTextFormatter {
         var preDepth = 0
     }
 
-    private static func walk(_ node: xmlNodePtr, into output: inout [UInt8], state: inout WalkState) {
-        switch node.pointee.type {
-        case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-            guard let content = node.pointee.content else { return }
-            appendText(content, into: &output, state: &state)
-        case XML_ELEMENT_NODE, XML_DOCUMENT_NODE, XML_HTML_DOCUMENT_NODE:
-            let name = HTMLNode.name(of: node)
-            if skipped.contains(name) { return }
-            if name == "br" {
-                output.append(0x0A)
-                state.pendingSpace = false
-                return
+    /// An element `walk` has entered and must close once its children are done.
+    private struct OpenElement {
+        let node: xmlNodePtr
+        let isBlock: Bool
+        let isPre: Bool
+    }
+
+    /// Appends the text of `root` and its subtree in document order. Iterative (an explicit stack and
+    /// libxml2's sibling links), so a page nested thousands of levels deep costs no call stack.
+    private static func walk(_ root: xmlNodePtr, into output: inout [UInt8], state: inout WalkState) {
+        var open: [OpenElement] = []
+        var current: xmlNodePtr? = root
+        while true {
+            guard let node = current else {
+                // A list of siblings is done: close its parent, then go on after it.
+                guard let element = open.popLast() else { return }
+                close(element, into: &output, state: &state)
+                if element.node == root { return }
+                current = element.node.pointee.next
+                continue
             }
-            let isBlock = blocks.contains(name)
-            if isBlock { output.append(0x0A); state.pendingSpace = false }
-            if name == "pre" { state.preDepth += 1 }
-            var child = node.pointee.children
-            while let item = child {
-                walk(item, into: &output, state: &state)
-                child = item.pointee.next
+            var firstChild: xmlNodePtr?
+            switch node.pointee.type {
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let content = node.pointee.content { appendText(content, into: &output, state: &state) }
+            case XML_ELEMENT_NODE, XML_DOCUMENT_NODE, XML_HTML_DOCUMENT_NODE:
+                let name = HTMLNode.name(of: node)
+                if skipped.contains(name) { break }
+                if name == "br" {
+                    output.append(0x0A)
+                    state.pendingSpace = false
+                    break
+                }
+                let element = OpenElement(node: node, isBlock: blocks.contains(name), isPre: name == "pre")
+                if element.isBlock { output.append(0x0A); state.pendingSpace = false }
+                if element.isPre { state.preDepth += 1 }
+                if let child = node.pointee.children {
+                    open.append(element)
+                    firstChild = child
+                } else {
+                    close(element, into: &output, state: &state)
+                }
+            default:
+                break
             }
-            if name == "pre" { state.preDepth -= 1 }
-            if isBlock { output.append(0x0A); state.pendingSpace = false }
-        default:
-            return
+            if let firstChild {
+                current = firstChild
+            } else {
+                current = node == root ? nil : node.pointee.next
+                if node == root && open.isEmpty { return }
+            }
         }
+    }
+
+    private static func close(_ element: OpenElement, into output: inout [UInt8], state: inout WalkState) {
+        if element.isPre { state.preDepth -= 1 }
+        if element.isBlock { output.append(0x0A); state.pendingSpace = false }
     }
 
     private static func appendText(_ content: UnsafePointer<xmlChar>, into output: inout [UInt8], state: inout WalkState) {

@@ -78,7 +78,7 @@ struct SimpleXPath: Sendable {
         result.removeAll(keepingCapacity: true)
         if descendantFirst {
             var nested = false
-            collectDescendantsOrSelf(of: context, insideMatch: false, nested: &nested, into: &result)
+            collectDescendantsOrSelf(of: context, nested: &nested, into: &result)
             // Matches inside matches would interleave in document order after further steps.
             if nested && steps.count > 1 { return false }
         } else {
@@ -119,21 +119,48 @@ struct SimpleXPath: Sendable {
         }
     }
 
-    private func collectDescendantsOrSelf(of node: xmlNodePtr, insideMatch: Bool, nested: inout Bool,
-                                          into result: inout [xmlNodePtr]) {
-        var isMatch = false
-        if node.pointee.type == XML_ELEMENT_NODE, Self.matches(node, names[0]) {
-            if insideMatch { nested = true }
-            isMatch = true
-            visit(node, step: 1, into: &result)
-        }
-        var child = node.pointee.children
-        while let item = child {
-            if item.pointee.type == XML_ELEMENT_NODE {
-                collectDescendantsOrSelf(of: item, insideMatch: insideMatch || isMatch, nested: &nested, into: &result)
+    /// `//name…` from `start`: every element (start included) named like the first step, in document order,
+    /// each followed by the rest of the path from it. Iterative (libxml2's parent and sibling links, and a
+    /// stack of one flag per level), so a page nested thousands of levels deep costs no call stack. `nested`
+    /// is set when a match lies inside another match.
+    private func collectDescendantsOrSelf(of start: xmlNodePtr, nested: inout Bool, into result: inout [xmlNodePtr]) {
+        // For each element on the path from `start` down to the current node's parent: whether it matched.
+        var matchedOnPath: [Bool] = []
+        var matchesOnPath = 0
+        var node = start
+        while true {
+            var isMatch = false
+            if node.pointee.type == XML_ELEMENT_NODE, Self.matches(node, names[0]) {
+                if matchesOnPath > 0 { nested = true }
+                isMatch = true
+                visit(node, step: 1, into: &result)
             }
-            child = item.pointee.next
+            if let child = Self.elementSibling(from: node.pointee.children) {
+                matchedOnPath.append(isMatch)
+                if isMatch { matchesOnPath += 1 }
+                node = child
+                continue
+            }
+            // No element below: the next element sibling, else climb until an ancestor has one.
+            var current = node
+            while true {
+                if current == start { return }
+                if let sibling = Self.elementSibling(from: current.pointee.next) {
+                    node = sibling
+                    break
+                }
+                guard let parent = current.pointee.parent, let parentMatched = matchedOnPath.popLast() else { return }
+                if parentMatched { matchesOnPath -= 1 }
+                current = parent
+            }
         }
+    }
+
+    /// The first element node from `node` along its siblings (`node` included).
+    private static func elementSibling(from node: xmlNodePtr?) -> xmlNodePtr? {
+        var item = node
+        while let candidate = item, candidate.pointee.type != XML_ELEMENT_NODE { item = candidate.pointee.next }
+        return item
     }
 
     private static func matches(_ node: xmlNodePtr, _ name: [UInt8]?) -> Bool {

@@ -361,7 +361,7 @@ public struct SourceEngine: Sendable {
     /// Warns when libxml2 could not read a page to its end.
     static func noteTruncation(_ document: HTMLDocument, _ warnings: inout Warnings) {
         if document.isTruncated {
-            warnings.add("\(document.url): the page nests markup more than 256 levels deep; libxml2 stopped there, so anything after it is missing")
+            warnings.add("\(document.url): the page nests markup more than \(HTMLDocument.maxDepth) levels deep; libxml2 stopped there, so anything after it is missing")
         }
     }
 
