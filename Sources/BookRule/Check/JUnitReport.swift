@@ -11,35 +11,35 @@ public enum JUnitReport {
         xml += "<testsuites name=\"bookrule test\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" time=\"\(format(seconds))\">\n"
         for report in reports {
             let skipped = report.steps.filter { $0.status == .skipped }.count
-            xml += "  <testsuite name=\"\(escape(report.source))\" tests=\"\(testCount(report))\" failures=\"\(failureCount(report))\""
+            xml += "  <testsuite name=\"\(XMLText.escaped(report.source))\" tests=\"\(testCount(report))\" failures=\"\(failureCount(report))\""
             xml += " errors=\"0\" skipped=\"\(skipped)\" time=\"\(format(report.milliseconds / 1000))\">\n"
             xml += "    <properties>\n"
-            xml += "      <property name=\"bookSourceUrl\" value=\"\(escape(report.sourceURL))\"/>\n"
-            xml += "      <property name=\"origin\" value=\"\(escape(report.origin))\"/>\n"
+            xml += "      <property name=\"bookSourceUrl\" value=\"\(XMLText.escaped(report.sourceURL))\"/>\n"
+            xml += "      <property name=\"origin\" value=\"\(XMLText.escaped(report.origin))\"/>\n"
             xml += "    </properties>\n"
             for step in report.steps {
-                xml += "    <testcase classname=\"\(escape(report.source))\" name=\"\(escape(step.name))\" time=\"\(format(step.milliseconds / 1000))\""
+                xml += "    <testcase classname=\"\(XMLText.escaped(report.source))\" name=\"\(XMLText.escaped(step.name))\" time=\"\(format(step.milliseconds / 1000))\""
                 switch step.status {
                 case .passed:
                     xml += "/>\n"
                 case .skipped:
-                    xml += ">\n      <skipped message=\"\(escape(step.error ?? ""))\"/>\n    </testcase>\n"
+                    xml += ">\n      <skipped message=\"\(XMLText.escaped(step.error ?? ""))\"/>\n    </testcase>\n"
                 case .failed:
                     let failed = step.checks.filter { !$0.passed }
                     let message = step.error ?? failed.map(\.name).joined(separator: "; ")
                     var details = failed.map { "\($0.name): \($0.detail ?? "")" }
                     details += step.rules.filter { $0.error != nil || $0.matches == 0 }
                         .map { "\($0.field) [\($0.dialect ?? "?")] matched \($0.matches)\($0.error.map { ": " + $0 } ?? "")" }
-                    xml += ">\n      <failure message=\"\(escape(message))\" type=\"check\">\(escape(details.joined(separator: "\n")))</failure>\n    </testcase>\n"
+                    xml += ">\n      <failure message=\"\(XMLText.escaped(message))\" type=\"check\">\(XMLText.escaped(details.joined(separator: "\n")))</failure>\n    </testcase>\n"
                 }
             }
             if let comparison = report.snapshotComparison {
-                xml += "    <testcase classname=\"\(escape(report.source))\" name=\"snapshot\" time=\"0\""
+                xml += "    <testcase classname=\"\(XMLText.escaped(report.source))\" name=\"snapshot\" time=\"0\""
                 if comparison.matches {
                     xml += "/>\n"
                 } else {
-                    xml += ">\n      <failure message=\"differs from \(escape(comparison.path))\" type=\"snapshot\">"
-                    xml += escape(comparison.diff.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
+                    xml += ">\n      <failure message=\"differs from \(XMLText.escaped(comparison.path))\" type=\"snapshot\">"
+                    xml += XMLText.escaped(comparison.diff.joined(separator: "\n")) + "</failure>\n    </testcase>\n"
                 }
             }
             xml += "  </testsuite>\n"
@@ -60,25 +60,5 @@ public enum JUnitReport {
         let milliseconds = Int((seconds * 1000).rounded())
         let fraction = String(milliseconds % 1000)
         return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-    }
-
-    /// XML-escapes text for attributes and content, dropping characters XML 1.0 forbids.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

@@ -188,15 +188,15 @@ public enum EPUBExporter {
 
     static func packageDocument(_ layout: Layout, modified: String) -> String {
         var metadata = [
-            "<dc:identifier id=\"book-id\">\(escape(layout.identifier))</dc:identifier>",
-            "<dc:title>\(escape(layout.title))</dc:title>",
+            "<dc:identifier id=\"book-id\">\(XMLText.escaped(layout.identifier))</dc:identifier>",
+            "<dc:title>\(XMLText.escaped(layout.title))</dc:title>",
         ]
-        if !layout.author.isEmpty { metadata.append("<dc:creator id=\"creator\">\(escape(layout.author))</dc:creator>") }
+        if !layout.author.isEmpty { metadata.append("<dc:creator id=\"creator\">\(XMLText.escaped(layout.author))</dc:creator>") }
         metadata.append("<dc:language>\(layout.language)</dc:language>")
         if !layout.intro.isEmpty {
-            metadata.append("<dc:description>\(escape(layout.intro.joined(separator: "\n")))</dc:description>")
+            metadata.append("<dc:description>\(XMLText.escaped(layout.intro.joined(separator: "\n")))</dc:description>")
         }
-        if !layout.source.isEmpty { metadata.append("<dc:source>\(escape(layout.source))</dc:source>") }
+        if !layout.source.isEmpty { metadata.append("<dc:source>\(XMLText.escaped(layout.source))</dc:source>") }
         metadata.append("<meta property=\"dcterms:modified\">\(modified)</meta>")
         var manifest = [
             "<item id=\"nav\" href=\"nav.xhtml\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>",
@@ -237,14 +237,14 @@ public enum EPUBExporter {
     static func navigationDocument(_ layout: Layout) -> String {
         var lines: [String] = []
         for entry in layout.tree {
-            let link = "<a href=\"\(entry.page.href)\">\(escape(entry.page.title))</a>"
+            let link = "<a href=\"\(entry.page.href)\">\(XMLText.escaped(entry.page.title))</a>"
             if entry.children.isEmpty {
                 lines.append("<li>\(link)</li>")
             } else {
                 lines.append("<li>\(link)")
                 lines.append("  <ol>")
                 for child in entry.children {
-                    lines.append("    <li><a href=\"\(child.href)\">\(escape(child.title))</a></li>")
+                    lines.append("    <li><a href=\"\(child.href)\">\(XMLText.escaped(child.title))</a></li>")
                 }
                 lines.append("  </ol>")
                 lines.append("</li>")
@@ -252,7 +252,7 @@ public enum EPUBExporter {
         }
         let body = """
               <nav epub:type="toc" id="toc">
-                <h1>\(escape(layout.labels.contents))</h1>
+                <h1>\(XMLText.escaped(layout.labels.contents))</h1>
                 <ol>
             \(lines.map { "      " + $0 }.joined(separator: "\n"))
                 </ol>
@@ -267,7 +267,7 @@ public enum EPUBExporter {
         func point(_ page: Page, indent: String, close: Bool) {
             order += 1
             lines.append("\(indent)<navPoint id=\"nav-\(page.id)\" playOrder=\"\(order)\">")
-            lines.append("\(indent)  <navLabel><text>\(escape(page.title))</text></navLabel>")
+            lines.append("\(indent)  <navLabel><text>\(XMLText.escaped(page.title))</text></navLabel>")
             lines.append("\(indent)  <content src=\"\(page.href)\"/>")
             if close { lines.append("\(indent)</navPoint>") }
         }
@@ -281,12 +281,12 @@ public enum EPUBExporter {
             <?xml version="1.0" encoding="UTF-8"?>
             <ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1" xml:lang="\(layout.language)">
               <head>
-                <meta name="dtb:uid" content="\(escape(layout.identifier))"/>
+                <meta name="dtb:uid" content="\(XMLText.escaped(layout.identifier))"/>
                 <meta name="dtb:depth" content="\(depth)"/>
                 <meta name="dtb:totalPageCount" content="0"/>
                 <meta name="dtb:maxPageNumber" content="0"/>
               </head>
-              <docTitle><text>\(escape(layout.title))</text></docTitle>
+              <docTitle><text>\(XMLText.escaped(layout.title))</text></docTitle>
               <navMap>
             \(lines.joined(separator: "\n"))
               </navMap>
@@ -300,16 +300,16 @@ public enum EPUBExporter {
     static func coverPage(_ layout: Layout, image: Layout.Cover) -> String {
         let body = """
               <div class="cover" epub:type="cover">
-                <img src="../\(image.imageHref)" alt="\(escape(layout.title))"/>
+                <img src="../\(image.imageHref)" alt="\(XMLText.escaped(layout.title))"/>
               </div>
             """
         return xhtml(layout, title: layout.labels.cover, styleSheet: "../style.css", body: body)
     }
 
     static func titlePage(_ layout: Layout) -> String {
-        var lines = ["<h1 class=\"title\">\(escape(layout.title))</h1>"]
-        if !layout.author.isEmpty { lines.append("<p class=\"author\">\(escape(layout.author))</p>") }
-        lines.append(contentsOf: layout.intro.map { "<p>\(escape($0))</p>" })
+        var lines = ["<h1 class=\"title\">\(XMLText.escaped(layout.title))</h1>"]
+        if !layout.author.isEmpty { lines.append("<p class=\"author\">\(XMLText.escaped(layout.author))</p>") }
+        lines.append(contentsOf: layout.intro.map { "<p>\(XMLText.escaped($0))</p>" })
         let body = """
               <section epub:type="titlepage">
             \(lines.map { "    " + $0 }.joined(separator: "\n"))
@@ -320,8 +320,8 @@ public enum EPUBExporter {
 
     static func chapterPage(_ layout: Layout, _ page: Page) -> String {
         let heading = page.isVolume
-            ? "<h1 class=\"volume\">\(escape(page.title))</h1>" : "<h1>\(escape(page.title))</h1>"
-        let lines = [heading] + page.paragraphs.map { "<p>\(escape($0))</p>" }
+            ? "<h1 class=\"volume\">\(XMLText.escaped(page.title))</h1>" : "<h1>\(XMLText.escaped(page.title))</h1>"
+        let lines = [heading] + page.paragraphs.map { "<p>\(XMLText.escaped($0))</p>" }
         let body = """
               <section epub:type="\(page.isVolume ? "part" : "chapter")">
             \(lines.map { "    " + $0 }.joined(separator: "\n"))
@@ -336,7 +336,7 @@ public enum EPUBExporter {
         <!DOCTYPE html>
         <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="\(layout.language)" xml:lang="\(layout.language)">
           <head>
-            <title>\(escape(title))</title>
+            <title>\(XMLText.escaped(title))</title>
             <link rel="stylesheet" type="text/css" href="\(styleSheet)"/>
           </head>
           <body>
@@ -345,24 +345,6 @@ public enum EPUBExporter {
         </html>
 
         """
-    }
-
-    /// `text` cleaned of the characters XML 1.0 forbids, with `& < > " '` escaped (safe in text and in
-    /// attribute values).
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in ExportText.clean(text).unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 
     /// The current UTC time as `dcterms:modified` wants it (`2024-05-01T12:00:00Z`).
