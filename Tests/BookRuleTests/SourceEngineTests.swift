@@ -228,6 +228,39 @@ struct JSONSourceTests {
         #expect(page.results.map(\.kind) == ["玄幻", "都市"])
         #expect(page.results[0].coverURL == "https://img.test/7.jpg")
     }
+
+    @Test("rules without a prefix are JSONPath on JSON (as in Legado) and JSoup on pages")
+    func unprefixedRulesFollowTheContent() async throws {
+        let source = try loadSource("""
+        {"bookSourceUrl": "https://api.test", "searchUrl": "/search?q={{key}}",
+         "ruleSearch": {"bookList": "data.list[*]", "name": "name", "author": "info.author",
+                        "bookUrl": "url", "kind": "@@tag.span@text"},
+         "ruleBookInfo": {"name": "tag.h1@text", "author": "class.author@text"}}
+        """)
+        #expect(source.problems.isEmpty, "\(source.problems)")
+        let api = """
+        {"data": {"list": [
+          {"name": "星河旅人", "info": {"author": "青石"}, "url": "/book/7/"},
+          {"name": "长夜灯火", "info": {"author": "归途"}, "url": "/book/8/"}]}}
+        """
+        let site = TestSite([
+            "https://api.test/search?q=%E6%98%9F": .init(
+                headers: [HTTPHeader("Content-Type", "application/json")], body: Array(api.utf8)),
+            "https://api.test/book/7/": .init(body: Array(
+                "<html><body><h1>星河旅人</h1><p class='author'>青石</p></body></html>".utf8)),
+        ])
+        let engine = SourceEngine(source: source, transport: site)
+        let page = try await engine.search(key: "星")
+        #expect(page.results.map(\.name) == ["星河旅人", "长夜灯火"])
+        #expect(page.results.map(\.author) == ["青石", "归途"])
+        #expect(page.results.map(\.bookURL) == ["https://api.test/book/7/", "https://api.test/book/8/"])
+        // `@@` forces JSoup even on JSON (Legado checks it before looking at the content): nothing to select.
+        #expect(page.results.map(\.kind) == ["", ""])
+        // The same kind of rule on an HTML page is a JSoup selector.
+        let info = try await engine.bookInfo(url: "https://api.test/book/7/")
+        #expect(info.name == "星河旅人")
+        #expect(info.author == "青石")
+    }
 }
 
 @Suite("TOC per-chapter fast path")

@@ -54,6 +54,9 @@ indirect enum RuleBody: Sendable {
     /// `a %% b`: the parts' results interleaved (a1, b1, a2, b2, …).
     case interleaving([RuleBody])
     case xpath(XPathRule)
+    /// A rule without a dialect prefix: Legado reads it as JSONPath (`$.` + the rule) on a JSON answer or
+    /// element, and as JSoup (here its XPath translation) on a page.
+    case byContent(html: RuleBody, json: RuleBody)
     /// `:regex1&&regex2`: each regex runs over the previous one's matches.
     case allInOne([RegexPattern])
     /// Literal text with `{{rule}}`, `@get:{key}` and (under AllInOne) `$n` pieces.

@@ -25,6 +25,19 @@ public enum RuleContext: Sendable {
         }
     }
 
+    /// Whether Legado would read a rule without a dialect prefix as JSONPath here: a JSON value, a JSON
+    /// answer, or text that starts like JSON (`{` or `[`).
+    var isJSON: Bool {
+        switch self {
+        case .json: return true
+        case .node(let node): return node.kind == .document && node.document.json != nil
+        case .text(let text):
+            let first = text.utf8.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+            return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        case .match: return false
+        }
+    }
+
     /// A JSON value to run JSONPath on: the value itself, or the text parsed as JSON (nil when it is not).
     var jsonValue: JSONValue? {
         switch self {

@@ -49,8 +49,11 @@ extension Rule {
     /// simple XPath read straight off the nodes of an HTML context, without `@put`. Lets a caller read the
     /// fields of thousands of list elements without making intermediate strings and arrays.
     func valueNodes(in context: RuleContext, into nodes: inout [xmlNodePtr]) -> HTMLDocument? {
+        var body = self.body
+        if case .byContent(let html, _) = body { body = html }
         guard puts.isEmpty, case .xpath(let rule) = body, rule.readsNodeValues, let simple = rule.simple,
-              case .node(let node) = context, simple.evaluatePointers(at: node.pointer, into: &nodes) else { return nil }
+              case .node(let node) = context, !context.isJSON,
+              simple.evaluatePointers(at: node.pointer, into: &nodes) else { return nil }
         return node.document
     }
 
@@ -82,6 +85,8 @@ extension RuleBody {
             case .string(let text): return text.isEmpty ? [] : [.text(text)]
             case .number, .boolean: return []
             }
+        case .byContent(let html, let json):
+            return try (context.isJSON ? json : html).elements(in: context, environment: environment)
         case .allInOne(let patterns):
             var subjects = [context.rawText]
             var matches: [RegexMatch] = []
@@ -123,6 +128,8 @@ extension RuleBody {
             return []
         case .xpath(let rule):
             return try rule.strings(at: context.xpathNode(baseURL: environment.baseURL))
+        case .byContent(let html, let json):
+            return try (context.isJSON ? json : html).strings(in: context, environment: environment)
         case .allInOne:
             return try elements(in: context, environment: environment).map(\.rawText)
         case .firstNonEmpty(let parts):

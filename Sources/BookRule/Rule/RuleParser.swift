@@ -142,16 +142,22 @@ public enum RuleParser {
             }
         }
         if detected == .css || detected == .jsoup {
+            // A rule without any prefix is JSONPath when Legado meets it on JSON (`name` is `$.name`).
+            let json = detected == .jsoup && !text.hasPrefix("@@") ? try? JSONPath("$." + text) : nil
             // Legado's JSoup segments and CSS selectors run as XPath translations on libxml2.
             do {
                 let translation = try JSoupRuleTranslator.translate(text, isList: kind == .list)
                 let expression = try XPathExpression(translation.xpath)
-                return (.xpath(XPathRule(expression: expression, extractor: .value, simple: nil,
-                                         jsoup: kind == .list ? nil : translation.extractor,
-                                         reversed: translation.reversed)), detected)
+                let html = RuleBody.xpath(XPathRule(expression: expression, extractor: .value, simple: nil,
+                                                    jsoup: kind == .list ? nil : translation.extractor,
+                                                    reversed: translation.reversed))
+                return (json.map { .byContent(html: html, json: .jsonPath($0)) } ?? html, detected)
             } catch let error as CSSTranslationError {
+                // Not a selector, but a JSON path (`data.list[*]`): it only means something on JSON.
+                if let json { return (.jsonPath(json), .jsonPath) }
                 throw fail(detected, error.description)
             } catch {
+                if let json { return (.jsonPath(json), .jsonPath) }
                 throw fail(detected, "the translation to XPath failed: \(error)")
             }
         }
