@@ -1,0 +1,28 @@
+import Testing
+@testable import BookRule
+
+/// How page markup becomes reader text, for the quirks real pages showed (see ConformanceTests).
+@Suite("Text formatting of real-page quirks")
+struct TextFormattingTests {
+    @Test("</br> is a line break, as in HTML5 parsers (jsoup, browsers); libxml2 alone drops it")
+    func breakEndTag() throws {
+        let document = try page("""
+            <html><body><div id="content"><a href="/report">章节错误/点此举报</a></br>
+            &nbsp;&nbsp;“小黄——”<br />第二行</BR >第三行</br/>第四行<br/></div><p>x</bra>y</p></body></html>
+            """)
+        let text = try evaluate("//div[@id='content']", on: document)
+        #expect(text == ["章节错误/点此举报\n“小黄——”\n第二行\n第三行\n第四行"])
+        // An unknown end tag that merely starts with </br is left alone.
+        #expect(try evaluate("//p", on: document) == ["xy"])
+        // Regex rules on the raw page still see the bytes as received.
+        #expect(document.sourceText.contains("</br>"))
+    }
+
+    @Test("a page without </br> is parsed from its own bytes")
+    func noBreakEndTag() {
+        let bytes = Array("<p>a<br>b</p><b>c</b>".utf8)
+        #expect(HTMLDocument.breakEndTagsAsBreaks(bytes) == bytes)
+        #expect(HTMLDocument.breakEndTagsAsBreaks(Array("a</br".utf8)) == Array("a</br".utf8))
+        #expect(HTMLDocument.breakEndTagsAsBreaks(Array("a</br>b".utf8)) == Array("a<br>b".utf8))
+    }
+}
