@@ -25,4 +25,20 @@ struct TextFormattingTests {
         #expect(HTMLDocument.breakEndTagsAsBreaks(Array("a</br".utf8)) == Array("a</br".utf8))
         #expect(HTMLDocument.breakEndTagsAsBreaks(Array("a</br>b".utf8)) == Array("a<br>b".utf8))
     }
+
+    @Test("an element's text holding a literal &name; keeps its paragraphs")
+    func referenceInText() {
+        // An element's value is text; one that happens to hold `&amp;`-like text used to be re-read as
+        // markup, which turned every line break into a space.
+        let value = "第一段 &amp; 续\n第二段《idon&039;t》\n第三段"
+        #expect(HTMLTextFormatter.text(fromMarkup: value) == "第一段 & 续\n第二段《idon&039;t》\n第三段")
+        // `&039;` is not a character reference (a name starts with a letter): plain text, nothing re-read.
+        #expect(!HTMLTextFormatter.containsMarkup("idon&039;t"))
+        #expect(HTMLTextFormatter.containsMarkup("a&#39;b"))
+        #expect(HTMLTextFormatter.containsMarkup("a&#x27;b"))
+        #expect(HTMLTextFormatter.containsMarkup("a&nbsp;b"))
+        #expect(HTMLTextFormatter.text(fromMarkup: "a&#39;b\nc") == "a'b\nc")
+        // Markup with tags is still markup: its line breaks are spaces.
+        #expect(HTMLTextFormatter.text(fromMarkup: "<b>a\nb</b><br>c") == "a b\nc")
+    }
 }

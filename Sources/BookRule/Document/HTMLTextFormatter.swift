@@ -35,10 +35,18 @@ public enum HTMLTextFormatter {
     /// `html()` result). Strings with no tag and no entity are already text (an element's value) and are only
     /// trimmed per paragraph, so their line breaks survive and a decoded `&` is not decoded twice.
     public static func text(fromMarkup markup: String) -> String {
-        if !containsMarkup(markup) {
+        let kind = markupKind(markup)
+        if !kind.tag && !kind.reference {
             return paragraphs(of: markup)
         }
-        let wrapped = Array("<html><body><div>".utf8) + Array(markup.utf8) + Array("</div></body></html>".utf8)
+        var body = Array(markup.utf8)
+        if !kind.tag {
+            // Text with a character reference but no tag (an element's value holding a literal `&amp;`) is
+            // text whose line breaks are paragraphs: as markup they would be mere spaces.
+            body = Array(body.split(omittingEmptySubsequences: false) { $0 == 0x0A }
+                .joined(separator: Array("<br>".utf8)))
+        }
+        let wrapped = Array("<html><body><div>".utf8) + body + Array("</div></body></html>".utf8)
         let decision = CharsetDecision(charset: "UTF-8", reason: .validUTF8)
         guard let document = try? HTMLDocument(bytes: wrapped, url: "about:blank", charset: decision) else {
             return paragraphs(of: markup)
@@ -48,27 +56,38 @@ public enum HTMLTextFormatter {
 
     /// Whether `text` holds a tag (`<p`, `</p`, `<!--`) or a character reference (`&amp;`, `&#20013;`).
     static func containsMarkup(_ text: String) -> Bool {
+        let kind = markupKind(text)
+        return kind.tag || kind.reference
+    }
+
+    /// Whether `text` holds a tag, and whether it holds a character reference: `&name;` (a letter first, as
+    /// in HTML; `&039;` is text), `&#20013;` or `&#x4E2D;`.
+    static func markupKind(_ text: String) -> (tag: Bool, reference: Bool) {
         var copy = text
         return copy.withUTF8 { bytes in
+            var reference = false
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "<"), index + 1 < bytes.count {
                     let next = bytes[index + 1]
-                    if isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return true }
-                } else if byte == UInt8(ascii: "&") {
+                    if isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return (true, reference) }
+                } else if byte == UInt8(ascii: "&"), !reference {
                     var end = index + 1
-                    if end < bytes.count, bytes[end] == UInt8(ascii: "#") { end += 1 }
+                    let numeric = end < bytes.count && bytes[end] == UInt8(ascii: "#")
+                    if numeric { end += 1 }
                     let start = end
-                    while end < bytes.count, end - start < 32,
-                          isASCIILetter(bytes[end]) || (bytes[end] >= 0x30 && bytes[end] <= 0x39) {
-                        end += 1
+                    if numeric || (end < bytes.count && isASCIILetter(bytes[end])) {
+                        while end < bytes.count, end - start < 32,
+                              isASCIILetter(bytes[end]) || (bytes[end] >= 0x30 && bytes[end] <= 0x39) {
+                            end += 1
+                        }
                     }
-                    if end > start, end < bytes.count, bytes[end] == UInt8(ascii: ";") { return true }
+                    if end > start, end < bytes.count, bytes[end] == UInt8(ascii: ";") { reference = true }
                 }
                 index += 1
             }
-            return false
+            return (false, reference)
         }
     }
 
