@@ -135,6 +135,26 @@ struct SourceEngineTests {
         #expect(toc.chapters.map(\.url) == ["https://novel.test/c/1.html", "https://novel.test/c/2.html", "https://novel.test/c/3.html"])
     }
 
+    @Test("a page whose <meta> says gbk but whose bytes are UTF-8 is read as UTF-8, and the TOC says so")
+    func overruledCharsetIsReported() async throws {
+        let meta = "<html><head><meta http-equiv='Content-Type' content='text/html; charset=gbk'></head><body>"
+        let utf8Page = meta + "<div id='list'><dl><dt>正文</dt><dd><a href='/c/1.html'>第1章 开始</a></dd></dl></div></body></html>"
+        let gbkPage = try gbk(meta + "<div id='list'><dl><dt>正文</dt><dd><a href='/c/2.html'>第2章 继续</a></dd></dl></div></body></html>")
+        let site = TestSite([
+            "https://novel.test/toc/utf8.html": .init(body: Array(utf8Page.utf8)),
+            "https://novel.test/toc/gbk.html": .init(body: gbkPage),
+        ])
+        let engine = SourceEngine(source: try usableSource(), transport: site)
+        let resaved = try await engine.toc(url: "https://novel.test/toc/utf8.html")
+        #expect(resaved.chapters.map(\.title) == ["第1章 开始"])
+        #expect(resaved.warnings == [
+            "https://novel.test/toc/utf8.html: decoded as UTF-8: <meta> tag says gbk but the bytes are valid UTF-8",
+        ])
+        let honest = try await engine.toc(url: "https://novel.test/toc/gbk.html")
+        #expect(honest.chapters.map(\.title) == ["第2章 继续"])
+        #expect(honest.warnings.isEmpty)
+    }
+
     @Test("TOC paging stops at the page cap with a warning")
     func tocCap() async throws {
         var pages: [String: String] = [:]
