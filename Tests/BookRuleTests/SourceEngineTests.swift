@@ -155,6 +155,33 @@ struct SourceEngineTests {
         #expect(honest.warnings.isEmpty)
     }
 
+    @Test("chapter titles keep a trailing IDEOGRAPHIC SPACE as Legado does (jsoup's text() keeps it); names do not")
+    func ideographicSpaceInTitles() async throws {
+        let source = try loadSource("""
+        {"bookSourceUrl": "https://novel.test",
+         "ruleBookInfo": {"name": "tag.h1@text", "author": "//p[@class='author']/text()"},
+         "ruleToc": {"chapterList": "tag.dd", "chapterName": "tag.a@text", "chapterUrl": "tag.a@href",
+                     "updateTime": "tag.span@text"},
+         "ruleContent": {"content": "id.content@html", "title": "tag.h1@ownText"}}
+        """)
+        let html = "<h1>\u{3000}书名\u{3000}</h1><p class='author'>\u{3000}作者\u{3000}</p><dl>"
+            + "<dd><a href='/c/1.html'> 第053章：维C\u{3000}</a><span>\u{3000}2017\u{3000}</span></dd>"
+            + "<dd><a href='/c/2.html'>&nbsp;第054章\u{3000}<b>上</b>&nbsp;</a></dd></dl>"
+        let chapter = "<h1>\u{3000}第一章\u{3000}<small>x</small></h1><div id='content'>\u{3000}\u{3000}正文。\u{3000}</div>"
+        let site = TestSite(html: ["https://novel.test/book": html, "https://novel.test/c/1.html": chapter])
+        let engine = SourceEngine(source: source, transport: site)
+        let info = try await engine.bookInfo(url: "https://novel.test/book")
+        #expect(info.name == "书名")
+        #expect(info.author == "作者")
+        let toc = try await engine.toc(url: "https://novel.test/book")
+        #expect(toc.chapters.map(\.title) == ["第053章：维C\u{3000}", "第054章\u{3000}上"])
+        #expect(toc.chapters.first?.updateTime == "2017")
+        let content = try await engine.content(of: toc.chapters[0])
+        #expect(content.title == "\u{3000}第一章\u{3000}")
+        // Paragraphs are still trimmed of full-width indents, as Legado's content processor does.
+        #expect(content.text == "正文。")
+    }
+
     @Test("TOC paging stops at the page cap with a warning")
     func tocCap() async throws {
         var pages: [String: String] = [:]

@@ -31,6 +31,36 @@ public enum HTMLTextFormatter {
         return paragraphs(of: String(decoding: output, as: UTF8.self))
     }
 
+    /// jsoup's `Element.text()`: the node's text on one line (block boundaries and `<br>` are spaces, runs of
+    /// whitespace one space), trimmed of ASCII space and NO-BREAK SPACE but not of IDEOGRAPHIC SPACE, which
+    /// jsoup does not count as whitespace (a title's trailing U+3000 survives in Legado).
+    static func inlineText(of node: HTMLNode) -> String {
+        let root = node.pointer
+        if let only = root.pointee.children, only.pointee.next == nil,
+           only.pointee.type == XML_TEXT_NODE, let content = only.pointee.content,
+           case let name = HTMLNode.name(of: root), !skipped.contains(name), name != "pre" {
+            return titleLine(String(cString: content))
+        }
+        var output: [UInt8] = []
+        var state = WalkState()
+        walk(root, into: &output, state: &state)
+        return titleLine(String(decoding: output, as: UTF8.self))
+    }
+
+    /// A chapter title on one line, as Legado keeps it: like `singleLine`, but a leading or trailing
+    /// IDEOGRAPHIC SPACE stays (jsoup's `text()` and Legado's chapter list keep it; book names and authors,
+    /// which Legado trims, use `singleLine`).
+    public static func titleLine(_ text: String) -> String {
+        if text.isEmpty { return text }
+        let plain = containsMarkup(text) ? self.text(fromMarkup: text) : text
+        var line = collapsingWhitespace(plain)
+        // NO-BREAK SPACE is whitespace to jsoup: trimmed (rare, so checked on bytes first).
+        if line.utf8.first == 0xC2 || line.utf8.last == 0xA0 {
+            line = line.trimmingCharacters(in: " \u{00A0}")
+        }
+        return line
+    }
+
     /// Plain text from a string that may hold markup or entities (a regex group taken from raw HTML, an
     /// `html()` result). Strings with no tag and no entity are already text (an element's value) and are only
     /// trimmed per paragraph, so their line breaks survive and a decoded `&` is not decoded twice.

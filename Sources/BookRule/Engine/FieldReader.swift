@@ -19,9 +19,12 @@ struct FieldReader {
     }
 
     /// A single-line field (name, author, chapter title): markup and entities removed, whitespace collapsed.
+    /// Chapter titles keep a leading or trailing IDEOGRAPHIC SPACE, as Legado does (it trims names, not titles).
     func line(_ field: RuleField, _ warnings: inout Warnings) -> String {
         let values = raw(field, &warnings)
-        return HTMLTextFormatter.singleLine(values.count == 1 ? values[0] : values.joined(separator: "\n"))
+        let value = values.count == 1 ? values[0] : values.joined(separator: "\n")
+        if field == .chapterName || field == .title { return HTMLTextFormatter.titleLine(value) }
+        return HTMLTextFormatter.singleLine(value)
     }
 
     /// A multi-paragraph field (intro): paragraphs kept, each trimmed.
