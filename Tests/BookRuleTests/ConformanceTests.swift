@@ -573,6 +573,37 @@ struct ConformanceTests {
         }
     }
 
+    @Test("book info against the saving project's book_detail.json", arguments: InfoCase.all)
+    func info(_ test: InfoCase) async throws {
+        let manifestPage = try Corpus.manifestPage(test.page.path)
+        let source = try Corpus.source(test.source, for: manifestPage)
+        let info = try await SourceEngine(source: source, transport: try SavedSite([test.page])).bookInfo(url: test.page.url)
+        struct Expected: Decodable {
+            var title: String, author: String, folder_url: String, category: String, introduction: String
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: Corpus.expectedPath(test.expected)))
+        let expected = try JSONDecoder().decode(Expected.self, from: data)
+        let pairs: [String: (got: String, want: String)] = [
+            "name": (info.name, expected.title), "author": (info.author, expected.author),
+            "coverURL": (info.coverURL, expected.folder_url), "kind": (info.kind, expected.category),
+            "intro": (Corpus.normalised(info.intro), Corpus.normalised(expected.introduction)),
+        ]
+        for (field, pair) in pairs {
+            if let difference = test.differs[field] {
+                #expect(pair.got != pair.want, "\(field) was expected to differ: \(difference.why)")
+                if let adjust = difference.expectedBecomes {
+                    #expect(pair.got == adjust(pair.want), "\(field): \(difference.why)")
+                }
+                if difference.oursStartsWithExpected {
+                    #expect(pair.got.hasPrefix(pair.want + "\n"), "\(field): \(difference.why)")
+                }
+            } else {
+                #expect(pair.got == pair.want, "\(field)")
+            }
+        }
+        Corpus.checkClean(info.intro, "intro")
+    }
+
     @Test("community sources for a page's host that do not fit it fail the documented way", arguments: MismatchCase.all)
     func mismatch(_ test: MismatchCase) async throws {
         let manifestPage = try Corpus.manifestPage(test.page.path)
@@ -674,5 +705,64 @@ struct MismatchCase: Sendable, CustomTestStringConvertible {
     static let notPages: [String: String] = [
         TocCase.bosslsk + "qidian/chapter_content.html":
             "not a page: the saving project's extracted text of chapter_page.html (no markup); used as that page's expected text",
+    ]
+}
+
+/// A book page with the saving project's book_detail.json: name, author, cover, category and intro must agree,
+/// except where the case says why they differ (and, where it can, what the expected value becomes).
+struct InfoCase: Sendable, CustomTestStringConvertible {
+    struct Difference: Sendable {
+        var why: String
+        /// The expected value turned into ours, when the difference is mechanical.
+        var expectedBecomes: (@Sendable (String) -> String)?
+        /// Ours is the expected value followed by more paragraphs.
+        var oursStartsWithExpected = false
+    }
+
+    var site: String
+    var source: SourceChoice
+    var page: SavedPage
+    var expected: String
+    var differs: [String: Difference] = [:]
+    var testDescription: String { "\(site) book info with \(source)" }
+
+    static let bosslsk = TocCase.bosslsk
+    static let bosslskExpected = TocCase.bosslskExpected
+    static let withoutLabel = Difference(why: "our source drops the 介绍： label the page puts before the intro") {
+        $0.hasPrefix("介绍：") ? String($0.dropFirst(3)) : $0
+    }
+
+    static let all: [InfoCase] = [
+        InfoCase(site: "www.biquge5200.com", source: .community("笔趣阁㉘"),
+                 page: SavedPage("http://www.biquge5200.com/86_86306/", bosslsk + "biquge/book_detail.html"),
+                 expected: bosslskExpected + "biquge/book_detail.json",
+                 differs: [
+                    "kind": Difference(why: "the source joins og:novel:update_time, category and status") { "2018-01-04 09:17,\($0),连载" },
+                    "intro": Difference(why: "the source reads og:description, where the intro has no line breaks; the saving project read #intro") {
+                        $0.replacingOccurrences(of: "\n", with: "")
+                    },
+                 ]),
+        InfoCase(site: "www.hongxiu.com", source: .community("💵 红袖添香"),
+                 page: SavedPage("https://www.hongxiu.com/book/6972481904230701", bosslsk + "hongxiu/book_detail.html"),
+                 expected: bosslskExpected + "hongxiu/book_detail.json",
+                 differs: [
+                    "name": Difference(why: "the source reads .last-nav, which this (older) page does not have") { _ in "" },
+                    "kind": Difference(why: "the source joins every tag and the update line") { _ in "连载中,签约,VIP,现代言情,豪门世家,15小时前" },
+                    "intro": Difference(why: "the source's .intro@html takes every .intro on the page, the book's and then the recommended books', as Legado does",
+                                        oursStartsWithExpected: true),
+                 ]),
+        InfoCase(site: "www.lieshu.cc", source: .ours("lieshu.json"),
+                 page: SavedPage("http://www.lieshu.cc/2/2732/", bosslsk + "lieshu/book_detail.html"),
+                 expected: bosslskExpected + "lieshu/book_detail.json", differs: ["intro": withoutLabel]),
+        InfoCase(site: "www.shangshu.cc", source: .ours("shangshu.json"),
+                 page: SavedPage("http://www.shangshu.cc/99/99390/", bosslsk + "shangshu/book_detail.html"),
+                 expected: bosslskExpected + "shangshu/book_detail.json", differs: ["intro": withoutLabel]),
+        InfoCase(site: "www.xxsy.net", source: .ours("xxsy.json"),
+                 page: SavedPage("http://www.xxsy.net/info/897569.html", bosslsk + "xxsy/book_detail.html"),
+                 expected: bosslskExpected + "xxsy/book_detail.json"),
+        InfoCase(site: "book.qidian.com", source: .ours("qidian.json"),
+                 page: SavedPage("https://book.qidian.com/info/1010696129", bosslsk + "qidian/book_detail.html"),
+                 expected: bosslskExpected + "qidian/book_detail.json",
+                 differs: ["kind": Difference(why: "our source has no kind rule (the category links are in the breadcrumb)") { _ in "" }]),
     ]
 }
