@@ -46,15 +46,18 @@ enum Corpus {
         return try JSONDecoder().decode(Manifest.self, from: data)
     }
 
-    /// Community collections loaded so far: a collection (up to 3.5 MB, hundreds of sources) is compiled once
-    /// per run, not once per case.
-    private static let collections = Mutex<[String: [BookSource]]>([:])
+    /// Community collections read so far, as JSON: a collection (up to 3.5 MB) is read once per run.
+    private static let collections = Mutex<[String: Data]>([:])
 
-    static func loadedCollection(_ file: String) throws -> [BookSource] {
-        if let loaded = collections.withLock({ $0[file] }) { return loaded }
-        let sources = try BookSource.load(contentsOf: file)
-        collections.withLock { $0[file] = sources }
-        return sources
+    static func loadedCollection(_ file: String) throws -> Any {
+        let data: Data
+        if let loaded = collections.withLock({ $0[file] }) {
+            data = loaded
+        } else {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            collections.withLock { $0[file] = data }
+        }
+        return try JSONSerialization.jsonObject(with: data)
     }
 
     static func manifestPage(_ localPath: String) throws -> Manifest.Page {
@@ -75,9 +78,14 @@ enum Corpus {
                 ref.bookSourceName == name && (collection.map { ref.in.hasSuffix($0) } ?? true)
             }, "the manifest lists no source \(name) for \(page.local_path)")
             let file = root + "/" + ref.in.replacingOccurrences(of: "corpus/", with: "")
-            let matches = try loadedCollection(file)
-                .filter { $0.name == ref.bookSourceName && $0.url == ref.bookSourceUrl }
-            #expect(matches.count == 1, "\(name) should be unique in \(ref.in)")
+            // Only the source in question is compiled, not the whole collection (up to 3.5 MB of sources).
+            let objects = try #require(try loadedCollection(file) as? [[String: Any]], "\(ref.in) is not an array")
+            let picked = objects.filter {
+                $0["bookSourceName"] as? String == ref.bookSourceName && $0["bookSourceUrl"] as? String == ref.bookSourceUrl
+            }
+            #expect(picked.count == 1, "\(name) should be unique in \(ref.in)")
+            let bytes = [UInt8](try JSONSerialization.data(withJSONObject: try #require(picked.first)))
+            let matches = try BookSource.load(bytes: bytes, path: file)
             #expect(field == nil, "community sources are used as they are")
             return try #require(matches.first)
         case .ours(let file):
