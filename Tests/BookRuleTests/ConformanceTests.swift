@@ -1,16 +1,24 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import BookRule
 
-/// Community Legado sources applied to real saved pages of novel sites (the shared corpus outside the repo:
-/// `<repo>/../shared/corpus`, see its `pages/README.md` and `pages/MANIFEST.json`). Only pages with a usable
-/// community source that passes are listed here; the others, with the reason, are in docs/compatibility.md
-/// ("Real pages").
+/// Real saved pages of novel sites (the shared corpus outside the repo: `<repo>/../shared/corpus`, see its
+/// `pages/README.md` and `pages/MANIFEST.json`) read through `SourceEngine`, with a community Legado source
+/// where one fits the page and otherwise a source of ours (`Sources-json/real/`). The engine fetches from an
+/// in-memory site serving the saved bytes at their original URLs, so paging (nextTocUrl, nextContentUrl),
+/// de-duplication, URL resolution, charset decisions, text formatting and replaceRegex all run as they would
+/// live. docs/compatibility.md ("Real pages") lists every page with the result.
 enum Corpus {
     /// `<repo>/../shared/corpus`, found from this file (Tests/BookRuleTests/ConformanceTests.swift).
     static let root: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("../shared/corpus").standardized.path
+
+    /// `<repo>/Sources-json/real`: the sources we wrote for sites without a fitting community source.
+    static let ourSources: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources-json/real").standardized.path
 
     static var isAvailable: Bool {
         FileManager.default.fileExists(atPath: root + "/pages/MANIFEST.json")
@@ -33,29 +41,71 @@ enum Corpus {
         var pages: [Page]
     }
 
-    static func manifestPage(_ localPath: String) throws -> Manifest.Page {
+    static func manifest() throws -> Manifest {
         let data = try Data(contentsOf: URL(fileURLWithPath: root + "/pages/MANIFEST.json"))
-        let manifest = try JSONDecoder().decode(Manifest.self, from: data)
-        return try #require(manifest.pages.first { $0.local_path == localPath }, "\(localPath) is not in the manifest")
+        return try JSONDecoder().decode(Manifest.self, from: data)
     }
 
-    /// The page as a document, with its original URL (not in the manifest: taken from the page's own
-    /// canonical/og:url/mobile-agent links or the saving project's expected URLs).
-    static func document(_ localPath: String, url: String) throws -> HTMLDocument {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/pages/" + localPath)))
-        return try HTMLDocument(bytes: bytes, url: url)
+    /// Community collections read so far, as JSON: a collection (up to 3.5 MB) is read once per run.
+    private static let collections = Mutex<[String: Data]>([:])
+
+    static func loadedCollection(_ file: String) throws -> Any {
+        let data: Data
+        if let loaded = collections.withLock({ $0[file] }) {
+            data = loaded
+        } else {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            collections.withLock { $0[file] = data }
+        }
+        return try JSONSerialization.jsonObject(with: data)
     }
 
-    /// The community source the manifest lists for the page, loaded from its collection file and picked by
-    /// the manifest's bookSourceName and bookSourceUrl.
-    static func source(for page: Manifest.Page, named name: String) throws -> BookSource {
-        let ref = try #require(page.legado_sources.first { $0.bookSourceName == name },
-                               "the manifest lists no source \(name) for \(page.local_path)")
-        let file = root + "/" + ref.in.replacingOccurrences(of: "corpus/", with: "")
-        let sources = try BookSource.load(contentsOf: file)
-        let matches = sources.filter { $0.name == ref.bookSourceName && $0.url == ref.bookSourceUrl }
-        #expect(matches.count == 1, "\(name) should be unique in \(ref.in)")
-        return try #require(matches.first)
+    static func manifestPage(_ localPath: String) throws -> Manifest.Page {
+        try #require(try manifest().pages.first { $0.local_path == localPath }, "\(localPath) is not in the manifest")
+    }
+
+    static func bytes(_ localPath: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/pages/" + localPath)))
+    }
+
+    /// The source a case names: a community source the manifest lists for the page (loaded from its
+    /// collection, picked by bookSourceName and bookSourceUrl), or one of ours.
+    static func source(_ choice: SourceChoice, for page: Manifest.Page,
+                       dropping field: String? = nil) throws -> BookSource {
+        switch choice {
+        case .community(let name, let collection):
+            let ref = try #require(page.legado_sources.first { ref in
+                ref.bookSourceName == name && (collection.map { ref.in.hasSuffix($0) } ?? true)
+            }, "the manifest lists no source \(name) for \(page.local_path)")
+            let file = root + "/" + ref.in.replacingOccurrences(of: "corpus/", with: "")
+            // Only the source in question is compiled, not the whole collection (up to 3.5 MB of sources).
+            let objects = try #require(try loadedCollection(file) as? [[String: Any]], "\(ref.in) is not an array")
+            let picked = objects.filter {
+                $0["bookSourceName"] as? String == ref.bookSourceName && $0["bookSourceUrl"] as? String == ref.bookSourceUrl
+            }
+            #expect(picked.count == 1, "\(name) should be unique in \(ref.in)")
+            let bytes = [UInt8](try JSONSerialization.data(withJSONObject: try #require(picked.first)))
+            let matches = try BookSource.load(bytes: bytes, path: file)
+            #expect(field == nil, "community sources are used as they are")
+            return try #require(matches.first)
+        case .ours(let file):
+            let path = ourSources + "/" + file
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            if let field {
+                // A rule removed for one check (a next-page rule leading to a page that was not saved).
+                var object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+                let parts = field.split(separator: ".").map(String.init)
+                var section = try #require(object[parts[0]] as? [String: Any])
+                #expect(section.removeValue(forKey: parts[1]) != nil, "\(file) has no \(field)")
+                object[parts[0]] = section
+                bytes = [UInt8](try JSONSerialization.data(withJSONObject: object))
+            }
+            let sources = try BookSource.load(bytes: bytes, path: path)
+            #expect(sources.count == 1)
+            let source = try #require(sources.first)
+            #expect(source.problems.isEmpty, "\(file): \(source.problems)")
+            return source
+        }
     }
 
     static func expectedPath(_ relative: String) -> String { root + "/pages/" + relative }
@@ -68,178 +118,659 @@ enum Corpus {
             .joined(separator: "\n")
     }
 
-    static func problems(_ source: BookSource, section: String, fields: [String]) -> [SourceProblem] {
-        source.problems.filter { problem in fields.contains { problem.field.hasSuffix("\(section).\($0)") } }
+    /// What the engine must decide for a page, from the manifest: GBK bytes are decoded as GB18030 (its
+    /// superset) because the page says so; UTF-8 bytes as UTF-8, and when the page says gbk anyway (re-saved
+    /// pages) the decision says it overruled the page.
+    static func checkCharset(_ page: Manifest.Page, bytes: [UInt8], url: String) throws {
+        let decision = try CharsetDetector.decide(bytes: bytes, sourceOption: nil, contentType: SavedSite.contentType)
+        switch page.charset_bytes {
+        case "gbk/gb18030":
+            #expect(decision.charset == "GB18030", "\(page.local_path): \(decision)")
+            #expect(decision.reason == .meta)
+            #expect(decision.note == nil)
+        case "utf-8":
+            #expect(decision.charset == "UTF-8", "\(page.local_path): \(decision)")
+            if let meta = page.charset_meta, meta != "utf-8" {
+                #expect(decision.reason == .validUTF8)
+                #expect(decision.declared == meta)
+                #expect(decision.note == "<meta> tag says \(meta) but the bytes are valid UTF-8", "\(decision)")
+            } else {
+                #expect(decision.note == nil)
+            }
+        default:
+            Issue.record("\(page.local_path): unexpected charset_bytes \(page.charset_bytes ?? "nil")")
+        }
+        // What the engine reports for the page it fetched.
+        let document = try HTMLDocument(bytes: bytes, url: url, contentType: SavedSite.contentType)
+        #expect(document.charset == decision)
+    }
+
+    /// Lines of text that are not reading text: leftover markup, entities, script, mis-decoded bytes.
+    static func checkClean(_ text: String, _ label: String) {
+        #expect(text.range(of: #"<[A-Za-z/!][^>]*>"#, options: .regularExpression) == nil, "\(label): a tag is left")
+        #expect(text.range(of: #"&(#[0-9]+|#x[0-9A-Fa-f]+|[A-Za-z]+);"#, options: .regularExpression) == nil,
+                "\(label): an entity is left")
+        #expect(!text.contains("\u{FFFD}"), "\(label): mis-decoded bytes")
+        for script in ["document.write", "function(", "window.", "adsbygoogle", "googletag"] {
+            #expect(!text.contains(script), "\(label): script text \(script)")
+        }
+    }
+}
+
+/// Which source a case runs.
+enum SourceChoice: Sendable, CustomStringConvertible {
+    /// A community source the manifest lists for the page, by bookSourceName (and collection file, where
+    /// two collections hold a source of that name).
+    case community(String, in: String? = nil)
+    /// One of ours, by file name in Sources-json/real.
+    case ours(String)
+
+    var description: String {
+        switch self {
+        case .community(let name, let collection): "\(name) (community\(collection.map { ", " + $0 } ?? ""))"
+        case .ours(let file): "Sources-json/real/\(file)"
+        }
+    }
+}
+
+/// A saved page and the URL it was saved from (not in the manifest: taken from the page's canonical, og:url
+/// or mobile-agent links, or the saving project's expected URLs).
+struct SavedPage: Sendable {
+    var url: String
+    var path: String
+    init(_ url: String, _ path: String) {
+        self.url = url
+        self.path = path
+    }
+}
+
+/// An in-memory site answering the saved pages at their URLs (as `text/html`, no charset: the page's own
+/// `<meta>` or bytes decide) and 404 for anything else.
+struct SavedSite: HTTPTransport {
+    static let contentType = "text/html"
+    let pages: [String: [UInt8]]
+
+    init(_ saved: [SavedPage]) throws {
+        var pages: [String: [UInt8]] = [:]
+        for page in saved { pages[page.url] = try Corpus.bytes(page.path) }
+        self.pages = pages
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let body = pages[request.url] else {
+            return HTTPResponse(url: request.url, status: 404, body: Array("not saved".utf8))
+        }
+        return HTTPResponse(url: request.url, status: 200, headers: [HTTPHeader("Content-Type", Self.contentType)],
+                            body: body)
     }
 }
 
 struct TocCase: Sendable, CustomTestStringConvertible {
-    var page: String
-    var url: String
-    var source: String
+    var site: String
+    var source: SourceChoice
+    /// The TOC pages, the first one where reading starts.
+    var pages: [SavedPage]
+    /// Where the source's nextTocUrl leads that was not saved: the engine must ask for it (and fail on the
+    /// 404); the saved page's chapters are then checked without the next-page rule.
+    var unsavedNext: String?
     /// The saving project's chapters.json (relative to pages/), when it has one.
     var expected: String?
-    /// How many of the first chapters the expected list covers, when it covers only part of the TOC.
-    var expectedPrefix: Bool = false
+    /// Set when the expected list holds only the first chapters of the TOC; says why.
+    var expectedPrefix: String?
     var count: Int
     var duplicates: Int = 0
+    var vip: Int = 0
     var first: (title: String, url: String)
     var last: (title: String, url: String)
     var why: String = ""
-    var testDescription: String { "\(page) with \(source)" }
+    var testDescription: String { "\(site) TOC with \(source)" }
+
+    static let bosslsk = "bosslsk_hmqf_crawler_hy/tests/parser/data/"
+    static let bosslskExpected = "bosslsk_hmqf_crawler_hy/expected/tests/parser/data/"
+    static let tsukuyomi = "rozx_Tsukuyomi/src/__tests__/examplePages/"
 
     static let all: [TocCase] = [
-        TocCase(page: "bosslsk_hmqf_crawler_hy/tests/parser/data/biquge/book_detail.html",
-                url: "http://www.biquge5200.com/86_86306/", source: "笔趣阁㉘",
-                expected: "bosslsk_hmqf_crawler_hy/expected/tests/parser/data/biquge/chapters.json",
-                count: 36, duplicates: 9,
+        TocCase(site: "www.biquge5200.com", source: .community("笔趣阁㉘"),
+                pages: [SavedPage("http://www.biquge5200.com/86_86306/", bosslsk + "biquge/book_detail.html")],
+                expected: bosslskExpected + "biquge/chapters.json", count: 36, duplicates: 9,
                 first: ("第一章 惊不惊喜，意不意外！", "http://www.biquge5200.com/86_86306/151188004.html"),
                 last: ("第三十六章 乌龙", "http://www.biquge5200.com/86_86306/151212529.html"),
                 why: "#list holds the 9 latest chapters (最新章节) before the full list (正文): 45 links, 36 URLs"),
-        TocCase(page: "bosslsk_hmqf_crawler_hy/tests/parser/data/hongxiu/book_detail.html",
-                url: "https://www.hongxiu.com/book/6972481904230701", source: "💵 红袖添香",
-                expected: "bosslsk_hmqf_crawler_hy/expected/tests/parser/data/hongxiu/chapters.json",
-                expectedPrefix: true, count: 949,
+        TocCase(site: "www.hongxiu.com", source: .community("💵 红袖添香"),
+                pages: [SavedPage("https://www.hongxiu.com/book/6972481904230701", bosslsk + "hongxiu/book_detail.html")],
+                expected: bosslskExpected + "hongxiu/chapters.json",
+                expectedPrefix: "expected chapters.json holds only the first volume (正文, 82 chapters); the source lists all three volumes",
+                count: 949, vip: 867,
                 first: ("第001章：林寒星", "https://www.hongxiu.com/chapter/6972481904230701/18716614465026564"),
-                last: ("第949章：惊艳", "https://www.hongxiu.com/chapter/6972481904230701/25511916289577520"),
-                why: "expected chapters.json holds only the first volume (正文, 82 chapters); the source lists all three volumes"),
-        TocCase(page: "dteviot_WebToEpub/scratch/novelhall2.html",
-                url: "https://www.novelhall.com/the-vampire-her-witch-36934/", source: "💤 NovelHall",
+                last: ("第949章：惊艳", "https://www.hongxiu.com/chapter/6972481904230701/25511916289577520")),
+        TocCase(site: "www.novelhall.com", source: .community("💤 NovelHall"),
+                pages: [SavedPage("https://www.novelhall.com/the-vampire-her-witch-36934/", "dteviot_WebToEpub/scratch/novelhall2.html")],
                 count: 1654,
                 first: ("Chapter 1 - 1: A Shallow Grave", "https://www.novelhall.com/the-vampire-her-witch-36934/16300914.html"),
                 last: ("Chapter 1654: Champions vs Soldiers (Part One)", "https://www.novelhall.com/the-vampire-her-witch-36934/19681148.html")),
-        TocCase(page: "dteviot_WebToEpub/test_index.html",
-                url: "https://freewebnovel.com/novel/mom-is-a-slut-my-younger-sibling-is-a-bully-and-dad-is-a-thug",
-                source: "FreeWebNovel", count: 103,
+        TocCase(site: "freewebnovel.com", source: .community("FreeWebNovel"),
+                pages: [SavedPage("https://freewebnovel.com/novel/mom-is-a-slut-my-younger-sibling-is-a-bully-and-dad-is-a-thug",
+                                  "dteviot_WebToEpub/test_index.html")],
+                count: 103,
                 first: ("Chapter 1 Mom is a Camgirl, Dad is a Thug",
                         "https://freewebnovel.com/novel/mom-is-a-slut-my-younger-sibling-is-a-bully-and-dad-is-a-thug/chapter-1"),
                 last: ("Chapter 103: Breaking the Sex Slave (18+)",
                        "https://freewebnovel.com/novel/mom-is-a-slut-my-younger-sibling-is-a-bully-and-dad-is-a-thug/chapter-103")),
+        TocCase(site: "www.biquge.com.tw", source: .ours("biquge-com-tw.json"),
+                pages: [SavedPage("http://www.biquge.com.tw/17_17275/", "0987363_book-downloader/biquge.html")],
+                count: 821,
+                first: ("第一章 穿越（新书求支持，求推荐！求收藏！）", "http://www.biquge.com.tw/17_17275/7633255.html"),
+                last: ("第八百二十章 波及", "http://www.biquge.com.tw/17_17275/8408064.html")),
+        TocCase(site: "www.akknovel.com", source: .ours("akknovel.json"),
+                pages: [SavedPage("https://www.akknovel.com/series/after-rebirth-i-was-forced-to-become-the-mafia-princess",
+                                  "7Solar7_ARC-Web-Scraper/tests/fixtures/series_page.html")],
+                count: 704,
+                first: ("1. Just Reborn, Mistaken for the Young Lady",
+                        "https://www.akknovel.com/series/after-rebirth-i-was-forced-to-become-the-mafia-princess/chapter-1-1-just-reborn-mistaken-for-the-young-lady"),
+                last: ("704, Dust Settles [Thanks to Ailuo who loves eating Nyonya dried meat for the generous \"Big Health\" gift]",
+                       "https://www.akknovel.com/series/after-rebirth-i-was-forced-to-become-the-mafia-princess/chapter-704-704-dust-settles-thanks-to-ailuo-who-loves-eating-nyonya-dried-meat-for-the-generous-big-health-gift")),
+        TocCase(site: "www.lieshu.cc", source: .ours("lieshu.json"),
+                pages: [SavedPage("http://www.lieshu.cc/2/2732/", bosslsk + "lieshu/book_detail.html")],
+                expected: bosslskExpected + "lieshu/chapters.json", count: 1845,
+                first: ("第1章 楔子", "http://www.lieshu.cc/2/2732/2859321.html"),
+                last: ("第1272章 五年之执约，执法队", "http://www.lieshu.cc/2/2732/21977462.html")),
+        TocCase(site: "www.shangshu.cc", source: .ours("shangshu.json"),
+                pages: [SavedPage("http://www.shangshu.cc/99/99390/", bosslsk + "shangshu/book_detail.html")],
+                expected: bosslskExpected + "shangshu/chapters.json", count: 327,
+                first: ("第1章 开局一条狗一把刀", "http://www.shangshu.cc/99/99390/41128036.html"),
+                last: ("第 324章 重力训练室", "http://www.shangshu.cc/99/99390/43449752.html")),
+        TocCase(site: "www.xxsy.net", source: .ours("xxsy.json"),
+                // The catalog was saved without its URL (no <title>, no canonical); its links are root-relative.
+                pages: [SavedPage("http://www.xxsy.net/info/897569.html", bosslsk + "xxsy/chapters.html")],
+                expected: bosslskExpected + "xxsy/chapters.json",
+                expectedPrefix: "expected chapters.json holds the 65 free chapters of volume 1; the catalog also lists its VIP chapters and a notices volume",
+                count: 949, vip: 883,
+                first: ("01命定相遇", "http://www.xxsy.net/chapter/7809534.html"),
+                last: ("上架活动公告，必戳必戳！！！！！", "http://www.xxsy.net/chapter/8055584.html")),
+        TocCase(site: "book.qidian.com", source: .ours("qidian.json"),
+                pages: [SavedPage("https://book.qidian.com/info/1010696129", bosslsk + "qidian/chapters.html")],
+                expected: bosslskExpected + "qidian/chapters.json", count: 126,
+                first: ("第1章 我不想，我不想，不想长大！", "https://read.qidian.com/chapter/22eRNbqHujMKgXB091LLaA2/84-fqqRQy5maGfXRMrUjdw2"),
+                last: ("第126章 东方蔷薇的野心", "https://read.qidian.com/chapter/22eRNbqHujMKgXB091LLaA2/mnhD8MRfCQj6ItTi_ILQ7A2")),
+        TocCase(site: "unknown 52mb wap template (rehosted)", source: .ours("52mb-wap.json"),
+                pages: [SavedPage("http://52mb-template.invalid/book/mulu.html", "kangyanbin_xs/mulu.html")],
+                count: 3325,
+                first: ("第1章", "http://52mb-template.invalid/book/1047591.html"),
+                last: ("第1678章 拖出去杀了！", "http://52mb-template.invalid/book/2349923.html"),
+                why: "the 5 latest chapters previewed above ul#chapterList are not selected"),
+        TocCase(site: "kakuyomu.jp", source: .ours("kakuyomu.json"),
+                pages: [SavedPage("https://kakuyomu.jp/works/822139839100185440", tsukuyomi + "kakuyumu-822139839100185440.html")],
+                count: 14,
+                first: ("第1話\u{3000}どう見ても貞操観念が逆転している", "https://kakuyomu.jp/works/822139839100185440/episodes/822139839100503950"),
+                last: ("第14話\u{3000}姉の貞操観念が一番おかしい", "https://kakuyomu.jp/works/822139839100185440/episodes/822139839111214211")),
+        TocCase(site: "ncode.syosetu.com", source: .ours("syosetu-ncode.json"),
+                pages: [SavedPage("https://ncode.syosetu.com/n2032iz/", tsukuyomi + "ncode-n2032iz-p1.html")]
+                    + (2...5).map { SavedPage("https://ncode.syosetu.com/n2032iz/?p=\($0)", tsukuyomi + "ncode-n2032iz-p\($0).html") },
+                count: 499,
+                first: ("１話\u{3000}女の子として勘違いされたらしい、ユニコーンとの出会い", "https://ncode.syosetu.com/n2032iz/1/"),
+                last: ("４９６話\u{3000}【悲報・混沌】", "https://ncode.syosetu.com/n2032iz/499/"),
+                why: "5 index pages of 100 episodes (the last 99) followed through a.c-pager__item--next"),
+        TocCase(site: "syosetu.org", source: .ours("syosetu-org.json"),
+                pages: [SavedPage("https://syosetu.org/novel/375522/", tsukuyomi + "syosetu-org-375522.html")],
+                count: 23,
+                first: ("転生", "https://syosetu.org/novel/375522/1.html"),
+                last: ("本当のこと", "https://syosetu.org/novel/375522/23.html")),
+        TocCase(site: "novelbin.me", source: .ours("novelbin-me.json"),
+                pages: [SavedPage("https://novelbin.me/ajax/chapter-archive?novelId=i-accumulate-spirit-roots-for-my-next-life",
+                                  "dteviot_WebToEpub/scratch/novelbin_ajax.html")],
+                count: 409,
+                first: ("Chapter 1: Inverted Mountain", "https://novelbin.me/novel-book/i-accumulate-spirit-roots-for-my-next-life/chapter-1-inverted-mountain"),
+                last: ("Chapter 409 - 258: Nine Cicadas Become One", "https://novelbin.me/novel-book/i-accumulate-spirit-roots-for-my-next-life/chapter-409-258-nine-cicadas-become-one")),
+        TocCase(site: "novgo.net", source: .ours("novgo.json"),
+                pages: [SavedPage("https://novgo.net/i-accumulate-spirit-roots-for-my-next-life.html", "dteviot_WebToEpub/scratch/novgo_novel.html")],
+                unsavedNext: "https://novgo.net/i-accumulate-spirit-roots-for-my-next-life.html?page=2",
+                count: 50,
+                first: ("Chapter 1: Inverted Mountain", "https://novgo.net/i-accumulate-spirit-roots-for-my-next-life/chapter-1-inverted-mountain.html"),
+                last: ("Chapter 50: Settling Karma", "https://novgo.net/i-accumulate-spirit-roots-for-my-next-life/chapter-50-settling-karma.html"),
+                why: "page 1 of 9 was saved; the latest-chapters ul.list-chapter outside #list-chapter is not selected"),
+        TocCase(site: "www.biqukan.com", source: .ours("biqukan.json"),
+                pages: [SavedPage("https://www.biqukan.com/3_3037/", "guozengjie_Scrapy/biqukan.html")],
+                count: 1673, duplicates: 12,
+                first: ("第一章 陨落的天才", "https://www.biqukan.com/3_3037/1349252.html"),
+                last: ("《：斗帝之路》手游·角色传记（下）", "https://www.biqukan.com/3_3037/22745259.html"),
+                why: "the 12 latest chapters (newest first) above 正文卷 drop out: Legado keeps a URL's last occurrence"),
+        TocCase(site: "www.shuquge.com", source: .ours("shuquge.json"),
+                pages: [SavedPage("http://www.shuquge.com/txt/30668/index.html", "iamlong_httputilities/test/book.html")],
+                count: 1866, duplicates: 12,
+                first: ("本书第一个书友群。", "http://www.shuquge.com/txt/30668/4791746.html"),
+                last: ("第1817章 只是两朵相似的花", "http://www.shuquge.com/txt/30668/16799963.html"),
+                why: "1878 links, the 12 latest chapters repeated above the volumes; the saving project expects 1866 chapters (test/testhtmlparser.js)"),
+        TocCase(site: "www.17k.com", source: .ours("17k.json"),
+                pages: [SavedPage("https://www.17k.com/list/117302.html", "zgia_save17k/17k.html")],
+                count: 1294,
+                first: ("新书《罪恶之城》发布公告", "https://www.17k.com/chapter/117302/4085641.html"),
+                last: ("章一一九 神构装师", "https://www.17k.com/chapter/117302/15015895.html")),
     ]
 }
 
 struct ContentCase: Sendable, CustomTestStringConvertible {
-    var page: String
-    var url: String
-    var source: String
-    /// The saving project's chapter_content.txt (relative to pages/), when it has one.
+    var site: String
+    var source: SourceChoice
+    /// The chapter's pages, the first one where reading starts.
+    var pages: [SavedPage]
+    /// The next chapter's URL, where content paging must stop.
+    var next: String?
+    /// The saving project's text for this chapter (relative to pages/), when it has one.
     var expected: String?
+    /// Regexes for what the expected text holds that ours leaves out (ad lines our replaceRegex removes).
+    var expectedExtra: [String] = []
+    var why: String = ""
+    var paragraphs: Int
     var starts: String
     var ends: String
-    var testDescription: String { "\(page) with \(source)" }
+    /// Ad or boilerplate text that must not survive.
+    var absent: [String] = []
+    var testDescription: String { "\(site) content with \(source)" }
+
+    static let bosslsk = TocCase.bosslsk
+    static let bosslskExpected = TocCase.bosslskExpected
+    static let tsukuyomi = TocCase.tsukuyomi
+    static let akknovel = "https://www.akknovel.com/series/after-rebirth-i-was-forced-to-become-the-mafia-princess/"
 
     static let all: [ContentCase] = [
-        ContentCase(page: "bosslsk_hmqf_crawler_hy/tests/parser/data/biquge/chapter_content.html",
-                    url: "http://www.biquge5200.com/86_86306/151188004.html", source: "笔趣阁㉘",
-                    expected: "bosslsk_hmqf_crawler_hy/expected/tests/parser/data/biquge/chapter_content.txt",
-                    starts: "啪啪啪！", ends: "“儿子，惊不惊喜，意不意外！”"),
-        ContentCase(page: "bosslsk_hmqf_crawler_hy/tests/parser/data/hongxiu/chapter_content.html",
-                    url: "https://www.hongxiu.com/chapter/6972481904230701/18716614465026564", source: "💵 红袖添香",
-                    expected: "bosslsk_hmqf_crawler_hy/expected/tests/parser/data/hongxiu/chapter_content.txt",
-                    starts: "景洪·澜沧江流域", ends: "几乎是在同时，楼梯口出现了个疯狂男人的背影……"),
-        ContentCase(page: "bosslsk_hmqf_crawler_hy/tests/parser/data/qidian/chapter_page.html",
-                    url: "https://read.qidian.com/chapter/22eRNbqHujMKgXB091LLaA2/84-fqqRQy5maGfXRMrUjdw2", source: "起点中文",
-                    starts: "西阳市，云海小区！", ends: "“我不想，我不想，我不想长大……”秦昊扫了一眼叶青儿的胸部哼哼着。"),
-        ContentCase(page: "dteviot_WebToEpub/test_chapter.html",
-                    url: "https://freewebnovel.com/novel/mom-is-a-slut-my-younger-sibling-is-a-bully-and-dad-is-a-thug/chapter-1",
-                    source: "FreeWebNovel",
-                    starts: "Chapter 1 Mom is a Camgirl, Dad is a Thug", ends: "Fuck... fuck."),
+        ContentCase(site: "www.biquge5200.com", source: .community("笔趣阁㉘"),
+                    pages: [SavedPage("http://www.biquge5200.com/86_86306/151188004.html", bosslsk + "biquge/chapter_content.html")],
+                    expected: bosslskExpected + "biquge/chapter_content.txt",
+                    paragraphs: 102, starts: "啪啪啪！", ends: "“儿子，惊不惊喜，意不意外！”"),
+        ContentCase(site: "www.hongxiu.com", source: .community("💵 红袖添香"),
+                    pages: [SavedPage("https://www.hongxiu.com/chapter/6972481904230701/18716614465026564", bosslsk + "hongxiu/chapter_content.html")],
+                    expected: bosslskExpected + "hongxiu/chapter_content.txt",
+                    paragraphs: 53, starts: "景洪·澜沧江流域", ends: "几乎是在同时，楼梯口出现了个疯狂男人的背影……"),
+        ContentCase(site: "read.qidian.com", source: .community("起点中文", in: "XIU2__Yuedu.json"),
+                    pages: [SavedPage("https://read.qidian.com/chapter/22eRNbqHujMKgXB091LLaA2/84-fqqRQy5maGfXRMrUjdw2", bosslsk + "qidian/chapter_page.html")],
+                    // chapter_content.html is not a page: it is the saving project's extracted text of this one.
+                    expected: bosslsk + "qidian/chapter_content.html",
+                    paragraphs: 52, starts: "西阳市，云海小区！", ends: "“我不想，我不想，我不想长大……”秦昊扫了一眼叶青儿的胸部哼哼着。"),
+        ContentCase(site: "read.qidian.com", source: .community("起点中文", in: "aoaostar__legado.json"),
+                    pages: [SavedPage("https://read.qidian.com/chapter/22eRNbqHujMKgXB091LLaA2/84-fqqRQy5maGfXRMrUjdw2", bosslsk + "qidian/chapter_page.html")],
+                    expected: bosslsk + "qidian/chapter_content.html",
+                    paragraphs: 52, starts: "西阳市，云海小区！", ends: "“我不想，我不想，我不想长大……”秦昊扫了一眼叶青儿的胸部哼哼着。"),
+        ContentCase(site: "read.qidian.com", source: .community("起点中文网💰", in: "aoaostar__legado.json"),
+                    pages: [SavedPage("https://read.qidian.com/chapter/22eRNbqHujMKgXB091LLaA2/84-fqqRQy5maGfXRMrUjdw2", bosslsk + "qidian/chapter_page.html")],
+                    expected: bosslsk + "qidian/chapter_content.html",
+                    why: "its content rule (class.read-content j_readContent@tag.p@all) works on the page; its TOC reads Qidian's JSON API",
+                    paragraphs: 52, starts: "西阳市，云海小区！", ends: "“我不想，我不想，我不想长大……”秦昊扫了一眼叶青儿的胸部哼哼着。"),
+        ContentCase(site: "freewebnovel.com", source: .community("FreeWebNovel"),
+                    pages: [SavedPage("https://freewebnovel.com/novel/mom-is-a-slut-my-younger-sibling-is-a-bully-and-dad-is-a-thug/chapter-1",
+                                      "dteviot_WebToEpub/test_chapter.html")],
+                    paragraphs: 74, starts: "Chapter 1 Mom is a Camgirl, Dad is a Thug", ends: "Fuck... fuck."),
+        ContentCase(site: "www.biquge.com.tw", source: .ours("biquge-com-tw.json"),
+                    pages: [SavedPage("http://www.biquge.com.tw/17_17275/7633258.html", "0987363_book-downloader/7633258.html")],
+                    paragraphs: 89, starts: "“主神殿开启！请轮回者做好准备！”", ends: "【所有轮回者确认！开始本次任务！】"),
+        ContentCase(site: "www.akknovel.com", source: .ours("akknovel.json"),
+                    pages: [SavedPage(akknovel + "chapter-703-703-a-slap-thank-you-tianwei-yuedu-for-the-great-god-certification",
+                                      "7Solar7_ARC-Web-Scraper/tests/fixtures/chapter_page.html")],
+                    next: akknovel + "chapter-704-704-dust-settles-thanks-to-ailuo-who-loves-eating-nyonya-dried-meat-for-the-generous-big-health-gift",
+                    paragraphs: 150, starts: "The entire room fell silent in an instant.", ends: "The black-clad men: â\u{80}\u{9C}...â\u{80}\u{9D}",
+                    absent: ["\u{200B}", "\u{200C}", "\u{200D}", "â\u{80}\u{8B}", "â\u{80}\u{8C}", "â\u{80}\u{8D}"]),
+        ContentCase(site: "www.akknovel.com", source: .ours("akknovel.json"),
+                    pages: [SavedPage(akknovel + "chapter-704-704-dust-settles-thanks-to-ailuo-who-loves-eating-nyonya-dried-meat-for-the-generous-big-health-gift",
+                                      "7Solar7_ARC-Web-Scraper/tests/fixtures/last_chapter_page.html")],
+                    why: "the last chapter: its Next link goes back to the series page",
+                    paragraphs: 115, starts: "Zhou Yanâ\u{80}\u{99}s entire face had twisted beyond human recognition", ends: "...",
+                    absent: ["\u{200B}", "\u{200C}", "\u{200D}", "â\u{80}\u{8B}", "â\u{80}\u{8C}", "â\u{80}\u{8D}"]),
+        ContentCase(site: "www.lieshu.cc", source: .ours("lieshu.json"),
+                    pages: [SavedPage("http://www.lieshu.cc/2/2732/2859321.html", bosslsk + "lieshu/chapter_content.html")],
+                    expected: bosslskExpected + "lieshu/chapter_content.txt",
+                    expectedExtra: [#"(?m)^一秒记住【猎书网\n】，為您提供精彩小说阅读。\n"#, "手机用户请浏览m.lieshu.cc阅读，更优质的阅读体验。",
+                                    #"(?m)^\( 天神诀  http://www.lieshu.cc/2/2732/ \)$"#],
+                    why: "the saving project keeps the site's ad lines (its 一秒记住 line split where the link was); our replaceRegex removes them",
+                    paragraphs: 46, starts: "昆仑山下。", ends: "在那山顶云端之上，一道银色光柱冲天而起，直入鸿蒙宇宙！",
+                    absent: ["章节错误", "点此举报", "猎书网", "lieshu.cc", "一秒记住"]),
+        ContentCase(site: "www.shangshu.cc", source: .ours("shangshu.json"),
+                    pages: [SavedPage("http://www.shangshu.cc/99/99390/41128036.html", bosslsk + "shangshu/chapter_content.html")],
+                    expected: bosslskExpected + "shangshu/chapter_content.txt",
+                    expectedExtra: [#"(?m)^还在找"末世之宠物为王"免费小说\?\n"#, #"(?m)^网上直接搜索""20万本热门小说免费看,,精彩!\n"#,
+                                    #"(?m)^\(\.\.=\)\n"#, #"(?m)^\( 末世之宠物为王  http://www.shangshu.cc/99/99390/ \)$"#],
+                    why: "the saving project keeps the site's ad lines; our replaceRegex removes them",
+                    paragraphs: 75, starts: "“小黄——”", ends: "陈锋看着屏幕最上方的几个大字，一口牛奶喷了出来。",
+                    absent: ["章节错误", "点此举报", "免费小说", "shangshu.cc", "(..=)"]),
+        ContentCase(site: "www.shangshu.cc", source: .ours("shangshu.json"),
+                    pages: [SavedPage("http://www.shangshu.cc/99/99390/41128050.html", bosslsk + "shangshu/chapter_page.html")],
+                    paragraphs: 65, starts: "虽然对庇护所公司知道末世爆发一事早就有所猜测，可一旦证实，陈锋还是心神震撼。", ends: "果然！！",
+                    absent: ["章节错误", "点此举报", "免费小说", "shangshu.cc", "(..=)"]),
+        ContentCase(site: "www.xxsy.net", source: .ours("xxsy.json"),
+                    pages: [SavedPage("http://www.xxsy.net/chapter/7809534.html", bosslsk + "xxsy/chapter_content.html")],
+                    next: "http://www.xxsy.net/chapter/7810373.html",
+                    expected: bosslskExpected + "xxsy/chapter_content.txt",
+                    expectedExtra: [#"\n本书由潇湘书院首发，请勿转载！$"#],
+                    why: "the saving project keeps the site's 首发 notice; our replaceRegex removes it (the author's 题外话 note stays)",
+                    paragraphs: 103, starts: "宽阔的平地之上，一具具尸体横七坚八的倒在地上，身体中渗出的鲜血流了满地，变黑，发红，渗入土中……",
+                    ends: "本文是煞妃的前传，也就是清姐姐的故事，看过月光煞妃的人都知道清姐姐姐的性格，所以就不说是不是女强男强了。",
+                    absent: ["本书由潇湘书院首发"]),
+        ContentCase(site: "unknown 52mb wap template (rehosted)", source: .ours("52mb-wap.json"),
+                    pages: [SavedPage("http://52mb-template.invalid/book/1047591.html", "kangyanbin_xs/1047591.html"),
+                            SavedPage("http://52mb-template.invalid/book/1047591_2.html", "kangyanbin_xs/1047591_2.html"),
+                            SavedPage("http://52mb-template.invalid/book/1047591_3.html", "kangyanbin_xs/1047591_3.html")],
+                    next: "http://52mb-template.invalid/book/1047592.html",
+                    why: "one chapter over three pages followed through the 下一章 link while it points at a _N page",
+                    paragraphs: 84, starts: "第1章\n豪华的萧家别墅，一片灯火通明。", ends: "“老爷说，这卡里是给你的一点零花钱，不多，一共一百亿！”",
+                    absent: ["本章未完", "下一页"]),
+        ContentCase(site: "kakuyomu.jp", source: .ours("kakuyomu.json"),
+                    pages: [SavedPage("https://kakuyomu.jp/works/822139839100185440/episodes/822139839100503950",
+                                      tsukuyomi + "kakuyumu-822139839100185440-chapter-1.html")],
+                    paragraphs: 70, starts: "――貞操観念逆転世界。", ends: "5話までがプロローグです。"),
+        ContentCase(site: "ncode.syosetu.com", source: .ours("syosetu-ncode.json"),
+                    pages: [SavedPage("https://ncode.syosetu.com/n2032iz/1/", tsukuyomi + "ncode-n2032iz-chapter-1.html")],
+                    paragraphs: 102, starts: "「ありがとうございましたー……ふぅ」",
+                    ends: "それが――僕が「ユニコーン」を偶然に見つけちゃって……見初められるきっかけだった。"),
+        ContentCase(site: "syosetu.org", source: .ours("syosetu-org.json"),
+                    pages: [SavedPage("https://syosetu.org/novel/375522/1.html", tsukuyomi + "syosetu-org-375522-chapter-1.html")],
+                    paragraphs: 61, starts: "俺はどうやら死んだらしい、らしいというのは自分が未だに死んだ実感を得られていないからだ。",
+                    ends: "───俺は、この決定を後に死ぬほど後悔することになる。"),
+        ContentCase(site: "book.zongheng.com", source: .ours("zongheng.json"),
+                    pages: [SavedPage("http://book.zongheng.com/chapter/672340/37010929.html", "0987363_book-downloader/zongheng_txt.html")],
+                    paragraphs: 71, starts: "年轻道人已经想好一大堆措辞，来应对草鞋少年那个“是谁”的问题，",
+                    ends: "走在泥瓶巷里的少年，好像想起了谁，一下子就泪流满面了。",
+                    absent: ["捧场", "月票", "纵横币"]),
     ]
 }
 
-@Suite("Conformance: community sources on real saved pages",
+@Suite("Conformance: real sources on real saved pages",
        .enabled(if: Corpus.isAvailable, "the shared corpus (<repo>/../shared/corpus/pages/MANIFEST.json) is absent"))
 struct ConformanceTests {
-    struct Entry { var title: String; var url: String }
-
-    @Test("TOC: chapterList/chapterName/chapterUrl", arguments: TocCase.all)
-    func toc(_ test: TocCase) throws {
-        let page = try Corpus.manifestPage(test.page)
-        #expect(page.kind == "toc")
-        let source = try Corpus.source(for: page, named: test.source)
-        #expect(Corpus.problems(source, section: "ruleToc", fields: ["chapterList", "chapterName", "chapterUrl"]).isEmpty)
-        let document = try Corpus.document(test.page, url: test.url)
-        if page.charset_meta == "gbk" && page.charset_bytes == "utf-8" {
-            #expect(document.charset.charset == "UTF-8", "meta says gbk, bytes are UTF-8: \(document.charset)")
+    @Test("TOC through SourceEngine", arguments: TocCase.all)
+    func toc(_ test: TocCase) async throws {
+        let start = try #require(test.pages.first)
+        let manifestPage = try Corpus.manifestPage(start.path)
+        #expect(manifestPage.kind == "toc")
+        for page in test.pages {
+            try Corpus.checkCharset(try Corpus.manifestPage(page.path), bytes: try Corpus.bytes(page.path), url: page.url)
         }
-        let environment = RuleEnvironment(baseURL: document.baseURL)
-        let list = try #require(source.toc[.chapterList])
-        var entries: [Entry] = []
-        for element in try list.elements(in: document.rootContext, environment: environment) {
-            let title = try source.toc[.chapterName]?.string(in: element, environment: environment) ?? ""
-            var href = try source.toc[.chapterUrl]?.string(in: element, environment: environment) ?? ""
-            // Legado's `url,{options}`: 红袖添香 appends `,{'webView': true}` (##$##…); the options are for the
-            // request, not part of the chapter's address.
-            if let options = href.range(of: #"\s*,\s*(?=\{)"#, options: .regularExpression) {
-                href = String(href[..<options.lowerBound])
+        let site = try SavedSite(test.pages)
+        var source = try Corpus.source(test.source, for: manifestPage)
+        if let unsaved = test.unsavedNext {
+            // The source pages on: the engine asks for the next page, which was not saved.
+            do {
+                _ = try await SourceEngine(source: source, transport: site).toc(url: start.url)
+                Issue.record("the TOC should fail on the page that was not saved")
+            } catch let EngineError.httpStatus(url, status) {
+                #expect(url == unsaved)
+                #expect(status == 404)
             }
-            let url = try #require(URLReference.resolve(href, against: document.baseURL), "\(href) does not resolve")
-            entries.append(Entry(title: title, url: url))
+            source = try Corpus.source(test.source, for: manifestPage, dropping: "ruleToc.nextTocUrl")
         }
-        // Legado de-duplicates by URL keeping the *last* occurrence (BookChapterList: reverse, LinkedHashSet,
-        // reverse back), so a "latest chapters" block above the full list drops out and the order stays right;
-        // SourceEngine.toc does the same (tested in SourceEngineTests).
-        var seen = Set<String>()
-        var chapters: [Entry] = []
-        for entry in entries.reversed() where seen.insert(entry.url).inserted { chapters.append(entry) }
-        chapters.reverse()
-        #expect(entries.count - chapters.count == test.duplicates, "duplicates dropped: \(test.why)")
+        let toc = try await SourceEngine(source: source, transport: site).toc(url: start.url)
+        let chapters = toc.chapters
 
-        #expect(chapters.count == test.count)
+        #expect(toc.pages == test.pages.map(\.url), "every saved TOC page is read, in order")
+        #expect(toc.droppedDuplicates == test.duplicates, "duplicates dropped: \(test.why)")
+        #expect(chapters.count == test.count, "\(test.why)")
         #expect(chapters.first?.title == test.first.title)
         #expect(chapters.first?.url == test.first.url)
         #expect(chapters.last?.title == test.last.title)
         #expect(chapters.last?.url == test.last.url)
-        #expect(chapters.allSatisfy { !$0.title.isEmpty })
+        #expect(chapters.filter(\.isVIP).count == test.vip)
+        #expect(chapters.allSatisfy { !$0.title.isEmpty && !$0.isVolume })
         #expect(chapters.allSatisfy { $0.url.hasPrefix("http://") || $0.url.hasPrefix("https://") })
-        #expect(chapters.allSatisfy { !$0.url.contains(" ") && !$0.url.contains("{") })
+        #expect(chapters.allSatisfy { !$0.url.contains(" ") && !$0.url.contains("{") && !$0.url.contains("#") })
+        #expect(Set(chapters.map(\.url)).count == chapters.count, "no duplicate URLs")
+        #expect(chapters.enumerated().allSatisfy { $0.offset == $0.element.index })
+        for chapter in chapters {
+            Corpus.checkClean(chapter.title, "title \(chapter.index)")
+            #expect(!chapter.title.contains("\n"))
+        }
+        let overruled = test.pages.contains { page in
+            (try? Corpus.manifestPage(page.path)).map { $0.charset_meta == "gbk" && $0.charset_bytes == "utf-8" } ?? false
+        }
+        #expect(toc.warnings.contains { $0.contains("says gbk but the bytes are valid UTF-8") } == overruled,
+                "the engine reports a declared charset it overruled: \(toc.warnings)")
 
         if let expectedPath = test.expected {
             struct Expected: Decodable { var url: String; var title: String }
             let data = try Data(contentsOf: URL(fileURLWithPath: Corpus.expectedPath(expectedPath)))
             let expected = try JSONDecoder().decode([Expected].self, from: data)
-            if test.expectedPrefix {
-                #expect(expected.count < chapters.count, "\(test.why)")
+            if let why = test.expectedPrefix {
+                #expect(expected.count < chapters.count, "\(why)")
             } else {
                 #expect(expected.count == chapters.count)
             }
             for (got, want) in zip(chapters, expected) {
-                // hongxiu's 第053章：维C ends in U+3000 in the page and in the saving project's list (jsoup's text()
-                // keeps it too); bookrule trims full-width spaces from text results, so compare trimmed titles.
-                #expect(got.title == Corpus.normalised(want.title))
+                #expect(got.title == want.title)
                 #expect(got.url == want.url)
             }
         }
     }
 
-    @Test("content: content + replaceRegex, as text", arguments: ContentCase.all)
-    func content(_ test: ContentCase) throws {
-        let page = try Corpus.manifestPage(test.page)
-        #expect(page.kind == "content")
-        let source = try Corpus.source(for: page, named: test.source)
-        #expect(Corpus.problems(source, section: "ruleContent", fields: ["content", "replaceRegex"]).isEmpty)
-        let document = try Corpus.document(test.page, url: test.url)
-        if page.charset_meta == "gbk" && page.charset_bytes == "utf-8" {
-            #expect(document.charset.charset == "UTF-8", "meta says gbk, bytes are UTF-8: \(document.charset)")
+    @Test("content through SourceEngine", arguments: ContentCase.all)
+    func content(_ test: ContentCase) async throws {
+        let start = try #require(test.pages.first)
+        let manifestPage = try Corpus.manifestPage(start.path)
+        #expect(manifestPage.kind == "content")
+        for page in test.pages {
+            try Corpus.checkCharset(try Corpus.manifestPage(page.path), bytes: try Corpus.bytes(page.path), url: page.url)
         }
-        let environment = RuleEnvironment(baseURL: document.baseURL)
-        let rule = try #require(source.content[.content])
-        let parts = try rule.strings(in: document.rootContext, environment: environment)
-        var text = parts.map { HTMLTextFormatter.text(fromMarkup: $0) }.joined(separator: "\n")
-        if let replace = source.content[.replaceRegex] {
-            text = try replace.string(in: .text(text), environment: environment)
+        let source = try Corpus.source(test.source, for: manifestPage)
+        let engine = SourceEngine(source: source, transport: try SavedSite(test.pages))
+        let next = test.next.map { Chapter(index: 1, title: "next", url: $0) }
+        let chapter = Chapter(index: 0, title: "this", url: start.url)
+        let content = try await engine.content(of: chapter, next: next)
+        let text = content.text
+
+        #expect(content.pages == test.pages.map(\.url), "every page of the chapter is read, and no other")
+        #expect(!text.isEmpty)
+        Corpus.checkClean(text, test.testDescription)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.allSatisfy { !$0.isEmpty && String($0) == Corpus.normalised(String($0)) },
+                "paragraphs are trimmed, one per line, none empty")
+        if !test.starts.isEmpty { #expect(text.hasPrefix(test.starts)) }
+        if !test.ends.isEmpty { #expect(text.hasSuffix(test.ends)) }
+        if test.paragraphs > 0 { #expect(lines.count == test.paragraphs) }
+        for ad in test.absent {
+            #expect(!text.contains(ad), "\(ad) is left in the text")
         }
-        let normalised = Corpus.normalised(text)
-        #expect(!normalised.isEmpty)
-        #expect(normalised.hasPrefix(test.starts))
-        #expect(normalised.hasSuffix(test.ends))
-        #expect(normalised.range(of: #"<[A-Za-z/!][^>]*>"#, options: .regularExpression) == nil, "a tag is left")
-        #expect(normalised.range(of: #"&(#[0-9]+|#x[0-9A-Fa-f]+|[A-Za-z]+);"#, options: .regularExpression) == nil,
-                "an entity is left")
-        #expect(!normalised.contains("\u{FFFD}"), "mis-decoded bytes")
+        let overruled = test.pages.contains { page in
+            (try? Corpus.manifestPage(page.path)).map { $0.charset_meta == "gbk" && $0.charset_bytes == "utf-8" } ?? false
+        }
+        #expect(content.warnings.contains { $0.contains("says gbk but the bytes are valid UTF-8") } == overruled,
+                "the engine reports a declared charset it overruled: \(content.warnings)")
+
         if let expectedPath = test.expected {
-            let expected = try String(contentsOfFile: Corpus.expectedPath(expectedPath), encoding: .utf8)
-            #expect(normalised == Corpus.normalised(expected))
+            var expected = Corpus.normalised(try String(contentsOfFile: Corpus.expectedPath(expectedPath), encoding: .utf8))
+            for extra in test.expectedExtra {
+                let before = expected
+                expected = expected.replacingOccurrences(of: extra, with: "", options: .regularExpression)
+                #expect(expected != before, "the expected text holds \(extra): \(test.why)")
+            }
+            #expect(text == Corpus.normalised(expected))
         }
     }
+
+    @Test("book info against the saving project's book_detail.json", arguments: InfoCase.all)
+    func info(_ test: InfoCase) async throws {
+        let manifestPage = try Corpus.manifestPage(test.page.path)
+        let source = try Corpus.source(test.source, for: manifestPage)
+        let info = try await SourceEngine(source: source, transport: try SavedSite([test.page])).bookInfo(url: test.page.url)
+        struct Expected: Decodable {
+            var title: String, author: String, folder_url: String, category: String, introduction: String
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: Corpus.expectedPath(test.expected)))
+        let expected = try JSONDecoder().decode(Expected.self, from: data)
+        let pairs: [String: (got: String, want: String)] = [
+            "name": (info.name, expected.title), "author": (info.author, expected.author),
+            "coverURL": (info.coverURL, expected.folder_url), "kind": (info.kind, expected.category),
+            "intro": (Corpus.normalised(info.intro), Corpus.normalised(expected.introduction)),
+        ]
+        for (field, pair) in pairs {
+            if let difference = test.differs[field] {
+                #expect(pair.got != pair.want, "\(field) was expected to differ: \(difference.why)")
+                if let adjust = difference.expectedBecomes {
+                    #expect(pair.got == adjust(pair.want), "\(field): \(difference.why)")
+                }
+                if difference.oursStartsWithExpected {
+                    #expect(pair.got.hasPrefix(pair.want + "\n"), "\(field): \(difference.why)")
+                }
+            } else {
+                #expect(pair.got == pair.want, "\(field)")
+            }
+        }
+        Corpus.checkClean(info.intro, "intro")
+    }
+
+    @Test("community sources for a page's host that do not fit it fail the documented way", arguments: MismatchCase.all)
+    func mismatch(_ test: MismatchCase) async throws {
+        let manifestPage = try Corpus.manifestPage(test.page.path)
+        let source = try Corpus.source(test.source, for: manifestPage)
+        let engine = SourceEngine(source: source, transport: try SavedSite([test.page]))
+        switch test.outcome {
+        case .unusable(let field):
+            #expect(source.problems.contains { $0.field.hasSuffix(field) }, "\(test.why)")
+            await #expect(throws: EngineError.self, "\(test.why)") {
+                if manifestPage.kind == "toc" {
+                    _ = try await engine.toc(url: test.page.url)
+                } else {
+                    _ = try await engine.content(of: Chapter(index: 0, title: "", url: test.page.url))
+                }
+            }
+        case .noChapters:
+            #expect(manifestPage.kind == "toc")
+            let toc = try await engine.toc(url: test.page.url)
+            #expect(toc.chapters.isEmpty, "\(test.why)")
+        case .noText:
+            #expect(manifestPage.kind == "content")
+            let content = try await engine.content(of: Chapter(index: 0, title: "", url: test.page.url))
+            #expect(content.text.isEmpty, "\(test.why)")
+        }
+    }
+
+    @Test("every TOC and content page of the manifest is covered, or listed with why it cannot be")
+    func coverage() throws {
+        let covered = Set(TocCase.all.flatMap { $0.pages.map(\.path) } + ContentCase.all.flatMap { $0.pages.map(\.path) })
+        let pages = try Corpus.manifest().pages.filter { $0.kind == "toc" || $0.kind == "content" }
+        #expect(pages.count == 42)
+        for page in pages {
+            let unusable = MismatchCase.notPages[page.local_path]
+            #expect(covered.contains(page.local_path) != (unusable != nil),
+                    "\(page.local_path) must be tested or listed as unusable (not both)")
+        }
+        // Every community source the manifest lists for a TOC or content page is either used or explained.
+        for page in pages {
+            for ref in page.legado_sources {
+                let used = (TocCase.all.map { ($0.source, $0.pages) } + ContentCase.all.map { ($0.source, $0.pages) })
+                    .contains { choice, saved in
+                        guard case .community(let name, let file) = choice, name == ref.bookSourceName else { return false }
+                        return (file.map { ref.in.hasSuffix($0) } ?? true) && saved.contains { $0.path == page.local_path }
+                    }
+                let explained = MismatchCase.all.contains { test in
+                    guard case .community(let name, let file) = test.source, name == ref.bookSourceName else { return false }
+                    return (file.map { ref.in.hasSuffix($0) } ?? true) && test.page.path == page.local_path
+                }
+                #expect(used || explained || MismatchCase.notPages[page.local_path] != nil,
+                        "\(ref.bookSourceName) (\(ref.in)) on \(page.local_path) is neither tested nor explained")
+            }
+        }
+    }
+}
+
+/// A community source that targets a page's host but does not fit the page, and how it fails.
+struct MismatchCase: Sendable, CustomTestStringConvertible {
+    enum Outcome: Sendable {
+        /// The step cannot run: a rule it needs is JavaScript (or otherwise not runnable).
+        case unusable(field: String)
+        /// The TOC rules select nothing on the page.
+        case noChapters
+        /// The content rules select nothing on the page.
+        case noText
+    }
+
+    var page: SavedPage
+    var source: SourceChoice
+    var outcome: Outcome
+    var why: String
+    var testDescription: String { "\(page.path) with \(source)" }
+
+    static let qidianTOC = SavedPage("https://book.qidian.com/info/1010696129", TocCase.bosslsk + "qidian/chapters.html")
+    static let qidianChapter = SavedPage("https://read.qidian.com/chapter/22eRNbqHujMKgXB091LLaA2/84-fqqRQy5maGfXRMrUjdw2",
+                                         TocCase.bosslsk + "qidian/chapter_page.html")
+    static let list17k = SavedPage("https://www.17k.com/list/117302.html", "zgia_save17k/17k.html")
+
+    static let all: [MismatchCase] = [
+        MismatchCase(page: qidianTOC, source: .community("起点中文", in: "XIU2__Yuedu.json"), outcome: .unusable(field: "ruleToc.chapterUrl"),
+                     why: "AllInOne regex over Qidian's embedded JSON (\"cN\":…), chapterUrl built with @js:"),
+        MismatchCase(page: qidianTOC, source: .community("起点中文", in: "aoaostar__legado.json"), outcome: .unusable(field: "ruleToc.chapterUrl"),
+                     why: "AllInOne regex over Qidian's embedded JSON (\"cN\":…), chapterUrl built with @js:"),
+        MismatchCase(page: qidianTOC, source: .community("💵 起点中文", in: "LM-Firefly__booksource.json"), outcome: .unusable(field: "ruleToc.chapterList"),
+                     why: "the mobile site's catalog (#allCatalog .catalog-volume) rebuilt by @js:"),
+        MismatchCase(page: qidianTOC, source: .community("起点中文网💰", in: "aoaostar__legado.json"), outcome: .noChapters,
+                     why: "JSONPath ($..Chapters[*]) for Qidian's catalog API, not the HTML page"),
+        MismatchCase(page: qidianChapter, source: .community("💵 起点中文", in: "LM-Firefly__booksource.json"), outcome: .noText,
+                     why: "the mobile site's chapter layout (.content p); the desktop page has div.read-content"),
+        MismatchCase(page: list17k, source: .community("💵 17K小说"), outcome: .noChapters,
+                     why: "written for today's layout (.Volume dd a); the saved page is the 2013 one (div.directory_con)"),
+        MismatchCase(page: list17k, source: .community("💰17k小说"), outcome: .noChapters,
+                     why: "JSONPath ($.data.volumes..chapters[*]) for the api.17k.com JSON answer, not the HTML page"),
+        MismatchCase(page: SavedPage("http://book.zongheng.com/chapter/672340/37010929.html", "0987363_book-downloader/zongheng_txt.html"),
+                     source: .community("💵 纵横中文网"), outcome: .noText,
+                     why: "written for the mobile site m.zongheng.com (class.content@p); the desktop page has div#readerFs"),
+    ]
+
+    /// Manifest TOC/content pages that are not pages a source could read, and why.
+    static let notPages: [String: String] = [
+        TocCase.bosslsk + "qidian/chapter_content.html":
+            "not a page: the saving project's extracted text of chapter_page.html (no markup); used as that page's expected text",
+    ]
+}
+
+/// A book page with the saving project's book_detail.json: name, author, cover, category and intro must agree,
+/// except where the case says why they differ (and, where it can, what the expected value becomes).
+struct InfoCase: Sendable, CustomTestStringConvertible {
+    struct Difference: Sendable {
+        var why: String
+        /// The expected value turned into ours, when the difference is mechanical.
+        var expectedBecomes: (@Sendable (String) -> String)?
+        /// Ours is the expected value followed by more paragraphs.
+        var oursStartsWithExpected = false
+    }
+
+    var site: String
+    var source: SourceChoice
+    var page: SavedPage
+    var expected: String
+    var differs: [String: Difference] = [:]
+    var testDescription: String { "\(site) book info with \(source)" }
+
+    static let bosslsk = TocCase.bosslsk
+    static let bosslskExpected = TocCase.bosslskExpected
+    static let withoutLabel = Difference(why: "our source drops the 介绍： label the page puts before the intro") {
+        $0.hasPrefix("介绍：") ? String($0.dropFirst(3)) : $0
+    }
+
+    static let all: [InfoCase] = [
+        InfoCase(site: "www.biquge5200.com", source: .community("笔趣阁㉘"),
+                 page: SavedPage("http://www.biquge5200.com/86_86306/", bosslsk + "biquge/book_detail.html"),
+                 expected: bosslskExpected + "biquge/book_detail.json",
+                 differs: [
+                    "kind": Difference(why: "the source joins og:novel:update_time, category and status") { "2018-01-04 09:17,\($0),连载" },
+                    "intro": Difference(why: "the source reads og:description, where the intro has no line breaks; the saving project read #intro") {
+                        $0.replacingOccurrences(of: "\n", with: "")
+                    },
+                 ]),
+        InfoCase(site: "www.hongxiu.com", source: .community("💵 红袖添香"),
+                 page: SavedPage("https://www.hongxiu.com/book/6972481904230701", bosslsk + "hongxiu/book_detail.html"),
+                 expected: bosslskExpected + "hongxiu/book_detail.json",
+                 differs: [
+                    "name": Difference(why: "the source reads .last-nav, which this (older) page does not have") { _ in "" },
+                    "kind": Difference(why: "the source joins every tag and the update line") { _ in "连载中,签约,VIP,现代言情,豪门世家,15小时前" },
+                    "intro": Difference(why: "the source's .intro@html takes every .intro on the page, the book's and then the recommended books', as Legado does",
+                                        oursStartsWithExpected: true),
+                 ]),
+        InfoCase(site: "www.lieshu.cc", source: .ours("lieshu.json"),
+                 page: SavedPage("http://www.lieshu.cc/2/2732/", bosslsk + "lieshu/book_detail.html"),
+                 expected: bosslskExpected + "lieshu/book_detail.json", differs: ["intro": withoutLabel]),
+        InfoCase(site: "www.shangshu.cc", source: .ours("shangshu.json"),
+                 page: SavedPage("http://www.shangshu.cc/99/99390/", bosslsk + "shangshu/book_detail.html"),
+                 expected: bosslskExpected + "shangshu/book_detail.json", differs: ["intro": withoutLabel]),
+        InfoCase(site: "www.xxsy.net", source: .ours("xxsy.json"),
+                 page: SavedPage("http://www.xxsy.net/info/897569.html", bosslsk + "xxsy/book_detail.html"),
+                 expected: bosslskExpected + "xxsy/book_detail.json"),
+        InfoCase(site: "book.qidian.com", source: .ours("qidian.json"),
+                 page: SavedPage("https://book.qidian.com/info/1010696129", bosslsk + "qidian/book_detail.html"),
+                 expected: bosslskExpected + "qidian/book_detail.json",
+                 differs: ["kind": Difference(why: "our source has no kind rule (the category links are in the breadcrumb)") { _ in "" }]),
+    ]
 }

@@ -37,6 +37,9 @@ struct RuleDialectTests {
 
     @Test("unsupported dialects are reported with the field, never guessed", arguments: [
         ("@js:java.ajax(baseUrl)", "ruleToc.chapterList: JavaScript rules are not supported"),
+        // Legado splits @js: out of a rule wherever it is: a JSONPath or JSoup rule followed by JavaScript.
+        ("$.v@js:result.replace(/0!/, '')", "ruleToc.chapterList: JavaScript rules are not supported"),
+        ("tag.a@JS:result.trim()", "ruleToc.chapterList: JavaScript rules are not supported"),
     ])
     func unsupported(rule: String, message: String) {
         #expect(throws: RuleError.self) { try RuleParser.parse(rule, field: "ruleToc.chapterList", kind: .list) }

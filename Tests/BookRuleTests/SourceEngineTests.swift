@@ -135,6 +135,53 @@ struct SourceEngineTests {
         #expect(toc.chapters.map(\.url) == ["https://novel.test/c/1.html", "https://novel.test/c/2.html", "https://novel.test/c/3.html"])
     }
 
+    @Test("a page whose <meta> says gbk but whose bytes are UTF-8 is read as UTF-8, and the TOC says so")
+    func overruledCharsetIsReported() async throws {
+        let meta = "<html><head><meta http-equiv='Content-Type' content='text/html; charset=gbk'></head><body>"
+        let utf8Page = meta + "<div id='list'><dl><dt>正文</dt><dd><a href='/c/1.html'>第1章 开始</a></dd></dl></div></body></html>"
+        let gbkPage = try gbk(meta + "<div id='list'><dl><dt>正文</dt><dd><a href='/c/2.html'>第2章 继续</a></dd></dl></div></body></html>")
+        let site = TestSite([
+            "https://novel.test/toc/utf8.html": .init(body: Array(utf8Page.utf8)),
+            "https://novel.test/toc/gbk.html": .init(body: gbkPage),
+        ])
+        let engine = SourceEngine(source: try usableSource(), transport: site)
+        let resaved = try await engine.toc(url: "https://novel.test/toc/utf8.html")
+        #expect(resaved.chapters.map(\.title) == ["第1章 开始"])
+        #expect(resaved.warnings == [
+            "https://novel.test/toc/utf8.html: decoded as UTF-8: <meta> tag says gbk but the bytes are valid UTF-8",
+        ])
+        let honest = try await engine.toc(url: "https://novel.test/toc/gbk.html")
+        #expect(honest.chapters.map(\.title) == ["第2章 继续"])
+        #expect(honest.warnings.isEmpty)
+    }
+
+    @Test("chapter titles keep a trailing IDEOGRAPHIC SPACE as Legado does (jsoup's text() keeps it); names do not")
+    func ideographicSpaceInTitles() async throws {
+        let source = try loadSource("""
+        {"bookSourceUrl": "https://novel.test",
+         "ruleBookInfo": {"name": "tag.h1@text", "author": "//p[@class='author']/text()"},
+         "ruleToc": {"chapterList": "tag.dd", "chapterName": "tag.a@text", "chapterUrl": "tag.a@href",
+                     "updateTime": "tag.span@text"},
+         "ruleContent": {"content": "id.content@html", "title": "tag.h1@ownText"}}
+        """)
+        let html = "<h1>\u{3000}书名\u{3000}</h1><p class='author'>\u{3000}作者\u{3000}</p><dl>"
+            + "<dd><a href='/c/1.html'> 第053章：维C\u{3000}</a><span>\u{3000}2017\u{3000}</span></dd>"
+            + "<dd><a href='/c/2.html'>&nbsp;第054章\u{3000}<b>上</b>&nbsp;</a></dd></dl>"
+        let chapter = "<h1>\u{3000}第一章\u{3000}<small>x</small></h1><div id='content'>\u{3000}\u{3000}正文。\u{3000}</div>"
+        let site = TestSite(html: ["https://novel.test/book": html, "https://novel.test/c/1.html": chapter])
+        let engine = SourceEngine(source: source, transport: site)
+        let info = try await engine.bookInfo(url: "https://novel.test/book")
+        #expect(info.name == "书名")
+        #expect(info.author == "作者")
+        let toc = try await engine.toc(url: "https://novel.test/book")
+        #expect(toc.chapters.map(\.title) == ["第053章：维C\u{3000}", "第054章\u{3000}上"])
+        #expect(toc.chapters.first?.updateTime == "2017")
+        let content = try await engine.content(of: toc.chapters[0])
+        #expect(content.title == "\u{3000}第一章\u{3000}")
+        // Paragraphs are still trimmed of full-width indents, as Legado's content processor does.
+        #expect(content.text == "正文。")
+    }
+
     @Test("TOC paging stops at the page cap with a warning")
     func tocCap() async throws {
         var pages: [String: String] = [:]
@@ -328,7 +375,8 @@ struct TOCFastPathTests {
         #expect(byTitle["第二章 风起"] == "https://novel.test/book/7/2.html")
         #expect(byTitle["第三章&云涌"] == "https://novel.test/book/7/3.html")
         #expect(byTitle["第五章 <上>"] == "https://novel.test/book/7/5.html")
-        #expect(byTitle["第六章"] == "https://novel.test/book/7/6.html#top")
+        // Chapter titles keep IDEOGRAPHIC SPACE at their ends, as Legado does.
+        #expect(byTitle["　第六章　"] == "https://novel.test/book/7/6.html#top")
         #expect(byTitle["第七章"] == "https://cdn.test/7.html")
         #expect(byTitle["第八章"] == "https://novel.test/book/7/8.html")
         #expect(byTitle["第九章"] == "https://novel.test/book/7/9.html")

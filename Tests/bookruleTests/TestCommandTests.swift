@@ -150,39 +150,42 @@ struct TestCommandTests {
     }
 }
 
-/// A child process run to completion with its own resource usage (not that of other tests' children).
+/// A child process run to completion with the CPU time it used (not that of other tests' children).
 struct MeasuredProcess {
     let status: Int32
     let cpuSeconds: Double
     let wallSeconds: Double
 
-    struct SpawnError: Error, CustomStringConvertible {
-        let code: Int32
-        var description: String { "posix_spawn failed: \(String(cString: strerror(code)))" }
+    struct MeasureError: Error, CustomStringConvertible {
+        let description: String
     }
 
-    /// Runs `executable` with `arguments`, standard output and error to the file `output`.
+    /// Runs `executable` with `arguments`, standard output and error to the file `output`. bash runs it and
+    /// reports its children's user and system time with `times`; Foundation's Process starts bash with none
+    /// of this process's other descriptors (a child holding other tests' sockets open broke their servers).
     static func run(_ executable: String, _ arguments: [String], output: String) throws -> MeasuredProcess {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "\"$0\" \"$@\" > \"$OUT\" 2>&1; status=$?; times; exit $status", executable] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["OUT": output]) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
         let started = ContinuousClock.now
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw SpawnError(code: spawned) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        try process.run()
+        let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
         let wall = started.duration(to: .now)
-        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-        let exited = status & 0x7f == 0
+        // `times` prints the shell's own times, then its children's: "0m2.345s 0m0.120s".
+        guard let children = report.split(separator: "\n").last else { throw MeasureError(description: "no times: \(report)") }
+        let cpu = try children.split(separator: " ").map { field -> Double in
+            let parts = field.dropLast().split(separator: "m")
+            guard parts.count == 2, let minutes = Double(parts[0]), let seconds = Double(parts[1]) else {
+                throw MeasureError(description: "unreadable times: \(report)")
+            }
+            return minutes * 60 + seconds
+        }.reduce(0, +)
         return MeasuredProcess(
-            status: exited ? (status >> 8) & 0xff : -1, cpuSeconds: cpu,
+            status: process.terminationStatus, cpuSeconds: cpu,
             wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
     }
 }

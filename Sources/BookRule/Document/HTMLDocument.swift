@@ -1,4 +1,7 @@
 import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// libxml2 must be initialised once before documents are parsed from several threads.
@@ -82,7 +85,7 @@ public final class HTMLDocument: @unchecked Sendable {
             throw DocumentError.charset(error)
         }
         // An empty buffer makes libxml2 return no document at all; an empty page is still a page.
-        let input = utf8.isEmpty ? Array("<html></html>".utf8) : utf8
+        let input = utf8.isEmpty ? Array("<html></html>".utf8) : Self.breakEndTagsAsBreaks(utf8)
         guard let context = htmlNewParserCtxt() else { throw DocumentError.unparsable(url: url) }
         defer { htmlFreeParserCtxt(context) }
         let parsed: htmlDocPtr? = input.withUnsafeBufferPointer { buffer in
@@ -136,6 +139,46 @@ public final class HTMLDocument: @unchecked Sendable {
 
     /// The version of libxml2 this process runs with.
     public static var libxml2Version: String { String(cString: bookrule_libxml2_version()) }
+
+    /// `</br>` read as `<br>`, as HTML5 parsers (browsers, jsoup) do; libxml2 drops it, joining the lines it
+    /// separates (Jieqi-template sites end their link line in `#content` with `</br>`). The raw text kept for
+    /// regex rules is not changed.
+    static func breakEndTagsAsBreaks(_ bytes: [UInt8]) -> [UInt8] {
+        // `</br>`, `</br >`, `</br/>`: `</br` followed by anything that does not make it another tag (`</bra>`),
+        // up to the next `>`. Found with memchr, as this runs over every page.
+        let found: [Range<Int>] = bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return [] }
+            var ranges: [Range<Int>] = []
+            var index = 0
+            let count = buffer.count
+            while index + 4 < count, let hit = memchr(base + index, Int32(UInt8(ascii: "<")), count - index - 4) {
+                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                index = at + 1
+                guard buffer[at + 1] == UInt8(ascii: "/"), buffer[at + 2] | 0x20 == UInt8(ascii: "b"),
+                      buffer[at + 3] | 0x20 == UInt8(ascii: "r") else { continue }
+                let next = buffer[at + 4]
+                guard next == UInt8(ascii: ">") || next == UInt8(ascii: "/") || next == 0x20 || next == 0x09
+                        || next == 0x0A || next == 0x0D || next == 0x0C else { continue }
+                var close = at + 4
+                while close < count, buffer[close] != UInt8(ascii: ">") { close += 1 }
+                guard close < count else { break }
+                ranges.append(at..<(close + 1))
+                index = close + 1
+            }
+            return ranges
+        }
+        if found.isEmpty { return bytes }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var copied = 0
+        for range in found {
+            output.append(contentsOf: bytes[copied..<range.lowerBound])
+            output.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "b"), UInt8(ascii: "r"), UInt8(ascii: ">")])
+            copied = range.upperBound
+        }
+        output.append(contentsOf: bytes[copied...])
+        return output
+    }
 
     /// The first `<base href>` inside `<head>`, if any.
     private static func baseHref(of document: htmlDocPtr) -> String? {

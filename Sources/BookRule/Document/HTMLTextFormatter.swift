@@ -31,14 +31,52 @@ public enum HTMLTextFormatter {
         return paragraphs(of: String(decoding: output, as: UTF8.self))
     }
 
+    /// jsoup's `Element.text()`: the node's text on one line (block boundaries and `<br>` are spaces, runs of
+    /// whitespace one space), trimmed of ASCII space and NO-BREAK SPACE but not of IDEOGRAPHIC SPACE, which
+    /// jsoup does not count as whitespace (a title's trailing U+3000 survives in Legado).
+    static func inlineText(of node: HTMLNode) -> String {
+        let root = node.pointer
+        if let only = root.pointee.children, only.pointee.next == nil,
+           only.pointee.type == XML_TEXT_NODE, let content = only.pointee.content,
+           case let name = HTMLNode.name(of: root), !skipped.contains(name), name != "pre" {
+            return titleLine(String(cString: content))
+        }
+        var output: [UInt8] = []
+        var state = WalkState()
+        walk(root, into: &output, state: &state)
+        return titleLine(String(decoding: output, as: UTF8.self))
+    }
+
+    /// A chapter title on one line, as Legado keeps it: like `singleLine`, but a leading or trailing
+    /// IDEOGRAPHIC SPACE stays (jsoup's `text()` and Legado's chapter list keep it; book names and authors,
+    /// which Legado trims, use `singleLine`).
+    public static func titleLine(_ text: String) -> String {
+        if text.isEmpty { return text }
+        let plain = containsMarkup(text) ? self.text(fromMarkup: text) : text
+        var line = collapsingWhitespace(plain)
+        // NO-BREAK SPACE is whitespace to jsoup: trimmed (rare, so checked on bytes first).
+        if line.utf8.first == 0xC2 || line.utf8.last == 0xA0 {
+            line = line.trimmingCharacters(in: " \u{00A0}")
+        }
+        return line
+    }
+
     /// Plain text from a string that may hold markup or entities (a regex group taken from raw HTML, an
     /// `html()` result). Strings with no tag and no entity are already text (an element's value) and are only
     /// trimmed per paragraph, so their line breaks survive and a decoded `&` is not decoded twice.
     public static func text(fromMarkup markup: String) -> String {
-        if !containsMarkup(markup) {
+        let kind = markupKind(markup)
+        if !kind.tag && !kind.reference {
             return paragraphs(of: markup)
         }
-        let wrapped = Array("<html><body><div>".utf8) + Array(markup.utf8) + Array("</div></body></html>".utf8)
+        var body = Array(markup.utf8)
+        if !kind.tag {
+            // Text with a character reference but no tag (an element's value holding a literal `&amp;`) is
+            // text whose line breaks are paragraphs: as markup they would be mere spaces.
+            body = Array(body.split(omittingEmptySubsequences: false) { $0 == 0x0A }
+                .joined(separator: Array("<br>".utf8)))
+        }
+        let wrapped = Array("<html><body><div>".utf8) + body + Array("</div></body></html>".utf8)
         let decision = CharsetDecision(charset: "UTF-8", reason: .validUTF8)
         guard let document = try? HTMLDocument(bytes: wrapped, url: "about:blank", charset: decision) else {
             return paragraphs(of: markup)
@@ -48,31 +86,48 @@ public enum HTMLTextFormatter {
 
     /// Whether `text` holds a tag (`<p`, `</p`, `<!--`) or a character reference (`&amp;`, `&#20013;`).
     static func containsMarkup(_ text: String) -> Bool {
-        var copy = text
-        return copy.withUTF8(containsMarkup(utf8:))
+        let kind = markupKind(text)
+        return kind.tag || kind.reference
     }
 
     /// `containsMarkup` on UTF-8 bytes.
     static func containsMarkup(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let kind = markupKind(utf8: bytes)
+        return kind.tag || kind.reference
+    }
+
+    /// Whether `text` holds a tag, and whether it holds a character reference: `&name;` (a letter first, as
+    /// in HTML; `&039;` is text), `&#20013;` or `&#x4E2D;`.
+    static func markupKind(_ text: String) -> (tag: Bool, reference: Bool) {
+        var copy = text
+        return copy.withUTF8(markupKind(utf8:))
+    }
+
+    /// `markupKind` on UTF-8 bytes.
+    static func markupKind(utf8 bytes: UnsafeBufferPointer<UInt8>) -> (tag: Bool, reference: Bool) {
+        var reference = false
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "<"), index + 1 < bytes.count {
                 let next = bytes[index + 1]
-                if isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return true }
-            } else if byte == UInt8(ascii: "&") {
+                if isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return (true, reference) }
+            } else if byte == UInt8(ascii: "&"), !reference {
                 var end = index + 1
-                if end < bytes.count, bytes[end] == UInt8(ascii: "#") { end += 1 }
+                let numeric = end < bytes.count && bytes[end] == UInt8(ascii: "#")
+                if numeric { end += 1 }
                 let start = end
-                while end < bytes.count, end - start < 32,
-                      isASCIILetter(bytes[end]) || (bytes[end] >= 0x30 && bytes[end] <= 0x39) {
-                    end += 1
+                if numeric || (end < bytes.count && isASCIILetter(bytes[end])) {
+                    while end < bytes.count, end - start < 32,
+                          isASCIILetter(bytes[end]) || (bytes[end] >= 0x30 && bytes[end] <= 0x39) {
+                        end += 1
+                    }
                 }
-                if end > start, end < bytes.count, bytes[end] == UInt8(ascii: ";") { return true }
+                if end > start, end < bytes.count, bytes[end] == UInt8(ascii: ";") { reference = true }
             }
             index += 1
         }
-        return false
+        return (false, reference)
     }
 
     private static func isASCIILetter(_ byte: UInt8) -> Bool {
@@ -101,14 +156,18 @@ public enum HTMLTextFormatter {
         return collapsingWhitespace(plain).trimmingParagraphSpace()
     }
 
-    /// `singleLine` of UTF-8 bytes, using `scratch` (emptied first, its storage reused) so that a value with
-    /// no markup costs one string allocation: the per-chapter path of the TOC.
-    static func singleLine(utf8 bytes: [UInt8], scratch output: inout [UInt8]) -> String {
+    /// `singleLine` (or, for a chapter title, `titleLine`) of UTF-8 bytes, using `scratch` (emptied first, its
+    /// storage reused) so that a value with no markup costs one string allocation: the per-chapter path of
+    /// the TOC.
+    static func singleLine(utf8 bytes: [UInt8], scratch output: inout [UInt8], isTitle: Bool) -> String {
         if bytes.isEmpty { return "" }
-        if bytes.withUnsafeBufferPointer(containsMarkup(utf8:)) { return singleLine(String(decoding: bytes, as: UTF8.self)) }
+        if bytes.withUnsafeBufferPointer(containsMarkup(utf8:)) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            return isTitle ? titleLine(text) : singleLine(text)
+        }
         if !needsCollapsing(bytes) {
             return bytes.withUnsafeBufferPointer { plain in
-                let kept = SpaceTrimming.range(of: plain, paragraphSpace: true)
+                let kept = isTitle ? titleRange(of: plain) : SpaceTrimming.range(of: plain, paragraphSpace: true)
                 return String(decoding: UnsafeBufferPointer(rebasing: plain[kept]), as: UTF8.self)
             }
         }
@@ -123,9 +182,34 @@ public enum HTMLTextFormatter {
             }
         }
         return output.withUnsafeBufferPointer { collapsed in
-            let kept = SpaceTrimming.range(of: collapsed, paragraphSpace: true)
+            let kept = isTitle ? titleRange(of: collapsed) : SpaceTrimming.range(of: collapsed, paragraphSpace: true)
             return String(decoding: UnsafeBufferPointer(rebasing: collapsed[kept]), as: UTF8.self)
         }
+    }
+
+    /// What `titleLine` keeps of collapsed bytes: the ends trimmed of SPACE and NO-BREAK SPACE only.
+    private static func titleRange(of bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var start = 0
+        var end = bytes.count
+        while start < end {
+            if bytes[start] == 0x20 {
+                start += 1
+            } else if bytes[start] == 0xC2, end - start >= 2, bytes[start + 1] == 0xA0 {
+                start += 2
+            } else {
+                break
+            }
+        }
+        while start < end {
+            if bytes[end - 1] == 0x20 {
+                end -= 1
+            } else if bytes[end - 1] == 0xA0, end - start >= 2, bytes[end - 2] == 0xC2 {
+                end -= 2
+            } else {
+                break
+            }
+        }
+        return start..<end
     }
 
     /// Collapses runs of ASCII whitespace (including line breaks) into single spaces, as a browser renders

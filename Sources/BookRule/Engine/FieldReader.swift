@@ -21,9 +21,12 @@ struct FieldReader {
     }
 
     /// A single-line field (name, author, chapter title): markup and entities removed, whitespace collapsed.
+    /// Chapter titles keep a leading or trailing IDEOGRAPHIC SPACE, as Legado does (it trims names, not titles).
     func line(_ field: RuleField, _ warnings: inout Warnings) -> String {
         let values = raw(field, &warnings)
-        return HTMLTextFormatter.singleLine(values.count == 1 ? values[0] : values.joined(separator: "\n"))
+        let value = values.count == 1 ? values[0] : values.joined(separator: "\n")
+        if field == .chapterName || field == .title { return HTMLTextFormatter.titleLine(value) }
+        return HTMLTextFormatter.singleLine(value)
     }
 
     /// A multi-paragraph field (intro): paragraphs kept, each trimmed.
@@ -53,7 +56,8 @@ struct FieldReader {
             if index > 0 { scratch.bytes.append(0x0A) }
             HTMLNode.appendValue(of: node, in: document, to: &scratch.bytes)
         }
-        return HTMLTextFormatter.singleLine(utf8: scratch.bytes, scratch: &scratch.collapsed)
+        return HTMLTextFormatter.singleLine(utf8: scratch.bytes, scratch: &scratch.collapsed,
+                                            isTitle: field == .chapterName || field == .title)
     }
 
     /// A URL field: the first non-empty value, resolved against the page's base URL; nil when empty.

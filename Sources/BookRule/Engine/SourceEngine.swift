@@ -358,10 +358,20 @@ public struct SourceEngine: Sendable {
         }
     }
 
-    /// Warns when libxml2 could not read a page to its end.
+    /// Warns when libxml2 could not read a page to its end, and (see `noteCharset`) when the page's declared
+    /// charset was overruled.
     static func noteTruncation(_ document: HTMLDocument, _ warnings: inout Warnings) {
+        noteCharset(document, &warnings)
         if document.isTruncated {
             warnings.add("\(document.url): the page nests markup more than \(HTMLDocument.maxDepth) levels deep; libxml2 stopped there, so anything after it is missing")
+        }
+    }
+
+    /// Says when the charset a page declares was not the one used (a page re-saved as UTF-8 that still says
+    /// gbk, or an unknown label): the text is right, but the author should know the page lies.
+    static func noteCharset(_ document: HTMLDocument, _ warnings: inout Warnings) {
+        if let note = document.charset.note {
+            warnings.add("\(document.url): decoded as \(document.charset.charset): \(note)")
         }
     }
 

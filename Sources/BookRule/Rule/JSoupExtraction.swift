@@ -9,7 +9,7 @@ extension JSoupExtractor {
     func values(from nodes: [HTMLNode]) -> [String] {
         switch self {
         case .text:
-            return nodes.map { HTMLTextFormatter.singleLine(HTMLTextFormatter.text(of: $0)) }.filter { !$0.isEmpty }
+            return nodes.map { HTMLTextFormatter.inlineText(of: $0) }.filter { !$0.isEmpty }
         case .ownText:
             return nodes.map { Self.ownText(of: $0) }.filter { !$0.isEmpty }
         case .textNodes:
@@ -49,7 +49,8 @@ extension JSoupExtractor {
         return texts
     }
 
-    /// jsoup's `ownText()`: own text nodes joined, a child `<br>` as a space, whitespace collapsed.
+    /// jsoup's `ownText()`: own text nodes joined, a child `<br>` as a space, whitespace collapsed (U+3000 is not
+    /// whitespace to jsoup).
     private static func ownText(of node: HTMLNode) -> String {
         var text = ""
         var child = node.pointer.pointee.children
@@ -62,6 +63,6 @@ extension JSoupExtractor {
             }
             child = item.pointee.next
         }
-        return HTMLTextFormatter.singleLine(text)
+        return HTMLTextFormatter.titleLine(text)
     }
 }

@@ -51,8 +51,10 @@ public enum RuleParser {
         return .jsoup
     }
 
+    /// Whether a rule holds JavaScript: Legado splits `@js:` (to the end) and `<js>…</js>` out of a rule wherever
+    /// they are, so `$.v@js:…` is a JSONPath followed by JavaScript, not a JSONPath with an odd name.
     static func isJavaScript(_ text: String) -> Bool {
-        text.lowercased().hasPrefix("@js:") || text.contains("<js>")
+        text.lowercased().contains("@js:") || text.contains("<js>")
     }
 
     // MARK: - Body

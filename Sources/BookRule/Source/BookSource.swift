@@ -206,7 +206,8 @@ public struct BookSource: Sendable {
         case .string(let text):
             let trimmed = text.trimmingASCIIWhitespace()
             if trimmed.isEmpty { return [] }
-            if RuleParser.isJavaScript(trimmed) {
+            // Legado runs a header as JavaScript only when it starts so (BookSource.getHeaderMap).
+            if trimmed.lowercased().hasPrefix("@js:") || trimmed.contains("<js>") {
                 throw RuleError(field: "header", dialect: .javaScript, reason: RuleDialect.javaScript.unsupportedReason, rule: text)
             }
             do {
