@@ -66,12 +66,15 @@ func evaluate(_ rule: String, on document: HTMLDocument, kind: RuleKind = .strin
 /// The shared corpus of real sources and pages, which lives beside the repository (`../shared/corpus`) on
 /// developer machines and in CI.
 enum SharedCorpus {
-    static func path(_ component: String) -> String {
-        let testFile = #filePath
-        var parts = testFile.split(separator: "/", omittingEmptySubsequences: false)
+    /// This checkout's root, found from this file's path.
+    static let repositoryRoot: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)  // Tests/BookRuleTests/TestSite.swift
-        let root = parts.joined(separator: "/")
-        return root + "/../shared/corpus/" + component
+        return parts.joined(separator: "/")
+    }()
+
+    static func path(_ component: String) -> String {
+        repositoryRoot + "/../shared/corpus/" + component
     }
 }
 
