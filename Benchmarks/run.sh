@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# TOC extraction benchmark: BookRule vs raw libxml2 (C) vs Python lxml.
+# TOC extraction benchmark: BookRule vs raw libxml2 (C) vs Python lxml; then regexes: PCRE2 (RegexPattern)
+# vs NSRegularExpression.
 #
 #   Benchmarks/run.sh                 # ITERATIONS=30 by default
 #   ITERATIONS=100 Benchmarks/run.sh
@@ -144,4 +145,10 @@ if ! grep -q '^bookrule ' "$RESULTS"; then
     echo
     echo "Swift benchmark (bookrule-bench) unavailable: no 'bookrule' result line; only libxml2-c and lxml were measured."
     exit 1
+fi
+
+if [[ -n "$SWIFT_BIN" ]]; then
+    echo
+    echo "Regex benchmark: PCRE2 through RegexPattern vs NSRegularExpression, same subjects, results checked equal"
+    "$SWIFT_BIN" regex "$OUT/toc-$CHAPTERS-utf8.html" "$ITERATIONS"
 fi

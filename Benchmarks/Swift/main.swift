@@ -1,6 +1,7 @@
 // bookrule-bench: the BookRule side of Benchmarks/run.sh.
 //
 //   bookrule-bench toc FILE ENCODING ITERATIONS
+//   bookrule-bench regex UTF8-TOC-FILE ITERATIONS     (PCRE2 through RegexPattern vs NSRegularExpression)
 //
 // Runs a whole `SourceEngine.toc` (fetch from memory, charset detection, parse, XPath, field rules, URL
 // resolution, de-duplication) on a saved TOC page and prints one line in the format run.sh reads:
@@ -37,8 +38,12 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1] == "regex", let iterations = Int(arguments[3]), iterations > 0 {
+    try RegexBenchmark.run(tocPage: arguments[2], iterations: iterations)
+    exit(0)
+}
 guard arguments.count == 5, arguments[1] == "toc", let iterations = Int(arguments[4]), iterations > 0 else {
-    fail("usage: bookrule-bench toc FILE ENCODING ITERATIONS")
+    fail("usage: bookrule-bench toc FILE ENCODING ITERATIONS | bookrule-bench regex UTF8-TOC-FILE ITERATIONS")
 }
 let path = arguments[2]
 guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
