@@ -612,6 +612,21 @@ struct ConformanceTests {
         Corpus.checkClean(info.intro, "intro")
     }
 
+    @Test("book info of our sources on book pages without expected output", arguments: BookPageCase.all)
+    func bookPage(_ test: BookPageCase) async throws {
+        let manifestPage = try Corpus.manifestPage(test.page.path)
+        let source = try Corpus.source(.ours(test.source), for: manifestPage)
+        let info = try await SourceEngine(source: source, transport: try SavedSite([test.page])).bookInfo(url: test.page.url)
+        #expect(info.name == test.name)
+        #expect(info.author == test.author)
+        #expect(info.tocURL == test.tocURL)
+        #expect(info.intro.hasPrefix(test.introStarts))
+        #expect(info.coverURL.isEmpty || info.coverURL.hasPrefix("http"))
+        Corpus.checkClean(info.intro, "intro")
+        // The TOC URL leads to a saved TOC page the TOC cases read.
+        #expect(TocCase.all.contains { $0.pages.first?.url == test.tocURL })
+    }
+
     @Test("community sources for a page's host that do not fit it fail the documented way", arguments: MismatchCase.all)
     func mismatch(_ test: MismatchCase) async throws {
         let manifestPage = try Corpus.manifestPage(test.page.path)
@@ -772,5 +787,50 @@ struct InfoCase: Sendable, CustomTestStringConvertible {
                  page: SavedPage("https://book.qidian.com/info/1010696129", bosslsk + "qidian/book_detail.html"),
                  expected: bosslskExpected + "qidian/book_detail.json",
                  differs: ["kind": Difference(why: "our source has no kind rule (the category links are in the breadcrumb)") { _ in "" }]),
+    ]
+}
+
+/// A book page read with one of our sources where the saving project recorded nothing: the values are the
+/// page's own (its heading, author link, intro), read by eye.
+struct BookPageCase: Sendable, CustomTestStringConvertible {
+    var source: String
+    var page: SavedPage
+    var name: String
+    var author: String
+    var tocURL: String
+    var introStarts: String
+    var testDescription: String { "\(page.path) with \(source)" }
+
+    static let all: [BookPageCase] = [
+        BookPageCase(source: "biquge-com-tw.json",
+                     page: SavedPage("http://www.biquge.com.tw/17_17275/", "0987363_book-downloader/biquge.html"),
+                     name: "主神崛起", author: "文抄公", tocURL: "http://www.biquge.com.tw/17_17275/",
+                     introStarts: "一觉醒来穿越成反派？这剧本不对！"),
+        BookPageCase(source: "akknovel.json",
+                     page: SavedPage("https://www.akknovel.com/series/after-rebirth-i-was-forced-to-become-the-mafia-princess",
+                                     "7Solar7_ARC-Web-Scraper/tests/fixtures/series_page.html"),
+                     name: "After Rebirth, I Was Forced to Become the Mafia Princess!", author: "",
+                     tocURL: "https://www.akknovel.com/series/after-rebirth-i-was-forced-to-become-the-mafia-princess",
+                     introStarts: "[School Rebirth + Strong Female Lead + Fake Mafia Princess"),
+        BookPageCase(source: "kakuyomu.json",
+                     page: SavedPage("https://kakuyomu.jp/works/822139839100185440", TocCase.tsukuyomi + "kakuyumu-822139839100185440.html"),
+                     name: "貞操観念逆転世界かと思ったら、ただクラスの重すぎる女子に囲まれていただけでした。",
+                     author: "とおさー@ファンタジア大賞《金賞》", tocURL: "https://kakuyomu.jp/works/822139839100185440",
+                     introStarts: "俺が外堀を埋められているのは"),
+        // The novel page's TOC URL is the AJAX chapter archive, built from its data-novel-id.
+        BookPageCase(source: "novelbin-me.json",
+                     page: SavedPage("https://novelbin.me/novel-book/i-accumulate-spirit-roots-for-my-next-life",
+                                     "dteviot_WebToEpub/scratch/novelbin_test.html"),
+                     name: "I Accumulate Spirit Roots for My Next Life", author: "China's Treasure Basin",
+                     tocURL: "https://novelbin.me/ajax/chapter-archive?novelId=i-accumulate-spirit-roots-for-my-next-life",
+                     introStarts: "Li Jizhou traversed to another world"),
+        BookPageCase(source: "biqukan.json",
+                     page: SavedPage("https://www.biqukan.com/3_3037/", "guozengjie_Scrapy/biqukan.html"),
+                     name: "斗破苍穹", author: "天蚕土豆", tocURL: "https://www.biqukan.com/3_3037/",
+                     introStarts: "这里是属于斗气的世界，没有花俏艳丽的魔法"),
+        BookPageCase(source: "shuquge.json",
+                     page: SavedPage("http://www.shuquge.com/txt/30668/index.html", "iamlong_httputilities/test/book.html"),
+                     name: "修真聊天群", author: "圣骑士的传说(书坊)", tocURL: "http://www.shuquge.com/txt/30668/index.html",
+                     introStarts: "某天，宋书航意外加入了一个仙侠中二病资深患者的交流群"),
     ]
 }
