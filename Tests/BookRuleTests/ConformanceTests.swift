@@ -157,6 +157,28 @@ enum Corpus {
     }
 }
 
+/// Runs jobs on a thread of its own instead of Swift's cooperative pool. The cases parse megabytes of pages;
+/// on the pool (two threads on a two-core machine) they would starve other suites' async tests, whose loopback
+/// servers give up after 10 s.
+final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "bookrule.conformance")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
+
+extension Corpus {
+    static let executor = DedicatedThreadExecutor()
+
+    /// `body` with its async work on `executor`.
+    static func offCooperativePool(_ body: () async throws -> Void) async throws {
+        try await withTaskExecutorPreference(executor) { try await body() }
+    }
+}
+
 /// Which source a case runs.
 enum SourceChoice: Sendable, CustomStringConvertible {
     /// A community source the manifest lists for the page, by bookSourceName (and collection file, where
@@ -476,6 +498,10 @@ struct ContentCase: Sendable, CustomTestStringConvertible {
 struct ConformanceTests {
     @Test("TOC through SourceEngine", arguments: TocCase.all)
     func toc(_ test: TocCase) async throws {
+        try await Corpus.offCooperativePool { try await check(test) }
+    }
+
+    private func check(_ test: TocCase) async throws {
         let start = try #require(test.pages.first)
         let manifestPage = try Corpus.manifestPage(start.path)
         #expect(manifestPage.kind == "toc")
@@ -539,6 +565,10 @@ struct ConformanceTests {
 
     @Test("content through SourceEngine", arguments: ContentCase.all)
     func content(_ test: ContentCase) async throws {
+        try await Corpus.offCooperativePool { try await check(test) }
+    }
+
+    private func check(_ test: ContentCase) async throws {
         let start = try #require(test.pages.first)
         let manifestPage = try Corpus.manifestPage(start.path)
         #expect(manifestPage.kind == "content")
@@ -583,6 +613,10 @@ struct ConformanceTests {
 
     @Test("book info against the saving project's book_detail.json", arguments: InfoCase.all)
     func info(_ test: InfoCase) async throws {
+        try await Corpus.offCooperativePool { try await check(test) }
+    }
+
+    private func check(_ test: InfoCase) async throws {
         let manifestPage = try Corpus.manifestPage(test.page.path)
         let source = try Corpus.source(test.source, for: manifestPage)
         let info = try await SourceEngine(source: source, transport: try SavedSite([test.page])).bookInfo(url: test.page.url)
@@ -614,6 +648,10 @@ struct ConformanceTests {
 
     @Test("book info of our sources on book pages without expected output", arguments: BookPageCase.all)
     func bookPage(_ test: BookPageCase) async throws {
+        try await Corpus.offCooperativePool { try await check(test) }
+    }
+
+    private func check(_ test: BookPageCase) async throws {
         let manifestPage = try Corpus.manifestPage(test.page.path)
         let source = try Corpus.source(.ours(test.source), for: manifestPage)
         let info = try await SourceEngine(source: source, transport: try SavedSite([test.page])).bookInfo(url: test.page.url)
@@ -629,6 +667,10 @@ struct ConformanceTests {
 
     @Test("community sources for a page's host that do not fit it fail the documented way", arguments: MismatchCase.all)
     func mismatch(_ test: MismatchCase) async throws {
+        try await Corpus.offCooperativePool { try await check(test) }
+    }
+
+    private func check(_ test: MismatchCase) async throws {
         let manifestPage = try Corpus.manifestPage(test.page.path)
         let source = try Corpus.source(test.source, for: manifestPage)
         let engine = SourceEngine(source: source, transport: try SavedSite([test.page]))
