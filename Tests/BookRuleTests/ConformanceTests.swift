@@ -24,8 +24,8 @@ enum Corpus {
         FileManager.default.fileExists(atPath: root + "/pages/MANIFEST.json")
     }
 
-    struct Manifest: Decodable {
-        struct Page: Decodable {
+    struct Manifest: Decodable, Sendable {
+        struct Page: Decodable, Sendable {
             var local_path: String
             var kind: String
             var site_domain: String
@@ -33,7 +33,7 @@ enum Corpus {
             var charset_bytes: String?
             var legado_sources: [SourceRef]
         }
-        struct SourceRef: Decodable {
+        struct SourceRef: Decodable, Sendable {
             var bookSourceName: String
             var bookSourceUrl: String
             var `in`: String
@@ -41,23 +41,32 @@ enum Corpus {
         var pages: [Page]
     }
 
+    private static let manifestCache = Mutex<Manifest?>(nil)
+
     static func manifest() throws -> Manifest {
+        if let manifest = manifestCache.withLock({ $0 }) { return manifest }
         let data = try Data(contentsOf: URL(fileURLWithPath: root + "/pages/MANIFEST.json"))
-        return try JSONDecoder().decode(Manifest.self, from: data)
+        let manifest = try JSONDecoder().decode(Manifest.self, from: data)
+        manifestCache.withLock { $0 = manifest }
+        return manifest
     }
 
-    /// Community collections read so far, as JSON: a collection (up to 3.5 MB) is read once per run.
-    private static let collections = Mutex<[String: Data]>([:])
+    /// Community collections read so far: each source's JSON by bookSourceName and bookSourceUrl, so a
+    /// collection (up to 3.5 MB) is parsed once per run.
+    private static let collections = Mutex<[String: [String: [Data]]]>([:])
 
-    static func loadedCollection(_ file: String) throws -> Any {
-        let data: Data
-        if let loaded = collections.withLock({ $0[file] }) {
-            data = loaded
-        } else {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-            collections.withLock { $0[file] = data }
+    static func sourceJSON(in file: String, name: String, url: String) throws -> [Data] {
+        let key = name + "\u{0}" + url
+        if let loaded = collections.withLock({ $0[file] }) { return loaded[key] ?? [] }
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
+                                   as? [[String: Any]], "\(file) is not an array")
+        var byKey: [String: [Data]] = [:]
+        for object in objects {
+            guard let name = object["bookSourceName"] as? String, let url = object["bookSourceUrl"] as? String else { continue }
+            byKey[name + "\u{0}" + url, default: []].append(try JSONSerialization.data(withJSONObject: object))
         }
-        return try JSONSerialization.jsonObject(with: data)
+        collections.withLock { $0[file] = byKey }
+        return byKey[key] ?? []
     }
 
     static func manifestPage(_ localPath: String) throws -> Manifest.Page {
@@ -79,13 +88,9 @@ enum Corpus {
             }, "the manifest lists no source \(name) for \(page.local_path)")
             let file = root + "/" + ref.in.replacingOccurrences(of: "corpus/", with: "")
             // Only the source in question is compiled, not the whole collection (up to 3.5 MB of sources).
-            let objects = try #require(try loadedCollection(file) as? [[String: Any]], "\(ref.in) is not an array")
-            let picked = objects.filter {
-                $0["bookSourceName"] as? String == ref.bookSourceName && $0["bookSourceUrl"] as? String == ref.bookSourceUrl
-            }
+            let picked = try sourceJSON(in: file, name: ref.bookSourceName, url: ref.bookSourceUrl)
             #expect(picked.count == 1, "\(name) should be unique in \(ref.in)")
-            let bytes = [UInt8](try JSONSerialization.data(withJSONObject: try #require(picked.first)))
-            let matches = try BookSource.load(bytes: bytes, path: file)
+            let matches = try BookSource.load(bytes: [UInt8](try #require(picked.first)), path: file)
             #expect(field == nil, "community sources are used as they are")
             return try #require(matches.first)
         case .ours(let file):
@@ -537,10 +542,8 @@ struct ConformanceTests {
         #expect(chapters.allSatisfy { !$0.url.contains(" ") && !$0.url.contains("{") && !$0.url.contains("#") })
         #expect(Set(chapters.map(\.url)).count == chapters.count, "no duplicate URLs")
         #expect(chapters.enumerated().allSatisfy { $0.offset == $0.element.index })
-        for chapter in chapters {
-            Corpus.checkClean(chapter.title, "title \(chapter.index)")
-            #expect(!chapter.title.contains("\n"))
-        }
+        #expect(chapters.allSatisfy { !$0.title.contains("\n") })
+        Corpus.checkClean(chapters.map(\.title).joined(separator: "\n"), "titles")
         let overruled = test.pages.contains { page in
             (try? Corpus.manifestPage(page.path)).map { $0.charset_meta == "gbk" && $0.charset_bytes == "utf-8" } ?? false
         }
