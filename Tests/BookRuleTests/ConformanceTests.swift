@@ -392,6 +392,8 @@ struct ContentCase: Sendable, CustomTestStringConvertible {
     var ends: String
     /// Ad or boilerplate text that must not survive.
     var absent: [String] = []
+    /// What ruleContent.title gives, for sources that have one.
+    var title: String?
     var testDescription: String { "\(site) content with \(source)" }
 
     static let bosslsk = TocCase.bosslsk
@@ -422,6 +424,11 @@ struct ContentCase: Sendable, CustomTestStringConvertible {
                     expected: bosslsk + "qidian/chapter_content.html",
                     why: "its content rule (class.read-content j_readContent@tag.p@all) works on the page; its TOC reads Qidian's JSON API",
                     paragraphs: 52, starts: "西阳市，云海小区！", ends: "“我不想，我不想，我不想长大……”秦昊扫了一眼叶青儿的胸部哼哼着。"),
+        ContentCase(site: "read.qidian.com", source: .ours("qidian.json"),
+                    pages: [SavedPage("https://read.qidian.com/chapter/22eRNbqHujMKgXB091LLaA2/84-fqqRQy5maGfXRMrUjdw2", bosslsk + "qidian/chapter_page.html")],
+                    expected: bosslsk + "qidian/chapter_content.html",
+                    paragraphs: 52, starts: "西阳市，云海小区！", ends: "“我不想，我不想，我不想长大……”秦昊扫了一眼叶青儿的胸部哼哼着。",
+                    title: "第1章 我不想，我不想，不想长大！"),
         ContentCase(site: "freewebnovel.com", source: .community("FreeWebNovel"),
                     pages: [SavedPage("https://freewebnovel.com/novel/mom-is-a-slut-my-younger-sibling-is-a-bully-and-dad-is-a-thug/chapter-1",
                                       "dteviot_WebToEpub/test_chapter.html")],
@@ -434,13 +441,15 @@ struct ContentCase: Sendable, CustomTestStringConvertible {
                                       "7Solar7_ARC-Web-Scraper/tests/fixtures/chapter_page.html")],
                     next: akknovel + "chapter-704-704-dust-settles-thanks-to-ailuo-who-loves-eating-nyonya-dried-meat-for-the-generous-big-health-gift",
                     paragraphs: 150, starts: "The entire room fell silent in an instant.", ends: "The black-clad men: â\u{80}\u{9C}...â\u{80}\u{9D}",
-                    absent: ["\u{200B}", "\u{200C}", "\u{200D}", "â\u{80}\u{8B}", "â\u{80}\u{8C}", "â\u{80}\u{8D}"]),
+                    absent: ["\u{200B}", "\u{200C}", "\u{200D}", "â\u{80}\u{8B}", "â\u{80}\u{8C}", "â\u{80}\u{8D}"],
+                    title: "Chapter 703"),
         ContentCase(site: "www.akknovel.com", source: .ours("akknovel.json"),
                     pages: [SavedPage(akknovel + "chapter-704-704-dust-settles-thanks-to-ailuo-who-loves-eating-nyonya-dried-meat-for-the-generous-big-health-gift",
                                       "7Solar7_ARC-Web-Scraper/tests/fixtures/last_chapter_page.html")],
                     why: "the last chapter: its Next link goes back to the series page",
                     paragraphs: 115, starts: "Zhou Yanâ\u{80}\u{99}s entire face had twisted beyond human recognition", ends: "...",
-                    absent: ["\u{200B}", "\u{200C}", "\u{200D}", "â\u{80}\u{8B}", "â\u{80}\u{8C}", "â\u{80}\u{8D}"]),
+                    absent: ["\u{200B}", "\u{200C}", "\u{200D}", "â\u{80}\u{8B}", "â\u{80}\u{8C}", "â\u{80}\u{8D}"],
+                    title: "Chapter 704"),
         ContentCase(site: "www.lieshu.cc", source: .ours("lieshu.json"),
                     pages: [SavedPage("http://www.lieshu.cc/2/2732/2859321.html", bosslsk + "lieshu/chapter_content.html")],
                     expected: bosslskExpected + "lieshu/chapter_content.txt",
@@ -469,7 +478,8 @@ struct ContentCase: Sendable, CustomTestStringConvertible {
                     why: "the saving project keeps the site's 首发 notice; our replaceRegex removes it (the author's 题外话 note stays)",
                     paragraphs: 103, starts: "宽阔的平地之上，一具具尸体横七坚八的倒在地上，身体中渗出的鲜血流了满地，变黑，发红，渗入土中……",
                     ends: "本文是煞妃的前传，也就是清姐姐的故事，看过月光煞妃的人都知道清姐姐姐的性格，所以就不说是不是女强男强了。",
-                    absent: ["本书由潇湘书院首发"]),
+                    absent: ["本书由潇湘书院首发"],
+                    title: "01命定相遇"),
         ContentCase(site: "unknown 52mb wap template (rehosted)", source: .ours("52mb-wap.json"),
                     pages: [SavedPage("http://52mb-template.invalid/book/1047591.html", "kangyanbin_xs/1047591.html"),
                             SavedPage("http://52mb-template.invalid/book/1047591_2.html", "kangyanbin_xs/1047591_2.html"),
@@ -477,15 +487,18 @@ struct ContentCase: Sendable, CustomTestStringConvertible {
                     next: "http://52mb-template.invalid/book/1047592.html",
                     why: "one chapter over three pages followed through the 下一章 link while it points at a _N page",
                     paragraphs: 84, starts: "第1章\n豪华的萧家别墅，一片灯火通明。", ends: "“老爷说，这卡里是给你的一点零花钱，不多，一共一百亿！”",
-                    absent: ["本章未完", "下一页"]),
+                    absent: ["本章未完", "下一页"],
+                    title: "上门龙婿叶辰 第1章"),
         ContentCase(site: "kakuyomu.jp", source: .ours("kakuyomu.json"),
                     pages: [SavedPage("https://kakuyomu.jp/works/822139839100185440/episodes/822139839100503950",
                                       tsukuyomi + "kakuyumu-822139839100185440-chapter-1.html")],
-                    paragraphs: 70, starts: "――貞操観念逆転世界。", ends: "5話までがプロローグです。"),
+                    paragraphs: 70, starts: "――貞操観念逆転世界。", ends: "5話までがプロローグです。",
+                    title: "第1話\u{3000}どう見ても貞操観念が逆転している"),
         ContentCase(site: "ncode.syosetu.com", source: .ours("syosetu-ncode.json"),
                     pages: [SavedPage("https://ncode.syosetu.com/n2032iz/1/", tsukuyomi + "ncode-n2032iz-chapter-1.html")],
                     paragraphs: 102, starts: "「ありがとうございましたー……ふぅ」",
-                    ends: "それが――僕が「ユニコーン」を偶然に見つけちゃって……見初められるきっかけだった。"),
+                    ends: "それが――僕が「ユニコーン」を偶然に見つけちゃって……見初められるきっかけだった。",
+                    title: "１話\u{3000}女の子として勘違いされたらしい、ユニコーンとの出会い"),
         ContentCase(site: "syosetu.org", source: .ours("syosetu-org.json"),
                     pages: [SavedPage("https://syosetu.org/novel/375522/1.html", tsukuyomi + "syosetu-org-375522-chapter-1.html")],
                     paragraphs: 61, starts: "俺はどうやら死んだらしい、らしいというのは自分が未だに死んだ実感を得られていないからだ。",
@@ -494,7 +507,8 @@ struct ContentCase: Sendable, CustomTestStringConvertible {
                     pages: [SavedPage("http://book.zongheng.com/chapter/672340/37010929.html", "0987363_book-downloader/zongheng_txt.html")],
                     paragraphs: 71, starts: "年轻道人已经想好一大堆措辞，来应对草鞋少年那个“是谁”的问题，",
                     ends: "走在泥瓶巷里的少年，好像想起了谁，一下子就泪流满面了。",
-                    absent: ["捧场", "月票", "纵横币"]),
+                    absent: ["捧场", "月票", "纵横币"],
+                    title: "第十四章 五月初五"),
     ]
 }
 
@@ -591,6 +605,7 @@ struct ConformanceTests {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.allSatisfy { !$0.isEmpty && String($0) == Corpus.normalised(String($0)) },
                 "paragraphs are trimmed, one per line, none empty")
+        #expect(content.title == test.title)
         if !test.starts.isEmpty { #expect(text.hasPrefix(test.starts)) }
         if !test.ends.isEmpty { #expect(text.hasSuffix(test.ends)) }
         if test.paragraphs > 0 { #expect(lines.count == test.paragraphs) }
