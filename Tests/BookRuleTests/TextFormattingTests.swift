@@ -41,4 +41,16 @@ struct TextFormattingTests {
         // Markup with tags is still markup: its line breaks are spaces.
         #expect(HTMLTextFormatter.text(fromMarkup: "<b>a\nb</b><br>c") == "a b\nc")
     }
+
+    @Test("JSoup text is jsoup's text(): NBSP is whitespace, zero-width space and soft hyphen vanish, U+3000 stays")
+    func jsoupText() throws {
+        let document = try page("<ul><li><a href='/1'>\u{3000}第一章&nbsp;&nbsp;开始\u{200B}了&shy;吗\u{3000}</a></li>"
+            + "<li><a href='/2'>&nbsp; Chapter\n\t2 &nbsp;</a></li></ul>")
+        #expect(try evaluate("tag.a@text", on: document) == ["\u{3000}第一章 开始了吗\u{3000}", "Chapter 2"])
+        #expect(try evaluate("tag.a@ownText", on: document) == ["\u{3000}第一章 开始了吗\u{3000}", "Chapter 2"])
+        #expect(HTMLTextFormatter.jsoupNormalisedWhitespace("plain") == "plain")
+        #expect(HTMLTextFormatter.jsoupNormalisedWhitespace(" a  b ") == "a b")
+        #expect(HTMLTextFormatter.jsoupNormalisedWhitespace("\u{00A0}\u{200B}") == "")
+    }
 }
+

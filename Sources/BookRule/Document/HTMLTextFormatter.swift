@@ -32,8 +32,8 @@ public enum HTMLTextFormatter {
     }
 
     /// jsoup's `Element.text()`: the node's text on one line (block boundaries and `<br>` are spaces, runs of
-    /// whitespace one space), trimmed of ASCII space and NO-BREAK SPACE but not of IDEOGRAPHIC SPACE, which
-    /// jsoup does not count as whitespace (a title's trailing U+3000 survives in Legado).
+    /// whitespace and NO-BREAK SPACE one space, zero-width spaces and soft hyphens dropped), trimmed, but not of
+    /// IDEOGRAPHIC SPACE, which jsoup does not count as whitespace (a title's trailing U+3000 survives in Legado).
     static func inlineText(of node: HTMLNode) -> String {
         let root = node.pointer
         if let only = root.pointee.children, only.pointee.next == nil,
@@ -53,12 +53,58 @@ public enum HTMLTextFormatter {
     public static func titleLine(_ text: String) -> String {
         if text.isEmpty { return text }
         let plain = containsMarkup(text) ? self.text(fromMarkup: text) : text
-        var line = collapsingWhitespace(plain)
-        // NO-BREAK SPACE is whitespace to jsoup: trimmed (rare, so checked on bytes first).
-        if line.utf8.first == 0xC2 || line.utf8.last == 0xA0 {
-            line = line.trimmingCharacters(in: " \u{00A0}")
+        return jsoupNormalisedWhitespace(plain)
+    }
+
+    /// jsoup's whitespace normalisation for `text()`: runs of ASCII whitespace and NO-BREAK SPACE become one
+    /// space, the ends are trimmed, ZERO WIDTH SPACE and SOFT HYPHEN are dropped (`StringUtil.isActuallyWhitespace`,
+    /// `isInvisibleChar`); IDEOGRAPHIC SPACE is text.
+    static func jsoupNormalisedWhitespace(_ text: String) -> String {
+        var needsWork = false
+        var previousSpace = true
+        var previousByte: UInt8 = 0
+        for byte in text.utf8 {
+            // 0xA0 after 0xC2 (NBSP), 0xAD after 0xC2 (SHY), 0x8B after 0xE2 0x80 (ZWSP): checked loosely here.
+            if (byte == 0xA0 || byte == 0xAD) && previousByte == 0xC2 || byte == 0x8B && previousByte == 0x80 {
+                needsWork = true
+                break
+            }
+            let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+            if isSpace && (previousSpace || byte != 0x20) { needsWork = true; break }
+            previousSpace = isSpace
+            previousByte = byte
         }
-        return line
+        if !needsWork && !previousSpace { return text }
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var pendingSpace = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+                pendingSpace = !output.isEmpty
+                index += 1
+                continue
+            }
+            if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0xA0 {
+                pendingSpace = !output.isEmpty
+                index += 2
+                continue
+            }
+            if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0xAD {
+                index += 2
+                continue
+            }
+            if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0x8B {
+                index += 3
+                continue
+            }
+            if pendingSpace { output.append(0x20); pendingSpace = false }
+            output.append(byte)
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Plain text from a string that may hold markup or entities (a regex group taken from raw HTML, an
