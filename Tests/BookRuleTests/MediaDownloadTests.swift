@@ -327,6 +327,28 @@ struct MediaDownloaderTests {
         #expect(!FileManager.default.fileExists(atPath: task.destination))
     }
 
+    @Test("a 404 fails at once (one request), leaves no .part behind; a 503 is retried")
+    func errorStatuses() async throws {
+        let server = try FaultServer { request, index in
+            request.path == "/gone" ? .status(404) : (index == 0 ? .status(503) : .ok("fine"))
+        }
+        defer { server.stop() }
+        let directory = try scratchDirectory()
+        let downloader = MediaDownloader(transport: fastFetcher())
+        let gone = MediaDownloadTask(id: "gone", url: server.baseURL + "/gone", destination: directory + "/gone")
+        guard case .failed(let reason)? = try await download(gone, through: downloader) else {
+            throw TestFailure("a 404 should fail")
+        }
+        #expect(reason.contains("404"))
+        #expect(server.requests(matching: "/gone").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: gone.partPath))
+        #expect(!FileManager.default.fileExists(atPath: gone.sidecarPath))
+        let flaky = MediaDownloadTask(id: "flaky", url: server.baseURL + "/flaky", destination: directory + "/flaky")
+        #expect(try await download(flaky, through: downloader) == .completed)
+        #expect(server.requests(matching: "/flaky").count == 2)
+        #expect(try String(contentsOfFile: flaky.destination, encoding: .utf8) == "fine")
+    }
+
     @Test("four downloads from two hosts: one in flight per host, both hosts busy at once")
     func twoHostsInParallel() async throws {
         let length = 2 * Self.mebibyte

@@ -27,6 +27,11 @@ public struct MediaDownloadTask: Sendable, Hashable {
         self.headers = headers
     }
 
+    /// Whether `url` can be downloaded: an absolute http or https URL with a host.
+    public static func isDownloadableURL(_ url: String) -> Bool {
+        PoliteFetcher.hostKey(url) != nil
+    }
+
     /// Where the partial data is kept.
     public var partPath: String { destination + ".part" }
     /// Where the partial data's sidecar is kept.

@@ -108,7 +108,10 @@ struct ResumableDownload: Sendable {
                     continue
                 case .httpStatus(let status)?:
                     let retriable = status == 408 || status == 429 || (500...599).contains(status)
-                    guard retriable else { return .failed(.httpStatus(url: task.url, status: status)) }
+                    guard retriable else {
+                        if writer.written == 0 { discardPartialData() }
+                        return .failed(.httpStatus(url: task.url, status: status))
+                    }
                     failure = "HTTP \(status)"
                 case .failed(let error)?:
                     return .failed(error)
@@ -130,6 +133,7 @@ struct ResumableDownload: Sendable {
             }
             failures += 1
             if failures >= max(1, options.maxAttempts) {
+                if writer.written == 0 { discardPartialData() }
                 return .failed(.transfer(url: task.url, attempts: failures, message: failure))
             }
             emit(.retrying(id: task.id, attempt: failures + 1, reason: failure))
