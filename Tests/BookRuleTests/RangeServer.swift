@@ -40,6 +40,9 @@ final class RangeServer: Sendable {
         var bytesPerSecond: Int?
         /// Close the connection of the next response after this many body bytes (one time only).
         var dropAfterBytes: Int?
+        /// Stop sending the next response after this many body bytes and hold the connection open until the
+        /// client goes away, `stop()`, or 60 s (one time only), so a test can interrupt the client at a known byte.
+        var stallAfterBytes: Int?
     }
 
     /// The ETag the server sends.
@@ -70,6 +73,7 @@ final class RangeServer: Sendable {
         var maxInFlight = 0
         var listenFD: Int32
         var stopped = false
+        var stalled = false
     }
 
     let port: UInt16
@@ -95,6 +99,8 @@ final class RangeServer: Sendable {
     }
 
     var records: [Record] { state.withLock { $0.records } }
+    /// Whether a response is being held at `stallAfterBytes`.
+    var isStalled: Bool { state.withLock { $0.stalled } }
     var maxInFlight: Int { state.withLock { $0.maxInFlight } }
     var totalBodyBytesSent: Int { state.withLock { $0.records.reduce(0) { $0 + $1.bodyBytesSent } } }
 
@@ -263,6 +269,7 @@ final class RangeServer: Sendable {
         let (config, index) = state.withLock { state -> (Config, Int) in
             let config = state.config
             state.config.dropAfterBytes = nil
+            state.config.stallAfterBytes = nil
             state.inFlight += 1
             state.maxInFlight = max(state.maxInFlight, state.inFlight)
             state.records.append(Record(
@@ -322,6 +329,13 @@ final class RangeServer: Sendable {
                 if sentHere >= drop { return }
                 count = min(count, drop - sentHere)
             }
+            if let stall = config.stallAfterBytes {
+                if sentHere >= stall {
+                    holdUntilClientLeaves(client)
+                    return
+                }
+                count = min(count, stall - sentHere)
+            }
             let offset = position % Self.period
             let sent = pattern.withUnsafeBytes { buffer in
                 sendAll(client, UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + count)]))
@@ -332,6 +346,23 @@ final class RangeServer: Sendable {
             sentHere += count
             if let rate = config.bytesPerSecond {
                 Thread.sleep(forTimeInterval: Double(count) / Double(rate))
+            }
+        }
+    }
+
+    /// Keeps the connection open without sending, until the client closes it, `stop()`, or 60 s.
+    private func holdUntilClientLeaves(_ client: Int32) {
+        state.withLock { $0.stalled = true }
+        defer { state.withLock { $0.stalled = false } }
+        let deadline = Date().addingTimeInterval(60)
+        var scratch = [UInt8](repeating: 0, count: 1024)
+        while Date() < deadline, !state.withLock({ $0.stopped }) {
+            var poller = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 50)
+            if ready < 0 { return }
+            if ready > 0 {
+                let count = scratch.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                if count <= 0 { return }
             }
         }
     }
