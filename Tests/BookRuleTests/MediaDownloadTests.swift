@@ -354,6 +354,10 @@ struct MediaDownloaderTests {
         let length = 2 * Self.mebibyte
         let first = try RangeServer(.init(length: length, bytesPerSecond: 8 * Self.mebibyte))
         let second = try RangeServer(.init(length: length, bytesPerSecond: 8 * Self.mebibyte))
+        // Each answer waits (up to 20 s) until the other host has a request too: parallel clients pass at once,
+        // a client that serialised the hosts would show no overlap.
+        first.update { $0.gate = { second.inFlight > 0 } }
+        second.update { $0.gate = { first.inFlight > 0 } }
         defer {
             first.stop()
             second.stop()

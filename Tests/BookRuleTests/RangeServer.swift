@@ -43,6 +43,9 @@ final class RangeServer: Sendable {
         /// Stop sending the next response after this many body bytes and hold the connection open until the
         /// client goes away, `stop()`, or 60 s (one time only), so a test can interrupt the client at a known byte.
         var stallAfterBytes: Int?
+        /// Before answering, wait (up to 20 s) until this returns true: lets a test require that something else
+        /// is happening at the same time (another server busy) without racing the machine's speed.
+        var gate: (@Sendable () -> Bool)?
     }
 
     /// The ETag the server sends.
@@ -99,6 +102,8 @@ final class RangeServer: Sendable {
     }
 
     var records: [Record] { state.withLock { $0.records } }
+    /// Requests being answered right now.
+    var inFlight: Int { state.withLock { $0.inFlight } }
     /// Whether a response is being held at `stallAfterBytes`.
     var isStalled: Bool { state.withLock { $0.stalled } }
     var maxInFlight: Int { state.withLock { $0.maxInFlight } }
@@ -277,10 +282,22 @@ final class RangeServer: Sendable {
                 finish: nil, inFlightAtArrival: state.inFlight))
             return (config, state.records.count - 1)
         }
-        defer {
+        // Done just before the last bytes go out, as a client that waits for the end of one response before
+        // sending the next request sees it (so sequential requests never count as overlapping).
+        var finished = false
+        func finish() {
+            guard !finished else { return }
+            finished = true
             state.withLock { state in
                 state.inFlight -= 1
                 state.records[index].finish = .now
+            }
+        }
+        defer { finish() }
+        if let gate = config.gate {
+            let deadline = Date().addingTimeInterval(20)
+            while !gate() && Date() < deadline && !state.withLock({ $0.stopped }) {
+                Thread.sleep(forTimeInterval: 0.005)
             }
         }
         let length = config.length
@@ -303,6 +320,7 @@ final class RangeServer: Sendable {
                 if first >= length {
                     fields.append(("Content-Range", "bytes */\(length)"))
                     state.withLock { $0.records[index].status = 416 }
+                    finish()
                     _ = send(client, head(416, "Range Not Satisfiable", fields, contentLength: 0))
                     return
                 }
@@ -315,6 +333,7 @@ final class RangeServer: Sendable {
             state.records[index].status = status
             state.records[index].firstByte = start
         }
+        if start >= length { finish() }
         guard send(client, head(status, status == 206 ? "Partial Content" : "OK", fields, contentLength: length - start)) else {
             return
         }
@@ -337,6 +356,7 @@ final class RangeServer: Sendable {
                 count = min(count, stall - sentHere)
             }
             let offset = position % Self.period
+            if position + count >= length { finish() }
             let sent = pattern.withUnsafeBytes { buffer in
                 sendAll(client, UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + count)]))
             }
