@@ -186,16 +186,31 @@ enum FetchCommand {
     }
 
     /// Keeps the book's cover beside the library for EPUB export, when the source names one and it is an image.
+    /// It goes through `MediaDownloader` like any other file: streamed to a `.part` file, resumable, and put in
+    /// place only when complete.
     static func saveCover(of book: StoredBook, transport: any HTTPTransport, libraryPath: String, terminal: Terminal) async {
         let path = LibraryAccess.coverPath(for: book, libraryPath: libraryPath)
         guard !book.coverURL.isEmpty, !FileManager.default.fileExists(atPath: path) else { return }
+        let downloader = MediaDownloader(transport: transport, jobs: 1)
         do {
-            let response = try await transport.send(HTTPRequest(url: book.coverURL))
-            guard response.status == 200, ExportCover(bytes: response.body, mediaType: "").epubMediaType != nil else { return }
-            try LocalFile.makeDirectories((path as NSString).deletingLastPathComponent)
-            try LocalFile.writeAtomically(response.body, to: path)
+            try await downloader.add(MediaDownloadTask(id: "cover", url: book.coverURL, destination: path))
         } catch {
             terminal.error("warning: the cover could not be fetched: \(error)")
+            return
+        }
+        await downloader.waitUntilIdle()
+        await downloader.finishEvents()
+        switch await downloader.state(of: "cover") {
+        case .completed?:
+            // The exporter only takes complete JPEG, PNG or GIF images; anything else is not kept as the cover.
+            let bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+            if ExportCover(bytes: bytes, mediaType: "").epubMediaType == nil {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        case .failed(let reason)?:
+            terminal.error("warning: the cover could not be fetched: \(reason)")
+        default:
+            break
         }
     }
 }
