@@ -12,6 +12,10 @@ enum FetchCommand {
     flight. Run the same command again to resume: saved chapters are skipped, failed ones retried, and chapters
     new in the TOC fetched. Exit status 1 when any chapter in range is still missing.
 
+    For audio (type 1) and image (type 2) sources, the files each chapter links are downloaded in order into
+    media/BOOK_ID/ beside the library (0001-001.jpg, 0001-002.jpg, …), resumably; a chapter counts as saved
+    only when its files are complete. The cover is kept in covers/BOOK_ID beside the library.
+
     Options:
       --source FILE       Book source JSON file
       --source-name NAME  Which source of an array file
@@ -110,8 +114,11 @@ enum FetchCommand {
                 variables = page.results[pick - 1].variables
             }
             var summary: DownloadSummary?
+            let libraryDirectory = ((arguments.value("--library") ?? LibraryStore.defaultPath()) as NSString)
+                .deletingLastPathComponent
+            let media = (libraryDirectory.isEmpty ? "." : libraryDirectory) + "/media"
             for try await event in BookDownload(engine: engine, store: store).run(
-                bookURL: bookURL, options: .init(range: range, variables: variables)) {
+                bookURL: bookURL, options: .init(range: range, variables: variables, mediaDirectory: media)) {
                 display.handle(event)
                 if case .finished(let final) = event { summary = final }
             }
