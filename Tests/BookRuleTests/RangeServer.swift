@@ -109,14 +109,14 @@ final class RangeServer: Sendable {
     var maxInFlight: Int { state.withLock { $0.maxInFlight } }
     var totalBodyBytesSent: Int { state.withLock { $0.records.reduce(0) { $0 + $1.bodyBytesSent } } }
 
-    /// Closes the listener and ends streaming responses at their next write. Idempotent.
+    /// Stops accepting (at once: the listener is shut down) and ends streaming responses at their next write.
+    /// Idempotent. The accept thread closes the listening socket itself, so its descriptor number cannot be
+    /// reused by another test's server while that thread still polls it.
     func stop() {
-        let fd = state.withLock { state -> Int32 in
+        state.withLock { state in
             state.stopped = true
-            defer { state.listenFD = -1 }
-            return state.listenFD
+            if state.listenFD >= 0 { shutdown(state.listenFD, Int32(SHUT_RDWR)) }
         }
-        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
     }
 
     /// Waits up to `timeout` seconds until no response is being written.
@@ -243,8 +243,15 @@ final class RangeServer: Sendable {
     private func acceptLoop(lifetime: Double, maxRequests: Int) {
         let deadline = Date().addingTimeInterval(lifetime)
         var served = 0
+        defer {
+            state.withLock { state in
+                state.stopped = true
+                if state.listenFD >= 0 { close(state.listenFD) }
+                state.listenFD = -1
+            }
+        }
         while served < maxRequests {
-            let fd = state.withLock { $0.listenFD }
+            let fd = state.withLock { $0.stopped ? -1 : $0.listenFD }
             guard fd >= 0 else { return }
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { break }
@@ -264,7 +271,6 @@ final class RangeServer: Sendable {
             }
             thread.start()
         }
-        stop()
     }
 
     private func serve(_ client: Int32) {
