@@ -348,7 +348,7 @@ extension DownloadTransfers {
         @Test("a 404 fails at once (one request), leaves no .part behind; a 503 is retried")
         func errorStatuses() async throws {
             let server = try FaultServer { request, index in
-                request.path == "/gone" ? .status(404) : (index == 0 ? .status(503) : .ok("fine"))
+                request.path == "/gone" ? .status(404) : (index == 0 ? .status(503, retryAfter: "1") : .ok("fine"))
             }
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
@@ -363,7 +363,12 @@ extension DownloadTransfers {
             #expect(!FileManager.default.fileExists(atPath: gone.sidecarPath))
             let flaky = MediaDownloadTask(id: "flaky", url: server.baseURL + "/flaky", destination: directory + "/flaky")
             #expect(try await download(flaky, through: downloader) == .completed)
-            #expect(server.requests(matching: "/flaky").count == 2)
+            let flakyRecords = server.requests(matching: "/flaky")
+        #expect(flakyRecords.count == 2)
+        // The polite fetcher kept the host paused for the Retry-After second before the retry went out.
+        if flakyRecords.count == 2, let firstEnd = flakyRecords[0].finishedAt {
+            #expect(flakyRecords[1].arrivedAt - firstEnd >= 0.9)
+        }
             #expect(try String(contentsOfFile: flaky.destination, encoding: .utf8) == "fine")
         }
 
@@ -450,7 +455,20 @@ extension DownloadTransfers {
             #expect(sink.state.withLock { $0.bytes } < 8 << 20)
         }
 
-        @Test("the default stream of an in-memory transport hands the body over in one piece")
+        @Test("PoliteFetcher.stream holds the host's turn for the whole transfer: two streams to one host never overlap")
+    func streamHoldsTheTurn() async throws {
+        let server = try RangeServer(.init(length: 2 << 20, bytesPerSecond: 8 << 20))
+        defer { server.stop() }
+        let fetcher = fastFetcher()
+        async let first = fetcher.stream(HTTPRequest(url: server.baseURL + "/one"), to: CountingSink())
+        async let second = fetcher.stream(HTTPRequest(url: server.baseURL + "/two"), to: CountingSink())
+        let results = try await [first, second]
+        #expect(results.allSatisfy { $0.bodyBytes == 2 << 20 && $0.head.status == 200 })
+        #expect(server.records.count == 2)
+        #expect(server.maxInFlight == 1)
+    }
+
+    @Test("the default stream of an in-memory transport hands the body over in one piece")
         func defaultStream() async throws {
             struct Fixed: HTTPTransport {
                 func send(_ request: HTTPRequest) async throws -> HTTPResponse {
