@@ -468,6 +468,20 @@ extension DownloadTransfers {
         #expect(server.maxInFlight == 1)
     }
 
+    @Test("a redirect's own response never reaches the sink; the final one does, with its URL")
+    func streamFollowsRedirects() async throws {
+        let server = try FaultServer { request, _ in
+            request.path == "/start" ? .redirect(status: 302, location: "/file") : .ok("the file")
+        }
+        defer { server.stop() }
+        let sink = CountingSink()
+        let result = try await CurlTransport().stream(HTTPRequest(url: server.baseURL + "/start"), to: sink)
+        #expect(result.head.status == 200)
+        #expect(result.head.url == server.baseURL + "/file")
+        #expect(result.bodyBytes == 8 && sink.state.withLock { $0.bytes } == 8)
+        #expect(sink.state.withLock { $0.head?.status } == 200)
+    }
+
     @Test("the default stream of an in-memory transport hands the body over in one piece")
         func defaultStream() async throws {
             struct Fixed: HTTPTransport {
