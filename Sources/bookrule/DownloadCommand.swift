@@ -79,7 +79,7 @@ enum DownloadCommand {
         let listener = Task {
             for await event in downloader.events {
                 display.handle(event)
-                if case .completed(_, let path, _, _) = event { terminal.print(path) }
+                if case .completed(_, let path, _, _) = event { display.result(path) }
             }
         }
         for task in tasks {

@@ -61,6 +61,20 @@ final class DownloadProgressDisplay: Sendable {
         }
     }
 
+    /// Prints a line of results on stdout, above the live lines when they share the terminal.
+    func result(_ line: String) {
+        guard live else {
+            terminal.print(line)
+            return
+        }
+        state.withLock { state in
+            terminal.errorRaw(Self.clear(state.drawnLines))
+            state.drawnLines = 0
+            terminal.print(line)
+            terminal.errorRaw(block(&state))
+        }
+    }
+
     /// Clears the live lines (at the end of the run).
     func finish() {
         guard live else { return }

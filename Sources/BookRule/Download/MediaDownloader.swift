@@ -6,7 +6,9 @@
 /// pausing or a crash keeps the partial data, and the next run continues it with an HTTP range request when the
 /// server's validators allow. A destination that already exists and passes the task's checks is not fetched.
 ///
-/// Events arrive on `events` in order per task; call `finishEvents()` when done so the stream ends.
+/// Events arrive on `events` in order per task; call `finishEvents()` when done so the stream ends. They are
+/// buffered until read (about ten progress events a second per running task), so a long-lived downloader
+/// should have a reader.
 public actor MediaDownloader {
     /// Tuning that rarely needs changing.
     public struct Options: Sendable, Hashable {
