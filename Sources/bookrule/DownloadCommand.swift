@@ -21,6 +21,8 @@ enum DownloadCommand {
       -o DIR              Directory for the files (created when missing; default: the current directory)
       --jobs N            Most downloads at once (default 4)
       --sha256 HEX        The SHA-256 the file must have (with a single URL)
+      --json              Every event as a JSON line on stdout (queued, started, progress, restarted,
+                          retrying, paused, completed with its path, failed)
       -h, --help          Show this help
 
     Fetching:
@@ -35,7 +37,7 @@ enum DownloadCommand {
         do {
             arguments = try CommandLineArguments(
                 words, valueOptions: FetchOptions.valueNames.union(["-o", "--jobs", "--sha256"]),
-                flagOptions: FetchOptions.flagNames.union(["--help"]))
+                flagOptions: FetchOptions.flagNames.union(["--help", "--json"]))
             if arguments.has("--help") {
                 terminal.print(help)
                 return 0
@@ -75,7 +77,7 @@ enum DownloadCommand {
 
         let names = Dictionary(uniqueKeysWithValues: tasks.map { ($0.id, ($0.destination as NSString).lastPathComponent) })
         let display = DownloadProgressDisplay(
-            terminal: terminal, live: ProgressDisplay.mode(json: false) == .bar, names: names)
+            terminal: terminal, live: ProgressDisplay.mode(json: false) == .bar, json: arguments.has("--json"), names: names)
         let listener = Task {
             for await event in downloader.events {
                 display.handle(event)

@@ -8,10 +8,12 @@ import Foundation
 import Synchronization
 
 /// Shows `bookrule download` progress on stderr: on a terminal, one live line per active download redrawn in
-/// place (ANSI cursor moves) under the permanent messages; otherwise one plain line per event that matters.
+/// place (ANSI cursor moves) under the permanent messages; otherwise one plain line per event that matters; or,
+/// with `--json`, every event as a JSON line on stdout.
 final class DownloadProgressDisplay: Sendable {
     private let terminal: Terminal
     private let live: Bool
+    private let json: Bool
     private let names: [String: String]
     private let state = Mutex(State())
 
@@ -23,14 +25,19 @@ final class DownloadProgressDisplay: Sendable {
     }
 
     /// `names` maps task ids to the names shown.
-    init(terminal: Terminal, live: Bool, names: [String: String]) {
+    init(terminal: Terminal, live: Bool, json: Bool = false, names: [String: String]) {
         self.terminal = terminal
-        self.live = live
+        self.live = live && !json
+        self.json = json
         self.names = names
     }
 
     func handle(_ event: MediaDownloadEvent) {
         let name = names[event.id] ?? event.id
+        if json {
+            terminal.print(Self.json(event, name: name))
+            return
+        }
         switch event {
         case .queued:
             break
@@ -61,8 +68,10 @@ final class DownloadProgressDisplay: Sendable {
         }
     }
 
-    /// Prints a line of results on stdout, above the live lines when they share the terminal.
+    /// Prints a line of results on stdout, above the live lines when they share the terminal (nothing in JSON
+    /// mode, where the `completed` event carries the path).
     func result(_ line: String) {
+        if json { return }
         guard live else {
             terminal.print(line)
             return
@@ -141,6 +150,45 @@ final class DownloadProgressDisplay: Sendable {
     /// Moves the cursor up over `lines` drawn lines and clears from there to the end of the screen.
     private static func clear(_ lines: Int) -> String {
         lines > 0 ? "\u{1B}[\(lines)A\r\u{1B}[J" : ""
+    }
+
+    /// One JSON line for `event`: `event`, `id`, `name`, and the event's fields.
+    static func json(_ event: MediaDownloadEvent, name: String) -> String {
+        var fields: [String: String] = ["id": event.id, "name": name]
+        func progress(_ value: MediaDownloadProgress) {
+            fields["receivedBytes"] = String(value.receivedBytes)
+            if let total = value.totalBytes { fields["totalBytes"] = String(total) }
+            fields["bytesPerSecond"] = String(Int64(value.bytesPerSecond))
+        }
+        switch event {
+        case .queued:
+            fields["event"] = "queued"
+        case .started(_, let offset):
+            fields["event"] = "started"
+            fields["resumingAt"] = String(offset)
+        case .progress(_, let value):
+            fields["event"] = "progress"
+            progress(value)
+        case .restarted(_, let reason):
+            fields["event"] = "restarted"
+            fields["reason"] = reason
+        case .retrying(_, let attempt, let reason):
+            fields["event"] = "retrying"
+            fields["attempt"] = String(attempt)
+            fields["reason"] = reason
+        case .paused(_, let value):
+            fields["event"] = "paused"
+            progress(value)
+        case .completed(_, let path, let bytes, let alreadyPresent):
+            fields["event"] = "completed"
+            fields["path"] = path
+            fields["bytes"] = String(bytes)
+            fields["alreadyPresent"] = String(alreadyPresent)
+        case .failed(_, let error):
+            fields["event"] = "failed"
+            fields["error"] = error.description
+        }
+        return ProgressDisplay.json(fields)
     }
 
     /// `1.5 MiB`, `320 KiB`, `12 B`.

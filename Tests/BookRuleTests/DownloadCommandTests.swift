@@ -55,10 +55,12 @@ extension DownloadTransfers {
             #expect(!FileManager.default.fileExists(atPath: path + ".part"))
             #expect(!FileManager.default.fileExists(atPath: path + ".part.json"))
 
-            // A third run finds the file complete and asks the server nothing.
-            let third = try await BookruleProcess(["download", url, "-o", directory] + Self.fast).wait()
+            // A third run finds the file complete and asks the server nothing; --json says so on stdout.
+            let third = try await BookruleProcess(["download", url, "-o", directory, "--json"] + Self.fast).wait()
             #expect(third.status == 0, "\(third.output)")
-            #expect(third.output.contains("already complete"))
+            let completed = try #require(third.output.split(separator: "\n").first { $0.contains("\"completed\"") })
+            let fields = try JSONDecoder().decode([String: String].self, from: Data(completed.utf8))
+            #expect(fields["path"] == path && fields["alreadyPresent"] == "true" && fields["bytes"] == String(length))
             #expect(server.records.count == 2)
         }
 
