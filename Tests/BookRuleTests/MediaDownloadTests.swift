@@ -292,6 +292,32 @@ extension DownloadTransfers {
             #expect(server.records.allSatisfy { $0.header("If-Range") == nil && $0.header("Range") == nil })
         }
 
+        @Test("no ETag: a Last-Modified a day old resumes with If-Range: <date>; one from this minute restarts from 0")
+        func lastModifiedValidator() async throws {
+            let length = 2 * Self.mebibyte
+            let servers = (
+                try RangeServer(.init(length: length, etag: .none, lastModified: FaultServer.imfFixdate(secondsFromNow: -86_400),
+                                      dropAfterBytes: 1_000_000)),
+                try RangeServer(.init(length: length, etag: .none, lastModified: FaultServer.imfFixdate(secondsFromNow: -5),
+                                      dropAfterBytes: 1_000_000)))
+            defer {
+                servers.0.stop()
+                servers.1.stop()
+            }
+            let directory = try roomyScratchDirectory()
+            let downloader = MediaDownloader(transport: fastFetcher())
+            for (name, server) in [("old", servers.0), ("fresh", servers.1)] {
+                let task = MediaDownloadTask(id: name, url: server.baseURL + "/\(name).bin", destination: directory + "/\(name).bin")
+                #expect(try await download(task, through: downloader) == .completed)
+                #expect(try sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
+            }
+            let resumed = try #require(servers.0.records.last)
+            #expect(servers.0.records.count == 2)
+            #expect(resumed.status == 206 && resumed.header("If-Range") == servers.0.records[0].lastModifiedSent)
+            #expect(servers.1.records.count == 2)
+            #expect(servers.1.records.allSatisfy { $0.header("Range") == nil && $0.header("If-Range") == nil })
+        }
+
         @Test("416 with */L equal to the local length and the same ETag: complete without a body")
         func rangeNotSatisfiableCompletes() async throws {
             let length = 100_000

@@ -65,6 +65,8 @@ final class RangeServer: Sendable {
         var arrival: ContinuousClock.Instant
         var finish: ContinuousClock.Instant?
         var inFlightAtArrival: Int
+        /// The Last-Modified value the answer carried, if any.
+        var lastModifiedSent: String?
 
         func header(_ name: String) -> String? { headers.value(for: name) }
     }
@@ -285,7 +287,7 @@ final class RangeServer: Sendable {
             state.maxInFlight = max(state.maxInFlight, state.inFlight)
             state.records.append(Record(
                 target: target, headers: headers, status: 0, firstByte: 0, bodyBytesSent: 0, arrival: arrival,
-                finish: nil, inFlightAtArrival: state.inFlight))
+                finish: nil, inFlightAtArrival: state.inFlight, lastModifiedSent: config.lastModified))
             return (config, state.records.count - 1)
         }
         // Done just before the last bytes go out, as a client that waits for the end of one response before
