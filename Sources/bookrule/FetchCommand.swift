@@ -207,17 +207,21 @@ enum FetchCommand {
         }
         await downloader.waitUntilIdle()
         await downloader.finishEvents()
-        switch await downloader.state(of: "cover") {
-        case .completed?:
-            // The exporter only takes complete JPEG, PNG or GIF images; anything else is not kept as the cover.
-            let bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
-            if ExportCover(bytes: bytes, mediaType: "").epubMediaType == nil {
-                try? FileManager.default.removeItem(atPath: path)
+        for await event in downloader.events {
+            switch event {
+            case .completed:
+                // The exporter only takes complete JPEG, PNG or GIF images; anything else is not kept as the cover.
+                let bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+                if ExportCover(bytes: bytes, mediaType: "").epubMediaType == nil {
+                    try? FileManager.default.removeItem(atPath: path)
+                }
+            case .failed(_, .httpStatus):
+                break  // A cover the site answers with an error status is simply absent, as before.
+            case .failed(_, let error):
+                terminal.error("warning: the cover could not be fetched: \(error)")
+            default:
+                break
             }
-        case .failed(let reason)?:
-            terminal.error("warning: the cover could not be fetched: \(reason)")
-        default:
-            break
         }
     }
 }
