@@ -84,6 +84,12 @@ enum DownloadCommand {
                 if case .completed(_, let path, _, _) = event { display.result(path) }
             }
         }
+        // Ctrl-C pauses everything (partial data and sidecars are kept); a second one exits at once.
+        let interrupted = FirstAnswer()
+        let interrupts = InterruptHandler {
+            _ = interrupted.claim()
+            Task { await downloader.pauseAll() }
+        }
         for task in tasks {
             do {
                 try await downloader.add(task)
@@ -91,11 +97,7 @@ enum DownloadCommand {
                 terminal.error("error: \(error)")
             }
         }
-        let interrupted = FirstAnswer()
-        let interrupts = InterruptHandler {
-            _ = interrupted.claim()
-            Task { await downloader.pauseAll() }
-        }
+        if interrupted.isClaimed { await downloader.pauseAll() }
         await downloader.waitUntilIdle()
         interrupts.stop()
         await downloader.finishEvents()

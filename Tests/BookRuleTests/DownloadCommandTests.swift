@@ -116,6 +116,7 @@ extension DownloadTransfers {
             let start = try #require(baseline)
             print("bookrule download of 200 MiB: peak RSS \(peak / 1024) MiB, \((peak - start) / 1024) MiB above the start")
             #expect(peak - start < 60 * 1024, "peak RSS \(peak) KiB, at start \(start) KiB")
+            #expect(peak < 100 * 1024, "peak RSS \(peak) KiB for a 200 MiB download")
         }
 
         @Test("usage errors exit 2: no URL, a non-http URL, a bad --jobs, --sha256 with several URLs")
