@@ -69,7 +69,11 @@ enum DownloadCommand {
                     destination: (directory.hasSuffix("/") ? directory : directory + "/") + names[index],
                     expectedSHA256: checksum)
             }
-            downloader = MediaDownloader(transport: fetch.fetcher(terminal: terminal), jobs: jobs)
+            // The polite fetcher makes one attempt per stream; --max-retries counts the downloader's attempts,
+            // each of which continues from the last byte on disk.
+            downloader = MediaDownloader(
+                transport: fetch.fetcher(terminal: terminal), jobs: jobs,
+                options: MediaDownloader.Options(maxAttempts: fetch.policy.maxAttempts))
         } catch {
             terminal.error("error: \(error)\n\n\(help)")
             return 2

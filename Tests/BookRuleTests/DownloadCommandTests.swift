@@ -90,6 +90,25 @@ extension DownloadTransfers {
             #expect(try RangeServer.sha256(ofFile: directory + "/cover.jpg") == RangeServer.expectedSHA256(length: length, version: 1))
         }
 
+        @Test("--max-retries 0: a dropped connection fails the file (exit 1) and keeps its data; a rerun continues it")
+        func maxRetriesAndResumeAfterFailure() async throws {
+            let length = 3 * Self.mebibyte
+            let server = try RangeServer(.init(length: length, dropAfterBytes: 2 * Self.mebibyte))
+            defer { server.stop() }
+            let directory = try roomyScratchDirectory()
+            let url = server.baseURL + "/f/data.bin"
+            let first = try await BookruleProcess(["download", url, "-o", directory, "--max-retries", "0"] + Self.fast).wait()
+            #expect(first.status == 1, "\(first.output)")
+            #expect(first.output.contains("failed data.bin"))
+            #expect(server.records.count == 1)
+            #expect((fileSize(directory + "/data.bin.part") ?? 0) > Int64(Self.mebibyte))
+
+            let second = try await BookruleProcess(["download", url, "-o", directory] + Self.fast).wait()
+            #expect(second.status == 0, "\(second.output)")
+            #expect(server.records.count == 2 && (server.records.last?.firstByte ?? 0) > Self.mebibyte)
+            #expect(try RangeServer.sha256(ofFile: directory + "/data.bin") == RangeServer.expectedSHA256(length: length, version: 1))
+        }
+
         @Test("memory stays flat while a 200 MiB file downloads (peak RSS far below the file's size)")
         func flatMemory() async throws {
             let length = 200 * Self.mebibyte
