@@ -356,6 +356,23 @@ extension DownloadTransfers {
             #expect(log.restartReasons.first?.contains("sidecar") == true)
         }
 
+        @Test("a .part file another process holds (locked) is not written to: the task fails saying so")
+        func lockedPartFile() async throws {
+            let server = try RangeServer(.init(length: 10_000))
+            defer { server.stop() }
+            let directory = try roomyScratchDirectory()
+            let task = MediaDownloadTask(id: "l", url: server.baseURL + "/l.bin", destination: directory + "/l.bin")
+            let holder = open(task.partPath, O_RDWR | O_CREAT, 0o644)
+            #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
+            defer { close(holder) }
+            let downloader = MediaDownloader(transport: fastFetcher())
+            guard case .failed(let reason)? = try await download(task, through: downloader) else {
+                throw TestFailure("a locked .part file should fail the task")
+            }
+            #expect(reason.contains("another process"))
+            #expect(server.records.isEmpty)
+        }
+
         @Test("a wrong checksum fails the task and leaves no file under the final name")
         func checksumMismatch() async throws {
             let server = try RangeServer(.init(length: 10_000))

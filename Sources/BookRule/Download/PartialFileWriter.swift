@@ -53,6 +53,15 @@ final class PartialFileWriter: HTTPBodySink {
     ) throws(MediaDownloadError) {
         let descriptor = open(task.partPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .file(path: task.partPath, reason: Self.systemMessage()) }
+        // Two runs writing one .part would interleave their data; the lock goes with the descriptor (and with
+        // the process, even on kill -9).
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let reason = errno == EWOULDBLOCK
+                ? "another process is downloading this file right now (its .part file is locked)"
+                : Self.systemMessage()
+            closeFile(descriptor)
+            throw .file(path: task.partPath, reason: reason)
+        }
         guard ftruncate(descriptor, off_t(offset)) == 0, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
             let reason = Self.systemMessage()
             closeFile(descriptor)
