@@ -29,6 +29,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: length, stallAfterBytes: 7_654_321))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let url = server.baseURL + "/media/episode%201.mp3"
             let first = try BookruleProcess(["download", url, "-o", directory] + Self.fast)
             try await eventually(seconds: 60) { server.isStalled }
@@ -70,6 +71,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: length, stallAfterBytes: 2 * Self.mebibyte + 1234))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let url = server.baseURL + "/a/cover.jpg"
             let first = try BookruleProcess(["download", url, "-o", directory] + Self.fast)
             try await eventually(seconds: 60) { server.isStalled }
@@ -96,6 +98,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: length, dropAfterBytes: 2 * Self.mebibyte))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let url = server.baseURL + "/f/data.bin"
             let first = try await BookruleProcess(["download", url, "-o", directory, "--max-retries", "0"] + Self.fast).wait()
             #expect(first.status == 1, "\(first.output)")

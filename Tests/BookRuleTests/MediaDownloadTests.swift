@@ -159,6 +159,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: length, dropAfterBytes: 7 * Self.mebibyte))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let downloader = MediaDownloader(transport: fastFetcher())
             let log = DownloadEventLog(downloader)
             let task = MediaDownloadTask(id: "big", url: server.baseURL + "/files/big.bin", destination: directory + "/big.bin")
@@ -184,6 +185,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: length, stallAfterBytes: 1_500_000))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let downloader = MediaDownloader(transport: fastFetcher())
             let log = DownloadEventLog(downloader)
             let task = MediaDownloadTask(id: "f", url: server.baseURL + "/f.bin", destination: directory + "/f.bin")
@@ -212,6 +214,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: length))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let path = directory + "/done.bin"
             try Data(RangeServer.content(version: 1, from: 0, to: length)).write(to: URL(fileURLWithPath: path))
             let downloader = MediaDownloader(transport: fastFetcher())
@@ -231,6 +234,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: length, dropAfterBytes: 1_500_000))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let task = MediaDownloadTask(id: "c", url: server.baseURL + "/c.bin", destination: directory + "/c.bin")
             // First run: one attempt only, so the drop leaves partial data of version 1.
             let first = MediaDownloader(transport: fastFetcher(), options: .init(maxAttempts: 1))
@@ -255,6 +259,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: length, ignoreRange: true, dropAfterBytes: 1_000_000))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let task = MediaDownloadTask(id: "i", url: server.baseURL + "/i.bin", destination: directory + "/i.bin")
             let downloader = MediaDownloader(transport: fastFetcher())
             #expect(try await download(task, through: downloader) == .completed)
@@ -271,6 +276,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: length, acceptRangesNone: true, dropAfterBytes: 1_000_000))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let task = MediaDownloadTask(id: "n", url: server.baseURL + "/n.bin", destination: directory + "/n.bin")
             let downloader = MediaDownloader(transport: fastFetcher())
             #expect(try await download(task, through: downloader) == .completed)
@@ -285,6 +291,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: length, etag: .weak, dropAfterBytes: 1_000_000))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let task = MediaDownloadTask(id: "w", url: server.baseURL + "/w.bin", destination: directory + "/w.bin")
             let downloader = MediaDownloader(transport: fastFetcher())
             #expect(try await download(task, through: downloader) == .completed)
@@ -305,6 +312,7 @@ extension DownloadTransfers {
                 servers.1.stop()
             }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let downloader = MediaDownloader(transport: fastFetcher())
             for (name, server) in [("old", servers.0), ("fresh", servers.1)] {
                 let task = MediaDownloadTask(id: name, url: server.baseURL + "/\(name).bin", destination: directory + "/\(name).bin")
@@ -324,6 +332,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: length))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let task = MediaDownloadTask(id: "r", url: server.baseURL + "/r.bin", destination: directory + "/r.bin")
             // As if killed after the last commit and before the rename.
             try Data(RangeServer.content(version: 1, from: 0, to: length)).write(to: URL(fileURLWithPath: task.partPath))
@@ -344,6 +353,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: length))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let task = MediaDownloadTask(id: "s", url: server.baseURL + "/s.bin", destination: directory + "/s.bin")
             try Data(repeating: 0x55, count: 50_000).write(to: URL(fileURLWithPath: task.partPath))
             try Data("{\"version\": 1, \"url\": [".utf8).write(to: URL(fileURLWithPath: task.sidecarPath))
@@ -361,6 +371,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: 10_000))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let task = MediaDownloadTask(id: "l", url: server.baseURL + "/l.bin", destination: directory + "/l.bin")
             let holder = open(task.partPath, O_RDWR | O_CREAT, 0o644)
             #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
@@ -378,6 +389,7 @@ extension DownloadTransfers {
             let server = try RangeServer(.init(length: 10_000))
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let task = MediaDownloadTask(id: "x", url: server.baseURL + "/x.bin", destination: directory + "/x.bin",
                                          expectedSHA256: String(repeating: "0", count: 64))
             let downloader = MediaDownloader(transport: fastFetcher())
@@ -395,6 +407,7 @@ extension DownloadTransfers {
             }
             defer { server.stop() }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let downloader = MediaDownloader(transport: fastFetcher())
             let gone = MediaDownloadTask(id: "gone", url: server.baseURL + "/gone", destination: directory + "/gone")
             guard case .failed(let reason)? = try await download(gone, through: downloader) else {
@@ -429,6 +442,7 @@ extension DownloadTransfers {
                 second.stop()
             }
             let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let downloader = MediaDownloader(transport: fastFetcher(), jobs: 4)
             for (index, server) in [first, first, second, second].enumerated() {
                 try await downloader.add(MediaDownloadTask(
