@@ -46,6 +46,8 @@ final class RangeServer: Sendable {
         /// Before answering, wait (up to 20 s) until this returns true: lets a test require that something else
         /// is happening at the same time (another server busy) without racing the machine's speed.
         var gate: (@Sendable () -> Bool)?
+        /// Serve at a lower CPU priority (nice 10), so a full-speed transfer leaves the CPU to other tests.
+        var lowPriority = false
     }
 
     /// The ETag the server sends.
@@ -307,6 +309,10 @@ final class RangeServer: Sendable {
             while !gate() && Date() < deadline && !state.withLock({ $0.stopped }) {
                 Thread.sleep(forTimeInterval: 0.005)
             }
+        }
+        if config.lowPriority {
+            // On Linux PRIO_PROCESS with 0 means the calling thread: only this connection's thread is niced.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         }
         let length = config.length
         let etag = Self.etag(config.etag, version: config.version, length: length)
