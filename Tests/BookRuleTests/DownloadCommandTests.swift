@@ -46,7 +46,7 @@ extension DownloadTransfers {
             #expect(second.status == 0, "\(second.output)")
             let path = directory + "/episode 1.mp3"
             #expect(second.output.contains(path))
-            #expect(try RangeServer.sha256(ofFile: path) == RangeServer.expectedSHA256(length: length, version: 1))
+            #expect(try await RangeServer.sha256(ofFile: path) == RangeServer.expectedSHA256(length: length, version: 1))
             let records = server.records
             #expect(records.count == 2)
             let resumedAt = records.last?.firstByte ?? 0
@@ -89,7 +89,7 @@ extension DownloadTransfers {
             let second = try await BookruleProcess(["download", url, "-o", directory] + Self.fast).wait()
             #expect(second.status == 0, "\(second.output)")
             #expect(server.records.last?.firstByte == Int(sidecar.committedBytes))
-            #expect(try RangeServer.sha256(ofFile: directory + "/cover.jpg") == RangeServer.expectedSHA256(length: length, version: 1))
+            #expect(try await RangeServer.sha256(ofFile: directory + "/cover.jpg") == RangeServer.expectedSHA256(length: length, version: 1))
         }
 
         @Test("--max-retries 0: a dropped connection fails the file (exit 1) and keeps its data; a rerun continues it")
@@ -109,7 +109,7 @@ extension DownloadTransfers {
             let second = try await BookruleProcess(["download", url, "-o", directory] + Self.fast).wait()
             #expect(second.status == 0, "\(second.output)")
             #expect(server.records.count == 2 && (server.records.last?.firstByte ?? 0) > Self.mebibyte)
-            #expect(try RangeServer.sha256(ofFile: directory + "/data.bin") == RangeServer.expectedSHA256(length: length, version: 1))
+            #expect(try await RangeServer.sha256(ofFile: directory + "/data.bin") == RangeServer.expectedSHA256(length: length, version: 1))
         }
 
         @Test("memory stays flat while a 200 MiB file downloads (peak RSS far below the file's size)")

@@ -64,8 +64,8 @@ func download(
     return await downloader.state(of: task.id)
 }
 
-func sha256(ofFile path: String) throws -> String {
-    try RangeServer.sha256(ofFile: path)
+func sha256(ofFile path: String) async throws -> String {
+    try await RangeServer.sha256(ofFile: path)
 }
 
 /// The tests that move real data over loopback and to disk run one at a time: the machine has two cores shared
@@ -165,7 +165,7 @@ extension DownloadTransfers {
             let task = MediaDownloadTask(id: "big", url: server.baseURL + "/files/big.bin", destination: directory + "/big.bin")
             let state = try await download(task, through: downloader)
             #expect(state == .completed, "\(log.all.suffix(3))")
-            #expect(try sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
+            #expect(try await sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
             let records = server.records
             #expect(records.count == 2)
             #expect(records.first?.header("Range") == nil)
@@ -202,7 +202,7 @@ extension DownloadTransfers {
             await downloader.resume("f")
             await downloader.waitUntilIdle()
             #expect(await downloader.state(of: "f") == .completed)
-            #expect(try sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
+            #expect(try await sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
             #expect(server.records.count == 2)
             #expect(server.records.last?.header("Range") == "bytes=\(record.committedBytes)-")
             #expect(log.all.contains { if case .paused("f", _) = $0 { true } else { false } })
@@ -220,7 +220,7 @@ extension DownloadTransfers {
             let downloader = MediaDownloader(transport: fastFetcher())
             let log = DownloadEventLog(downloader)
             let task = MediaDownloadTask(id: "done", url: server.baseURL + "/done.bin", destination: path,
-                                         expectedSHA256: RangeServer.expectedSHA256(length: length, version: 1),
+                                         expectedSHA256: await RangeServer.expectedSHA256(length: length, version: 1),
                                          expectedLength: Int64(length))
             #expect(try await download(task, through: downloader) == .completed)
             try await Task.sleep(for: .milliseconds(50))
@@ -245,7 +245,7 @@ extension DownloadTransfers {
             let second = MediaDownloader(transport: fastFetcher())
             let log = DownloadEventLog(second)
             #expect(try await download(task, through: second) == .completed)
-            #expect(try sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 2))
+            #expect(try await sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 2))
             let last = try #require(server.records.last)
             #expect(last.header("If-Range") == "\"v1-\(length)\"")
             #expect(last.status == 200)
@@ -264,7 +264,7 @@ extension DownloadTransfers {
             let downloader = MediaDownloader(transport: fastFetcher())
             #expect(try await download(task, through: downloader) == .completed)
             #expect(fileSize(task.destination) == Int64(length))
-            #expect(try sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
+            #expect(try await sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
             #expect(server.records.count == 2)
             #expect(server.records.last?.header("Range") != nil)
             #expect(server.records.last?.status == 200)
@@ -280,7 +280,7 @@ extension DownloadTransfers {
             let task = MediaDownloadTask(id: "n", url: server.baseURL + "/n.bin", destination: directory + "/n.bin")
             let downloader = MediaDownloader(transport: fastFetcher())
             #expect(try await download(task, through: downloader) == .completed)
-            #expect(try sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
+            #expect(try await sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
             #expect(server.records.count == 2)
             #expect(server.records.allSatisfy { $0.header("Range") == nil })
         }
@@ -295,7 +295,7 @@ extension DownloadTransfers {
             let task = MediaDownloadTask(id: "w", url: server.baseURL + "/w.bin", destination: directory + "/w.bin")
             let downloader = MediaDownloader(transport: fastFetcher())
             #expect(try await download(task, through: downloader) == .completed)
-            #expect(try sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
+            #expect(try await sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
             #expect(server.records.allSatisfy { $0.header("If-Range") == nil && $0.header("Range") == nil })
         }
 
@@ -317,7 +317,7 @@ extension DownloadTransfers {
             for (name, server) in [("old", servers.0), ("fresh", servers.1)] {
                 let task = MediaDownloadTask(id: name, url: server.baseURL + "/\(name).bin", destination: directory + "/\(name).bin")
                 #expect(try await download(task, through: downloader) == .completed)
-                #expect(try sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
+                #expect(try await sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
             }
             let resumed = try #require(servers.0.records.last)
             #expect(servers.0.records.count == 2)
@@ -344,7 +344,7 @@ extension DownloadTransfers {
             #expect(try await download(task, through: downloader) == .completed)
             #expect(server.records.map(\.status) == [416])
             #expect(server.totalBodyBytesSent == 0)
-            #expect(try sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
+            #expect(try await sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
         }
 
         @Test("a corrupt sidecar: a clear restart event, the file downloaded from zero, no crash")
@@ -360,7 +360,7 @@ extension DownloadTransfers {
             let downloader = MediaDownloader(transport: fastFetcher())
             let log = DownloadEventLog(downloader)
             #expect(try await download(task, through: downloader) == .completed)
-            #expect(try sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
+            #expect(try await sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
             #expect(server.records.count == 1 && server.records.first?.header("Range") == nil)
             try await eventually { !log.restartReasons.isEmpty }
             #expect(log.restartReasons.first?.contains("sidecar") == true)

@@ -75,9 +75,9 @@ extension DownloadTransfers {
             let media = directory + "/media/1"
             let files = try FileManager.default.contentsOfDirectory(atPath: media).sorted()
             #expect(files == ["0001-001.jpg", "0001-002.png", "0002-001.jpg", "0002-002.png", "0003-001.jpg", "0003-002.png"])
-            let expected = RangeServer.expectedSHA256(length: ComicSite.pictureLength, version: 1)
+            let expected = await RangeServer.expectedSHA256(length: ComicSite.pictureLength, version: 1)
             for file in files {
-                #expect(try RangeServer.sha256(ofFile: media + "/" + file) == expected, "\(file)")
+                #expect(try await RangeServer.sha256(ofFile: media + "/" + file) == expected, "\(file)")
             }
             // In order: chapter by chapter, picture by picture, one at a time.
             #expect(site.pictures.records.map(\.target) == (1...3).flatMap { ["/pics/\($0)/a.jpg", "/pics/\($0)/b.png"] })

@@ -167,8 +167,31 @@ final class RangeServer: Sendable {
     private static let digests = Mutex<[String: String]>([:])
 
     /// The SHA-256 of the whole file of `length` bytes and `version`, from coreutils' `sha256sum` when it is
-    /// installed (an independent implementation, and fast in debug builds), else from `BookRule.SHA256`.
-    static func expectedSHA256(length: Int, version: Int) -> String {
+    /// installed (an independent implementation, and fast in debug builds), else from `BookRule.SHA256`. Runs on
+    /// a thread of its own: blocking the two threads of the concurrency pool stalled every other test.
+    static func expectedSHA256(length: Int, version: Int) async -> String {
+        await onOwnThread { blockingExpectedSHA256(length: length, version: version) }
+    }
+
+    /// The SHA-256 of the file at `path` (`sha256sum` when installed, else `BookRule.SHA256`), on a thread of its own.
+    static func sha256(ofFile path: String) async throws -> String {
+        try await onOwnThread { try blockingSHA256(ofFile: path) }.get()
+    }
+
+    /// Runs `work` on a new thread and waits for it without holding a thread of the concurrency pool.
+    private static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
+
+    private static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async -> Result<T, any Error> {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: Result { try work() }) }.start()
+        }
+    }
+
+    private static func blockingExpectedSHA256(length: Int, version: Int) -> String {
         let key = "\(length)/\(version)"
         if let known = digests.withLock({ $0[key] }) { return known }
         let pattern = pattern(version: version)
@@ -217,8 +240,7 @@ final class RangeServer: Sendable {
         return result
     }
 
-    /// The SHA-256 of the file at `path` (`sha256sum` when installed, else `BookRule.SHA256`).
-    static func sha256(ofFile path: String) throws -> String {
+    private static func blockingSHA256(ofFile path: String) throws -> String {
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/sha256sum") {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
