@@ -84,7 +84,7 @@ extension DownloadTransfers {
             let sidecar = try PartialDownloadRecord.decode(try LocalFile.read(directory + "/cover.jpg.part.json"))
             // Pausing commits everything that arrived.
             #expect(sidecar.committedBytes == Int64(2 * Self.mebibyte + 1234))
-            #expect(fileSize(directory + "/cover.jpg.part") == sidecar.committedBytes)
+            #expect(LocalFile.size(directory + "/cover.jpg.part") == sidecar.committedBytes)
 
             let second = try await BookruleProcess(["download", url, "-o", directory] + Self.fast).wait()
             #expect(second.status == 0, "\(second.output)")
@@ -104,7 +104,7 @@ extension DownloadTransfers {
             #expect(first.status == 1, "\(first.output)")
             #expect(first.output.contains("failed data.bin"))
             #expect(server.records.count == 1)
-            #expect((fileSize(directory + "/data.bin.part") ?? 0) > Int64(Self.mebibyte))
+            #expect((LocalFile.size(directory + "/data.bin.part") ?? 0) > Int64(Self.mebibyte))
 
             let second = try await BookruleProcess(["download", url, "-o", directory] + Self.fast).wait()
             #expect(second.status == 0, "\(second.output)")
@@ -136,7 +136,7 @@ extension DownloadTransfers {
             }
             let result = try await process.wait()
             #expect(result.status == 0, "\(result.output)")
-            #expect(fileSize(directory + "/big.bin") == Int64(length))
+            #expect(LocalFile.size(directory + "/big.bin") == Int64(length))
             let start = try #require(baseline)
             print("bookrule download of 200 MiB: peak RSS \(peak / 1024) MiB, \((peak - start) / 1024) MiB above the start")
             #expect(peak - start < 60 * 1024, "peak RSS \(peak) KiB, at start \(start) KiB")

@@ -196,7 +196,7 @@ extension DownloadTransfers {
             #expect(await downloader.state(of: "f") == .paused, "\(log.all)")
             let record = try PartialDownloadRecord.decode(try LocalFile.read(task.sidecarPath))
             #expect(record.committedBytes == 1_500_000)  // pausing commits everything that arrived
-            #expect(fileSize(task.partPath) == record.committedBytes)
+            #expect(LocalFile.size(task.partPath) == record.committedBytes)
             #expect(!FileManager.default.fileExists(atPath: task.destination))
 
             await downloader.resume("f")
@@ -239,7 +239,7 @@ extension DownloadTransfers {
             // First run: one attempt only, so the drop leaves partial data of version 1.
             let first = MediaDownloader(transport: fastFetcher(), options: .init(maxAttempts: 1))
             guard case .failed? = try await download(task, through: first) else { throw TestFailure("the first run should fail") }
-            #expect((fileSize(task.partPath) ?? 0) > 0)
+            #expect((LocalFile.size(task.partPath) ?? 0) > 0)
 
             server.update { $0.version = 2 }
             let second = MediaDownloader(transport: fastFetcher())
@@ -263,7 +263,7 @@ extension DownloadTransfers {
             let task = MediaDownloadTask(id: "i", url: server.baseURL + "/i.bin", destination: directory + "/i.bin")
             let downloader = MediaDownloader(transport: fastFetcher())
             #expect(try await download(task, through: downloader) == .completed)
-            #expect(fileSize(task.destination) == Int64(length))
+            #expect(LocalFile.size(task.destination) == Int64(length))
             #expect(try await sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
             #expect(server.records.count == 2)
             #expect(server.records.last?.header("Range") != nil)

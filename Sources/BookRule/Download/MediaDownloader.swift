@@ -89,7 +89,7 @@ public actor MediaDownloader {
             entry.state = .paused
             entries[id] = entry
             continuation.yield(.paused(id: id, MediaDownloadProgress(
-                receivedBytes: fileSize(entry.task.partPath) ?? 0, totalBytes: nil, bytesPerSecond: 0)))
+                receivedBytes: LocalFile.size(entry.task.partPath) ?? 0, totalBytes: nil, bytesPerSecond: 0)))
             wakeIdleWaiters()
         case .running:
             entry.pauseRequested = true
@@ -189,7 +189,7 @@ public actor MediaDownloader {
             if entry.pauseRequested {
                 entry.state = .paused
                 continuation.yield(.paused(id: id, MediaDownloadProgress(
-                    receivedBytes: fileSize(entry.task.partPath) ?? 0, totalBytes: nil, bytesPerSecond: 0)))
+                    receivedBytes: LocalFile.size(entry.task.partPath) ?? 0, totalBytes: nil, bytesPerSecond: 0)))
             } else {
                 entry.state = .failed(reason: error.description)
                 continuation.yield(.failed(id: id, error))

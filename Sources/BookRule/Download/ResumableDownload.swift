@@ -46,7 +46,7 @@ struct ResumableDownload: Sendable {
         var restarts = 0
         var failures = 0
         while true {
-            if Task.isCancelled { return .paused(meter.progress(received: fileSize(task.partPath) ?? 0, total: nil)) }
+            if Task.isCancelled { return .paused(meter.progress(received: LocalFile.size(task.partPath) ?? 0, total: nil)) }
             let (offset, record, note) = resumePoint()
             if let note {
                 restarts += 1
@@ -145,7 +145,7 @@ struct ResumableDownload: Sendable {
     /// Where to continue from: min(sidecar's committed bytes, the `.part` file's size), with the record to
     /// continue it; offset 0 (and the partial data discarded) when it cannot be continued, with the reason.
     private func resumePoint() -> (offset: Int64, record: PartialDownloadRecord?, note: String?) {
-        let partSize = fileSize(task.partPath)
+        let partSize = LocalFile.size(task.partPath)
         guard FileManager.default.fileExists(atPath: task.sidecarPath) else {
             if let partSize, partSize > 0 {
                 discardPartialData()
@@ -191,7 +191,7 @@ struct ResumableDownload: Sendable {
 
     /// Checks the complete `.part` file and gives it its final name.
     private func finish(bytes: Int64, announced: Int64?) async -> Outcome {
-        let size = fileSize(task.partPath) ?? -1
+        let size = LocalFile.size(task.partPath) ?? -1
         if let announced, size != announced {
             return .failed(.lengthMismatch(path: task.partPath, expected: announced, actual: size))
         }
@@ -225,7 +225,7 @@ struct ResumableDownload: Sendable {
 
     /// The size of a finished file when it passes the task's checks (length and checksum), else nil.
     private func verifiedSize(of path: String) async -> Int64? {
-        guard let size = fileSize(path) else { return nil }
+        guard let size = LocalFile.size(path) else { return nil }
         if let expected = task.expectedLength, size != expected { return nil }
         if let expected = task.expectedSHA256?.lowercased() {
             guard case .success(let actual) = await Self.sha256OnOwnThread(ofFile: path), actual == expected else {
@@ -265,51 +265,5 @@ struct ResumableDownload: Sendable {
             buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
         return hash.hexDigest()
-    }
-}
-
-/// The size of the regular file at `path`, or nil.
-func fileSize(_ path: String) -> Int64? {
-    var info = stat()
-    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-    return Int64(info.st_size)
-}
-
-/// Turns byte counts into progress values with a rate, at most ten a second.
-final class ProgressMeter: Sendable {
-    private struct State {
-        var attemptStart = ContinuousClock.now
-        var attemptOffset: Int64 = 0
-        var lastTick: ContinuousClock.Instant?
-    }
-
-    private let state = Mutex(State())
-
-    /// A new attempt starts at `offset` bytes.
-    func startAttempt(at offset: Int64) {
-        state.withLock { state in
-            state.attemptStart = .now
-            state.attemptOffset = offset
-        }
-    }
-
-    /// The progress for `received` bytes, or nil when the last one was reported less than 0.1 s ago.
-    func tick(received: Int64, total: Int64?) -> MediaDownloadProgress? {
-        let now = ContinuousClock.now
-        let due = state.withLock { state -> Bool in
-            if let last = state.lastTick, now - last < .milliseconds(100), received != total { return false }
-            state.lastTick = now
-            return true
-        }
-        return due ? progress(received: received, total: total) : nil
-    }
-
-    /// The progress for `received` bytes now.
-    func progress(received: Int64, total: Int64?) -> MediaDownloadProgress {
-        state.withLock { state in
-            let seconds = (ContinuousClock.now - state.attemptStart).inSeconds
-            let rate = seconds > 0 ? Double(max(0, received - state.attemptOffset)) / seconds : 0
-            return MediaDownloadProgress(receivedBytes: received, totalBytes: total, bytesPerSecond: rate)
-        }
     }
 }
