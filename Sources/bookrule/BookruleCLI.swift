@@ -16,6 +16,7 @@ enum BookruleCLI {
       toc       Read a book's whole table of contents
       chapter   Read one chapter's clean text
       fetch     Download a whole book into the offline library (resumable)
+      download  Download files (images, audio, anything large) resumably, several at once
       export    Write a saved book as EPUB or TXT
       library   List saved books, or remove one
       test      Check sources against their recorded fixtures, rule by rule
@@ -50,6 +51,8 @@ enum BookruleCLI {
             return await TestCommand.run(rest, terminal: terminal)
         case "fetch":
             return await FetchCommand.run(rest, terminal: terminal)
+        case "download":
+            return await DownloadCommand.run(rest, terminal: terminal)
         case "export":
             return ExportCommand.run(rest, terminal: terminal)
         case "library":

@@ -12,6 +12,10 @@ enum FetchCommand {
     flight. Run the same command again to resume: saved chapters are skipped, failed ones retried, and chapters
     new in the TOC fetched. Exit status 1 when any chapter in range is still missing.
 
+    For audio (type 1) and image (type 2) sources, the files each chapter links are downloaded in order into
+    media/BOOK_ID/ beside the library (0001-001.jpg, 0001-002.jpg, …), resumably; a chapter counts as saved
+    only when its files are complete. The cover is kept in covers/BOOK_ID beside the library.
+
     Options:
       --source FILE       Book source JSON file
       --source-name NAME  Which source of an array file
@@ -110,8 +114,11 @@ enum FetchCommand {
                 variables = page.results[pick - 1].variables
             }
             var summary: DownloadSummary?
+            let libraryDirectory = ((arguments.value("--library") ?? LibraryStore.defaultPath()) as NSString)
+                .deletingLastPathComponent
+            let media = (libraryDirectory.isEmpty ? "." : libraryDirectory) + "/media"
             for try await event in BookDownload(engine: engine, store: store).run(
-                bookURL: bookURL, options: .init(range: range, variables: variables)) {
+                bookURL: bookURL, options: .init(range: range, variables: variables, mediaDirectory: media)) {
                 display.handle(event)
                 if case .finished(let final) = event { summary = final }
             }
@@ -186,16 +193,35 @@ enum FetchCommand {
     }
 
     /// Keeps the book's cover beside the library for EPUB export, when the source names one and it is an image.
+    /// It goes through `MediaDownloader` like any other file: streamed to a `.part` file, resumable, and put in
+    /// place only when complete.
     static func saveCover(of book: StoredBook, transport: any HTTPTransport, libraryPath: String, terminal: Terminal) async {
         let path = LibraryAccess.coverPath(for: book, libraryPath: libraryPath)
         guard !book.coverURL.isEmpty, !FileManager.default.fileExists(atPath: path) else { return }
+        let downloader = MediaDownloader(transport: transport, jobs: 1)
         do {
-            let response = try await transport.send(HTTPRequest(url: book.coverURL))
-            guard response.status == 200, ExportCover(bytes: response.body, mediaType: "").epubMediaType != nil else { return }
-            try LocalFile.makeDirectories((path as NSString).deletingLastPathComponent)
-            try LocalFile.writeAtomically(response.body, to: path)
+            try await downloader.add(MediaDownloadTask(id: "cover", url: book.coverURL, destination: path))
         } catch {
             terminal.error("warning: the cover could not be fetched: \(error)")
+            return
+        }
+        await downloader.waitUntilIdle()
+        await downloader.finishEvents()
+        for await event in downloader.events {
+            switch event {
+            case .completed:
+                // The exporter only takes complete JPEG, PNG or GIF images; anything else is not kept as the cover.
+                let bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+                if ExportCover(bytes: bytes, mediaType: "").epubMediaType == nil {
+                    try? FileManager.default.removeItem(atPath: path)
+                }
+            case .failed(_, .httpStatus):
+                break  // A cover the site answers with an error status is simply absent, as before.
+            case .failed(_, let error):
+                terminal.error("warning: the cover could not be fetched: \(error)")
+            default:
+                break
+            }
         }
     }
 }

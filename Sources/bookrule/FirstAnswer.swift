@@ -4,6 +4,9 @@ import Synchronization
 final class FirstAnswer: Sendable {
     private let taken = Mutex(false)
 
+    /// Whether someone has claimed it.
+    var isClaimed: Bool { taken.withLock { $0 } }
+
     /// True for the first caller only.
     func claim() -> Bool {
         taken.withLock { taken in

@@ -10,4 +10,11 @@ public struct ChapterContent: Sendable, Equatable, Codable {
     public var pages: [String]
     /// Page-cap hits, rules that failed.
     public var warnings: [String]
+    /// For audio (type 1) and image (type 2) sources: the media files the content rule linked, absolute, in
+    /// order (see `MediaLinks`); empty for text sources. Not part of snapshots.
+    public var mediaURLs: [String] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case url, title, text, pages, warnings
+    }
 }

@@ -213,6 +213,7 @@ public struct SourceEngine: Sendable {
         var followNext = true
         var parts: [String] = []
         var title: String?
+        var media: [String] = []
 
         while !pending.isEmpty {
             let pageURL = pending.removeFirst()
@@ -232,6 +233,9 @@ public struct SourceEngine: Sendable {
                 try contentRule.strings(in: document.rootContext, environment: environment)
             }
             parts.append(contentsOf: strings.map(HTMLTextFormatter.text(fromMarkup:)))
+            if source.type == .audio || source.type == .image {
+                media += MediaLinks.urls(in: strings, baseURL: document.baseURL)
+            }
             if title == nil, section[.title] != nil {
                 let reader = FieldReader(section: section, context: document.rootContext, environment: environment, tracer: tracer)
                 let value = reader.line(.title, &warnings)
@@ -252,7 +256,9 @@ public struct SourceEngine: Sendable {
             }.joined()
             text = HTMLTextFormatter.paragraphs(of: text)
         }
-        return ChapterContent(url: start, title: title, text: text, pages: pages, warnings: warnings.list)
+        var seen: Set<String> = []
+        media = media.filter { seen.insert($0).inserted }
+        return ChapterContent(url: start, title: title, text: text, pages: pages, warnings: warnings.list, mediaURLs: media)
     }
 
     // MARK: - Plumbing

@@ -30,6 +30,28 @@ public final class CookieJar: HTTPTransport {
 
     /// Sends `request` with the jar's matching cookies and stores what the response sets.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let response = try await upstream.send(withCookies(request))
+        keepCookies(of: response.url, headers: response.headers)
+        return response
+    }
+
+    /// Streams `request` with the jar's matching cookies (through the upstream's own streaming, so a large
+    /// file is never held) and stores what the response sets.
+    public func stream(_ request: HTTPRequest, to sink: any HTTPBodySink) async throws -> HTTPStreamResult {
+        let result = try await upstream.stream(withCookies(request), to: sink)
+        keepCookies(of: result.head.url, headers: result.head.headers)
+        return result
+    }
+
+    private func keepCookies(of url: String, headers: [HTTPHeader]) {
+        guard let target = Target(url) else { return }
+        for header in headers where header.name.lowercased() == "set-cookie" {
+            store(header.value, from: target)
+        }
+    }
+
+    /// `request` with the jar's cookies for its URL added (the request's own `Cookie` names win).
+    private func withCookies(_ request: HTTPRequest) -> HTTPRequest {
         var outgoing = request
         if let target = Target(request.url) {
             let stored = matching(target)
@@ -43,13 +65,7 @@ public final class CookieJar: HTTPTransport {
                 }
             }
         }
-        let response = try await upstream.send(outgoing)
-        if let target = Target(response.url) {
-            for header in response.headers where header.name.lowercased() == "set-cookie" {
-                store(header.value, from: target)
-            }
-        }
-        return response
+        return outgoing
     }
 
     /// The `name=value` pairs that would be sent to `url`, for tests and debugging.

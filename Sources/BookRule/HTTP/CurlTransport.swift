@@ -92,6 +92,22 @@ public final class CurlTransport: HTTPTransport {
 
     /// Sends `request`, following redirects, and returns the final response with its (decoded) body bytes.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await exchange(request, sink: nil).response
+    }
+
+    /// Sends `request`, following redirects, and streams the final response into `sink` as it arrives: no body
+    /// cap applies and the body is never held here. Instead of the overall deadline, a transfer that moves less
+    /// than one byte per second for `totalTimeout` fails with `timedOut`. Redirect responses never reach the sink.
+    public func stream(_ request: HTTPRequest, to sink: any HTTPBodySink) async throws -> HTTPStreamResult {
+        let (response, delivered, stopped) = try await exchange(request, sink: sink)
+        let head = HTTPResponseHead(url: response.url, status: response.status, headers: response.headers)
+        return HTTPStreamResult(head: head, bodyBytes: delivered, stoppedBySink: stopped)
+    }
+
+    /// The redirect loop shared by `send` (no sink: the body is collected, capped) and `stream`.
+    private func exchange(
+        _ request: HTTPRequest, sink: (any HTTPBodySink)?
+    ) async throws -> (response: HTTPResponse, delivered: Int, stoppedBySink: Bool) {
         try Task.checkCancellation()
         let deadline = ContinuousClock.now.advanced(by: configuration.totalTimeout)
         var current = request
@@ -113,8 +129,10 @@ public final class CurlTransport: HTTPTransport {
         while true {
             try Task.checkCancellation()
             let host = Self.hostKey(url)
-            let hop = makeHop(current, url: url, cookies: cookiesByHost[host] ?? [], deadline: deadline,
-                              environment: environment)
+            var prepared = makeHop(current, url: url, cookies: cookiesByHost[host] ?? [], deadline: deadline,
+                                   environment: environment)
+            prepared.sink = sink
+            let hop = prepared
             visited.append((Self.loopKey(hop), url))
             guard hop.timeoutMilliseconds > 0 else {
                 throw HTTPTransportError.timedOut(url: url, seconds: Self.seconds(configuration.totalTimeout))
@@ -137,11 +155,11 @@ public final class CurlTransport: HTTPTransport {
             var response = try mapResult(result, hop: hop)
 
             guard [301, 302, 303, 307, 308].contains(response.status),
-                  let location = response.headers.value(for: "Location")
+                  let location = response.headers.value(for: "Location"), !result.streamed
             else {
                 let earlier = hopSetCookies.filter { $0.host == host }.map(\.header)
                 response.headers.insert(contentsOf: earlier, at: 0)
-                return response
+                return (response, result.delivered, result.stoppedBySink)
             }
             guard let target = URLReference.resolve(location, against: url) else {
                 throw HTTPTransportError.invalidURL(
@@ -197,6 +215,10 @@ public final class CurlTransport: HTTPTransport {
         var timeoutMilliseconds: Int
         var connectTimeoutClipped: Bool
         var bodyLimit: Int
+        /// For streams: the seconds without a byte after which the transfer fails.
+        var stallSeconds: Int
+        /// Where a final (non-redirect) response goes as it arrives, for `stream`; nil collects the body.
+        var sink: (any HTTPBodySink)?
     }
 
     /// What one transfer produced.
@@ -209,6 +231,12 @@ public final class CurlTransport: HTTPTransport {
         var bodyCapacity = 0
         var bodyTooLarge = false
         var cancelled = false
+        /// The response went to the sink (it was not a redirect).
+        var streamed = false
+        /// Body bytes the sink accepted.
+        var delivered = 0
+        /// The sink stopped the transfer.
+        var stoppedBySink = false
     }
 
     private func makeHop(
@@ -255,7 +283,8 @@ public final class CurlTransport: HTTPTransport {
             url: url, method: request.method, headerLines: lines, body: request.body,
             acceptEncoding: acceptEncoding?.isEmpty == true ? nil : acceptEncoding, proxy: proxy, noProxy: noProxy,
             connectTimeoutMilliseconds: max(1, min(connect, remaining)), timeoutMilliseconds: remaining,
-            connectTimeoutClipped: remaining < connect, bodyLimit: max(0, configuration.maxBodyBytes))
+            connectTimeoutClipped: remaining < connect, bodyLimit: max(0, configuration.maxBodyBytes),
+            stallSeconds: Int(Self.seconds(configuration.totalTimeout).rounded(.up)), sink: nil)
     }
 
     /// Identifies a hop for loop detection: the same method, URL and cookies twice means no progress.
@@ -266,6 +295,9 @@ public final class CurlTransport: HTTPTransport {
 
     private func mapResult(_ result: HopResult, hop: Hop) throws -> HTTPResponse {
         if result.cancelled { throw CancellationError() }
+        if result.stoppedBySink {
+            return HTTPResponse(url: hop.url, status: result.status, headers: result.headers)
+        }
         if result.bodyTooLarge { throw HTTPTransportError.bodyTooLarge(url: hop.url, limit: hop.bodyLimit) }
         let code = CURLcode(rawValue: result.code)
         if code == CURLE_OK {
@@ -273,6 +305,9 @@ public final class CurlTransport: HTTPTransport {
         }
         let message = result.message
         if code == CURLE_OPERATION_TIMEDOUT {
+            if message.hasPrefix("Operation too slow") {
+                throw HTTPTransportError.timedOut(url: hop.url, seconds: Self.seconds(configuration.totalTimeout))
+            }
             let connectPhase = !message.hasPrefix("Operation timed out")
             let limit = connectPhase && !hop.connectTimeoutClipped
                 ? configuration.connectTimeout : configuration.totalTimeout
@@ -298,7 +333,8 @@ public final class CurlTransport: HTTPTransport {
         let multi = handle.multi
         curl_easy_reset(easy)
         defer { curl_easy_reset(easy) }
-        let transfer = Transfer(limit: hop.bodyLimit, expectsBody: hop.method != "HEAD", cancel: cancel)
+        let transfer = Transfer(
+            limit: hop.bodyLimit, expectsBody: hop.method != "HEAD", cancel: cancel, url: hop.url, sink: hop.sink)
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
         for line in hop.headerLines {
@@ -326,7 +362,14 @@ public final class CurlTransport: HTTPTransport {
                       "REDIR_PROTOCOLS_STR")
                 check(bookrule_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, hop.connectTimeoutMilliseconds),
                       "CONNECTTIMEOUT_MS")
-                check(bookrule_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, hop.timeoutMilliseconds), "TIMEOUT_MS")
+                if hop.sink == nil {
+                    check(bookrule_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, hop.timeoutMilliseconds), "TIMEOUT_MS")
+                } else {
+                    // A large download has no overall deadline; a stalled one fails after the same time.
+                    let stall = max(1, hop.stallSeconds)
+                    check(bookrule_curl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1), "LOW_SPEED_LIMIT")
+                    check(bookrule_curl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, stall), "LOW_SPEED_TIME")
+                }
                 check(bookrule_curl_setopt_string(easy, CURLOPT_PROXY, hop.proxy), "the proxy")
                 check(bookrule_curl_setopt_string(easy, CURLOPT_NOPROXY, hop.noProxy), "NOPROXY")
                 check(bookrule_curl_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1), "SUPPRESS_CONNECT_HEADERS")
@@ -400,6 +443,7 @@ public final class CurlTransport: HTTPTransport {
                 if finished && code == CURLE_OK {
                     _ = bookrule_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
                 }
+                if transfer.stoppedBySink { status = transfer.status }
                 curl_multi_remove_handle(multi, easy)
                 if !finished && code == CURLE_OK && !cancel.isCancelled {
                     code = CURLE_RECV_ERROR
@@ -408,6 +452,9 @@ public final class CurlTransport: HTTPTransport {
                 result.status = status
                 result.cancelled = cancel.isCancelled
                 result.bodyTooLarge = transfer.bodyTooLarge
+                result.streamed = transfer.streaming
+                result.delivered = transfer.delivered
+                result.stoppedBySink = transfer.stoppedBySink
                 result.headers = transfer.headers
                 result.bodyCapacity = transfer.body.capacity
                 result.body = transfer.body
@@ -560,20 +607,39 @@ final class Transfer {
     let limit: Int
     let expectsBody: Bool
     let cancel: CancelState
+    let url: String
+    let sink: (any HTTPBodySink)?
     var headers: [HTTPHeader] = []
     var body: [UInt8] = []
     var status = 0
     var bodyTooLarge = false
+    /// The current response goes to the sink (a final response of a `stream`), not into `body`.
+    var streaming = false
+    /// Body bytes the sink accepted.
+    var delivered = 0
+    /// The sink returned false.
+    var stoppedBySink = false
 
-    init(limit: Int, expectsBody: Bool, cancel: CancelState) {
+    init(limit: Int, expectsBody: Bool, cancel: CancelState, url: String, sink: (any HTTPBodySink)?) {
         self.limit = limit
         self.expectsBody = expectsBody
         self.cancel = cancel
+        self.url = url
+        self.sink = sink
     }
 
-    /// Adds body bytes; false (abort) when the cap would be exceeded or the task was cancelled.
+    /// Adds body bytes (or passes them to the sink); false (abort) when the cap would be exceeded, the sink
+    /// stopped or the task was cancelled.
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if cancel.isCancelled { return false }
+        if streaming, let sink {
+            guard sink.receiveBody(bytes) else {
+                stoppedBySink = true
+                return false
+            }
+            delivered += bytes.count
+            return true
+        }
         let needed = body.count + bytes.count
         if needed > limit {
             bodyTooLarge = true
@@ -594,11 +660,21 @@ final class Transfer {
         if line.hasPrefix("HTTP/") {
             headers = []
             body = []
+            streaming = false
             let fields = line.split(separator: " ", maxSplits: 2)
             status = fields.count > 1 ? Int(fields[1]) ?? 0 : 0
             return true
         }
         if line.isEmpty {
+            let redirect = [301, 302, 303, 307, 308].contains(status) && headers.value(for: "Location") != nil
+            if status >= 200, let sink, !redirect {
+                streaming = true
+                guard sink.receiveHead(HTTPResponseHead(url: url, status: status, headers: headers)) else {
+                    stoppedBySink = true
+                    return false
+                }
+                return true
+            }
             guard expectsBody, status >= 200, status != 204, status != 304 else { return true }
             if let length = headers.value(for: "Content-Length").flatMap({ Int($0.trimmingASCIIWhitespace()) }) {
                 if length > limit {

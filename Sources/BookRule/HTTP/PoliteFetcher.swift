@@ -135,6 +135,54 @@ public final class PoliteFetcher: HTTPTransport {
         }
     }
 
+    /// Streams `request` into `sink` politely: waits for the host's turn, holds it for the whole transfer (so
+    /// in serial mode nothing else goes to the host meanwhile), then records the outcome for the host like
+    /// `send` does (gap, failure delay, `Retry-After` on 429/503, breaker, User-Agent rotation).
+    ///
+    /// Unlike `send` it makes exactly one attempt: a download resumes from where the failed attempt stopped,
+    /// so retrying is the downloader's decision. Throws `FetchError` when the host is deferred or its breaker
+    /// is open, `CancellationError` when cancelled, and the transport's error when the transfer fails.
+    public func stream(_ request: HTTPRequest, to sink: any HTTPBodySink) async throws -> HTTPStreamResult {
+        guard let key = Self.hostKey(request.url) else { throw FetchError.invalidURL(request.url) }
+        let method = request.method.uppercased()
+        let waitStart = clock.now
+        let turn = try await takeTurn(at: key)
+        var outgoing = request
+        if outgoing.headers.value(for: "User-Agent") == nil {
+            outgoing.headers.append(HTTPHeader("User-Agent", turn.userAgent))
+        }
+        let started = clock.now
+        let startedDate = clock.wallClock
+        let result: Result<HTTPStreamResult, any Error>
+        do {
+            result = .success(try await transport.stream(outgoing, to: sink))
+        } catch {
+            result = .failure(error)
+        }
+        let ended = clock.now
+        let wallNow = clock.wallClock
+        let asResponse = result.map { HTTPResponse(url: $0.head.url, status: $0.head.status, headers: $0.head.headers) }
+        let (decision, granted) = state.withLock { state in
+            finish(
+                turn, at: key, result: asResponse, state: &state, now: ended, wallNow: wallNow,
+                attempt: 1, maxAttempts: 1, retriable: false, url: request.url)
+        }
+        for waiter in granted.resumed { waiter.continuation.resume() }
+        for waiter in granted.failed { waiter.continuation.resume(throwing: waiter.error) }
+        if let events {
+            let streamed = try? result.get()
+            var errorText: String?
+            if case .failure(let error) = result { errorText = String(describing: error) }
+            events(FetchEvent(
+                time: startedDate, host: key, method: method, url: request.url, attempt: 1,
+                status: streamed?.head.status, bytes: streamed?.bodyBytes ?? 0, wait: started - waitStart,
+                duration: ended - started, retryReason: nil, error: errorText,
+                userAgent: outgoing.headers.value(for: "User-Agent") ?? turn.userAgent))
+        }
+        if case .fail(let error) = decision { throw error }
+        return try result.get()
+    }
+
     // MARK: - Taking a turn
 
     /// A caller's right to send one request to a host, held from `takeTurn` to `finish`.

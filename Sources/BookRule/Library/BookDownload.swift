@@ -22,11 +22,16 @@ public struct BookDownload: Sendable {
         public var range: ClosedRange<Int>?
         /// Book variables from a search result (`@put` values).
         public var variables: [String: String]
+        /// For audio and image sources: where the media files each chapter links go, as
+        /// `<mediaDirectory>/<book id>/<chapter number>-<file number>.<ext>` (`0007-002.jpg`), downloaded in order
+        /// through `MediaDownloader` before the chapter counts as saved. Nil skips them.
+        public var mediaDirectory: String?
 
         /// Creates options.
-        public init(range: ClosedRange<Int>? = nil, variables: [String: String] = [:]) {
+        public init(range: ClosedRange<Int>? = nil, variables: [String: String] = [:], mediaDirectory: String? = nil) {
             self.range = range
             self.variables = variables
+            self.mediaDirectory = mediaDirectory
         }
     }
 
@@ -79,12 +84,18 @@ public struct BookDownload: Sendable {
                     of: Chapter(index: chapter.position, title: chapter.title, url: chapter.url),
                     next: next.map { Chapter(index: $0.position, title: $0.title, url: $0.url) },
                     book: info, variables: info.variables)
-                guard !content.text.isEmpty else {
+                // An audio or image chapter's text is its list of media URLs when the rule gave no other text.
+                let text = content.text.isEmpty ? content.mediaURLs.joined(separator: "\n") : content.text
+                guard !text.isEmpty else {
                     throw DownloadError.emptyChapter(url: chapter.url)
                 }
-                try store.saveChapter(bookID: book.id, url: chapter.url, title: content.title, text: content.text)
+                if let root = options.mediaDirectory, !content.mediaURLs.isEmpty {
+                    try await downloadMedia(content.mediaURLs, chapterNumber: chapter.position + 1,
+                                            into: root + "/\(book.id)")
+                }
+                try store.saveChapter(bookID: book.id, url: chapter.url, title: content.title, text: text)
                 saved += 1
-                emit(.chapterSaved(position: chapter.position, title: chapter.title, characters: content.text.count))
+                emit(.chapterSaved(position: chapter.position, title: chapter.title, characters: text.count))
             } catch {
                 if Task.isCancelled || error is CancellationError { break }
                 let message = "\(error)"
@@ -109,6 +120,35 @@ public struct BookDownload: Sendable {
             }.count,
             cancelled: Task.isCancelled, stoppedBecause: stopReason,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)))
+    }
+
+    /// Downloads a chapter's media files in order, one at a time, resuming partial ones and skipping complete
+    /// ones; throws the first failure, or `CancellationError` (after pausing, which keeps the partial data).
+    private func downloadMedia(_ urls: [String], chapterNumber: Int, into directory: String) async throws {
+        let downloader = MediaDownloader(transport: engine.transport, jobs: 1)
+        for (index, url) in urls.enumerated() {
+            let name = MediaFileName.make(forURL: url)
+            let suffix = name.lastIndex(of: ".").map { String(name[$0...]) } ?? ""
+            let stem = Self.padded(chapterNumber, 4) + "-" + Self.padded(index + 1, 3)
+            try await downloader.add(MediaDownloadTask(
+                id: String(index), url: url, destination: directory + "/" + stem + suffix, headers: engine.source.headers))
+        }
+        await withTaskCancellationHandler {
+            await downloader.waitUntilIdle()
+        } onCancel: {
+            Task { await downloader.pauseAll() }
+        }
+        await downloader.finishEvents()
+        try Task.checkCancellation()
+        for (task, state) in await downloader.snapshot() {
+            if case .failed(let reason) = state { throw DownloadError.mediaFailed(url: task.url, reason: reason) }
+            if state != .completed { throw CancellationError() }
+        }
+    }
+
+    private static func padded(_ number: Int, _ width: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
     /// The reason to stop the whole run when `error` means the host will refuse everything for now.
@@ -173,10 +213,14 @@ public struct DownloadSummary: Sendable, Codable, Equatable {
 public enum DownloadError: Error, Sendable, CustomStringConvertible {
     /// The content rules found no text (never saved as a placeholder).
     case emptyChapter(url: String)
+    /// A media file the chapter links (audio and image sources) could not be downloaded; `reason` says why.
+    /// The chapter stays missing, and the next run resumes the file.
+    case mediaFailed(url: String, reason: String)
 
     public var description: String {
         switch self {
         case .emptyChapter(let url): return "the content rules found no text on \(url)"
+        case .mediaFailed(let url, let reason): return "the media file \(url) could not be downloaded: \(reason)"
         }
     }
 }

@@ -95,6 +95,13 @@ public enum LocalFile {
         }
     }
 
+    /// The size of the regular file at `path`, or nil when there is none.
+    static func size(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+
     /// Creates `path` and its parents when missing.
     public static func makeDirectories(_ path: String) throws(Failure) {
         var current = path.hasPrefix("/") ? "/" : ""

@@ -1,0 +1,209 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import BookRule
+import Foundation
+import Synchronization
+
+/// Shows `bookrule download` progress on stderr: on a terminal, one live line per active download redrawn in
+/// place (ANSI cursor moves) under the permanent messages; otherwise one plain line per event that matters; or,
+/// with `--json`, every event as a JSON line on stdout.
+final class DownloadProgressDisplay: Sendable {
+    private let terminal: Terminal
+    private let live: Bool
+    private let json: Bool
+    private let names: [String: String]
+    private let state = Mutex(State())
+
+    private struct State {
+        var active: [String: MediaDownloadProgress] = [:]
+        var order: [String] = []
+        var drawnLines = 0
+        var lastDraw: ContinuousClock.Instant?
+    }
+
+    /// `names` maps task ids to the names shown.
+    init(terminal: Terminal, live: Bool, json: Bool = false, names: [String: String]) {
+        self.terminal = terminal
+        self.live = live && !json
+        self.json = json
+        self.names = names
+    }
+
+    func handle(_ event: MediaDownloadEvent) {
+        let name = names[event.id] ?? event.id
+        if json {
+            terminal.print(Self.json(event, name: name))
+            return
+        }
+        switch event {
+        case .queued:
+            break
+        case .started(let id, let offset):
+            state.withLock { state in
+                if state.active[id] == nil { state.order.append(id) }
+                state.active[id] = MediaDownloadProgress(receivedBytes: offset, totalBytes: nil, bytesPerSecond: 0)
+            }
+            if !live { terminal.error(offset > 0 ? "resuming \(name) at \(Self.size(offset))" : "downloading \(name)") }
+            redraw(force: true)
+        case .progress(let id, let progress):
+            state.withLock { $0.active[id] = progress }
+            redraw(force: false)
+        case .restarted(_, let reason):
+            message("restarting \(name) from byte 0: \(reason)")
+        case .retrying(_, let attempt, let reason):
+            message("retrying \(name) (attempt \(attempt)): \(reason)")
+        case .paused(let id, let progress):
+            remove(id)
+            let total = progress.totalBytes.map { " of \(Self.size($0))" } ?? ""
+            message("paused \(name) at \(Self.size(progress.receivedBytes))\(total)")
+        case .completed(let id, let path, let bytes, let alreadyPresent):
+            remove(id)
+            message(alreadyPresent ? "already complete: \(path) (\(Self.size(bytes)))" : "saved \(path) (\(Self.size(bytes)))")
+        case .failed(let id, let error):
+            remove(id)
+            message("failed \(name): \(error)")
+        }
+    }
+
+    /// Prints a line of results on stdout, above the live lines when they share the terminal (nothing in JSON
+    /// mode, where the `completed` event carries the path).
+    func result(_ line: String) {
+        if json { return }
+        guard live else {
+            terminal.print(line)
+            return
+        }
+        state.withLock { state in
+            terminal.errorRaw(Self.clear(state.drawnLines))
+            state.drawnLines = 0
+            terminal.print(line)
+            terminal.errorRaw(block(&state))
+        }
+    }
+
+    /// Clears the live lines (at the end of the run).
+    func finish() {
+        guard live else { return }
+        let text = state.withLock { state -> String in
+            defer { state.drawnLines = 0 }
+            return Self.clear(state.drawnLines)
+        }
+        if !text.isEmpty { terminal.errorRaw(text) }
+    }
+
+    private func remove(_ id: String) {
+        state.withLock { state in
+            state.active[id] = nil
+            state.order.removeAll { $0 == id }
+        }
+    }
+
+    /// A permanent line, printed above the live block.
+    private func message(_ text: String) {
+        guard live else {
+            terminal.error(text)
+            return
+        }
+        let output = state.withLock { state -> String in
+            var output = Self.clear(state.drawnLines) + text + "\n"
+            output += block(&state)
+            return output
+        }
+        terminal.errorRaw(output)
+    }
+
+    private func redraw(force: Bool) {
+        guard live else { return }
+        let output = state.withLock { state -> String? in
+            let now = ContinuousClock.now
+            if !force, let last = state.lastDraw, now - last < .milliseconds(100) { return nil }
+            return Self.clear(state.drawnLines) + block(&state)
+        }
+        if let output { terminal.errorRaw(output) }
+    }
+
+    /// The live lines, one per active download; records how many were drawn.
+    private func block(_ state: inout State) -> String {
+        state.lastDraw = .now
+        let width = Self.columns()
+        var text = ""
+        for id in state.order {
+            guard let progress = state.active[id] else { continue }
+            let name = names[id] ?? id
+            var line = ""
+            if let fraction = progress.fraction {
+                line += String(format: "%5.1f%% ", fraction * 100)
+            }
+            line += Self.size(progress.receivedBytes)
+            if let total = progress.totalBytes { line += " / " + Self.size(total) }
+            if progress.bytesPerSecond > 0 { line += "  " + Self.size(Int64(progress.bytesPerSecond)) + "/s" }
+            line += "  " + name
+            text += String(line.prefix(width)) + "\n"
+        }
+        state.drawnLines = state.order.filter { state.active[$0] != nil }.count
+        return text
+    }
+
+    /// Moves the cursor up over `lines` drawn lines and clears from there to the end of the screen.
+    private static func clear(_ lines: Int) -> String {
+        lines > 0 ? "\u{1B}[\(lines)A\r\u{1B}[J" : ""
+    }
+
+    /// One JSON line for `event`: `event`, `id`, `name`, and the event's fields.
+    static func json(_ event: MediaDownloadEvent, name: String) -> String {
+        var fields: [String: String] = ["id": event.id, "name": name]
+        func progress(_ value: MediaDownloadProgress) {
+            fields["receivedBytes"] = String(value.receivedBytes)
+            if let total = value.totalBytes { fields["totalBytes"] = String(total) }
+            fields["bytesPerSecond"] = String(Int64(value.bytesPerSecond))
+        }
+        switch event {
+        case .queued:
+            fields["event"] = "queued"
+        case .started(_, let offset):
+            fields["event"] = "started"
+            fields["resumingAt"] = String(offset)
+        case .progress(_, let value):
+            fields["event"] = "progress"
+            progress(value)
+        case .restarted(_, let reason):
+            fields["event"] = "restarted"
+            fields["reason"] = reason
+        case .retrying(_, let attempt, let reason):
+            fields["event"] = "retrying"
+            fields["attempt"] = String(attempt)
+            fields["reason"] = reason
+        case .paused(_, let value):
+            fields["event"] = "paused"
+            progress(value)
+        case .completed(_, let path, let bytes, let alreadyPresent):
+            fields["event"] = "completed"
+            fields["path"] = path
+            fields["bytes"] = String(bytes)
+            fields["alreadyPresent"] = String(alreadyPresent)
+        case .failed(_, let error):
+            fields["event"] = "failed"
+            fields["error"] = error.description
+        }
+        return ProgressDisplay.json(fields)
+    }
+
+    /// `1.5 MiB`, `320 KiB`, `12 B`.
+    static func size(_ bytes: Int64) -> String {
+        let value = Double(bytes)
+        let kibibyte = 1024.0
+        if value >= kibibyte * kibibyte * kibibyte { return String(format: "%.2f GiB", value / (kibibyte * kibibyte * kibibyte)) }
+        if value >= kibibyte * kibibyte { return String(format: "%.1f MiB", value / (kibibyte * kibibyte)) }
+        if value >= kibibyte { return String(format: "%.0f KiB", value / kibibyte) }
+        return "\(bytes) B"
+    }
+
+    private static func columns() -> Int {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) - 1 }
+        return 79
+    }
+}
