@@ -33,7 +33,9 @@ extension DownloadTransfers {
             let url = server.baseURL + "/media/episode%201.mp3"
             let first = try BookruleProcess(["download", url, "-o", directory] + Self.fast)
             try await eventually(seconds: 60) { server.isStalled }
-            try await Task.sleep(for: .milliseconds(200))
+            // Everything the server sent has reached the file (on a loaded machine some of it can still be in
+            // the socket when the server stalls); the kill then lands with the sidecar at most one commit behind.
+            try await eventually(seconds: 60) { LocalFile.size(directory + "/episode 1.mp3.part") == 7_654_321 }
             kill(first.process.processIdentifier, SIGKILL)
             let killed = try await first.wait()
             #expect(killed.status != 0)
@@ -75,7 +77,7 @@ extension DownloadTransfers {
             let url = server.baseURL + "/a/cover.jpg"
             let first = try BookruleProcess(["download", url, "-o", directory] + Self.fast)
             try await eventually(seconds: 60) { server.isStalled }
-            try await Task.sleep(for: .milliseconds(200))
+            try await eventually(seconds: 60) { LocalFile.size(directory + "/cover.jpg.part") == Int64(2 * Self.mebibyte + 1234) }
             kill(first.process.processIdentifier, SIGINT)
             let interrupted = try await first.wait()
             #expect(interrupted.status == 1, "\(interrupted.output)")

@@ -191,6 +191,9 @@ extension DownloadTransfers {
             let task = MediaDownloadTask(id: "f", url: server.baseURL + "/f.bin", destination: directory + "/f.bin")
             try await downloader.add(task)
             try await eventually(seconds: 60) { server.isStalled }
+            // The server has sent its 1.5 MiB; wait until the client has written them too (on a loaded machine
+            // they can still be in the socket when the server stalls).
+            try await eventually(seconds: 60) { LocalFile.size(task.partPath) == 1_500_000 }
             await downloader.pause("f")
             await downloader.waitUntilIdle()
             #expect(await downloader.state(of: "f") == .paused, "\(log.all)")

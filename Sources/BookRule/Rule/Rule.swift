@@ -15,6 +15,9 @@ public struct Rule: Sendable {
     public let reversed: Bool
     let body: RuleBody
     let puts: [(key: String, rule: RuleBody)]
+    /// The simple path whose nodes' values are the rule's strings on a page, when that is all the rule does
+    /// (no `@put`, one XPath read straight off the nodes): decided once here for the per-chapter fast path.
+    let nodeValuePath: SimpleXPath?
 
     init(text: String, field: String, kind: RuleKind, dialect: RuleDialect?, reversed: Bool,
          body: RuleBody, puts: [(key: String, rule: RuleBody)]) {
@@ -25,6 +28,13 @@ public struct Rule: Sendable {
         self.reversed = reversed
         self.body = body
         self.puts = puts
+        var html = body
+        if case .byContent(let page, _) = body { html = page }
+        if puts.isEmpty, case .xpath(let rule) = html, rule.readsNodeValues {
+            nodeValuePath = rule.simple
+        } else {
+            nodeValuePath = nil
+        }
     }
 
     /// Whether the rule is empty (nothing to evaluate).

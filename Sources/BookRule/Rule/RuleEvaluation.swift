@@ -49,11 +49,8 @@ extension Rule {
     /// simple XPath read straight off the nodes of an HTML context, without `@put`. Lets a caller read the
     /// fields of thousands of list elements without making intermediate strings and arrays.
     func valueNodes(in context: RuleContext, into nodes: inout [xmlNodePtr]) -> HTMLDocument? {
-        var body = self.body
-        if case .byContent(let html, _) = body { body = html }
-        guard puts.isEmpty, case .xpath(let rule) = body, rule.readsNodeValues, let simple = rule.simple,
-              case .node(let node) = context, !context.isJSON,
-              simple.evaluatePointers(at: node.pointer, into: &nodes) else { return nil }
+        guard let nodeValuePath, case .node(let node) = context, !context.isJSON,
+              nodeValuePath.evaluatePointers(at: node.pointer, into: &nodes) else { return nil }
         return node.document
     }
 
