@@ -333,6 +333,8 @@ struct TOCFastPathTests {
         <li><a href="12.html"></a></li>
         <li><a href="13.html"><![CDATA[x]]>第&#21313;三章</a></li>
         <li><a href="%E7%AC%AC14.html">第十四章 \u{00A0}</a></li>
+        <li><a href="15.html" title=" 2024\u{00A0}\u{00A0}05-01 ">第十五章\u{00A0}\u{00A0}开始</a></li>
+        <li><a href="16.html" title="\u{3000}昨天\u{3000}">x\u{200B}y so\u{00AD}ft \u{3000}</a></li>
         <li><a>无链接</a></li>
         </ul></body></html>
         """
@@ -351,7 +353,8 @@ struct TOCFastPathTests {
         let rule = Self.rules[index]
         let source = try loadSource("""
             {"bookSourceUrl": "https://novel.test", "bookSourceName": "fast path",
-             "ruleToc": {"chapterList": "\(rule.list)", "chapterName": "\(rule.name)", "chapterUrl": "\(rule.url)"}}
+             "ruleToc": {"chapterList": "\(rule.list)", "chapterName": "\(rule.name)", "chapterUrl": "\(rule.url)",
+                         "updateTime": "@XPath://@title"}}
             """)
         let site = TestSite(html: ["https://novel.test/book/7/list.html": Self.page])
         let fast = try await SourceEngine(source: source, transport: site).toc(url: "https://novel.test/book/7/list.html")
@@ -381,6 +384,9 @@ struct TOCFastPathTests {
         #expect(byTitle["第八章"] == "https://novel.test/book/7/8.html")
         #expect(byTitle["第九章"] == "https://novel.test/book/7/9.html")
         #expect(byTitle["第十章"] == "https://novel.test/book/7/?page=10")
+        // jsoup's text(): NO-BREAK SPACE is whitespace, ZERO WIDTH SPACE and SOFT HYPHEN are dropped, U+3000 stays.
+        #expect(byTitle["第十五章 开始"] == "https://novel.test/book/7/15.html")
+        #expect(byTitle["xy soft \u{3000}"] == "https://novel.test/book/7/16.html")
         // The first 第一章 is listed again later: the later one is kept (Legado keeps the last occurrence). The
         // two entries without a link both stand for the page itself, so the first of them is dropped too.
         #expect(toc.chapters.first?.title == "第二章 风起")

@@ -75,20 +75,27 @@ public enum HTMLTextFormatter {
             previousByte = byte
         }
         if !needsWork && !previousSpace { return text }
-        let bytes = Array(text.utf8)
         var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
+        var copy = text
+        copy.withUTF8 { appendJsoupNormalised($0, to: &output) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `jsoupNormalisedWhitespace` of `bytes`, appended to `output`.
+    private static func appendJsoupNormalised(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        let start = output.count
+        output.reserveCapacity(start + bytes.count)
         var pendingSpace = false
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
-                pendingSpace = !output.isEmpty
+                pendingSpace = output.count > start
                 index += 1
                 continue
             }
             if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0xA0 {
-                pendingSpace = !output.isEmpty
+                pendingSpace = output.count > start
                 index += 2
                 continue
             }
@@ -104,7 +111,6 @@ public enum HTMLTextFormatter {
             output.append(byte)
             index += 1
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Plain text from a string that may hold markup or entities (a regex group taken from raw HTML, an
@@ -207,55 +213,34 @@ public enum HTMLTextFormatter {
     /// the TOC.
     static func singleLine(utf8 bytes: [UInt8], scratch output: inout [UInt8], isTitle: Bool) -> String {
         if bytes.isEmpty { return "" }
-        if bytes.withUnsafeBufferPointer(containsMarkup(utf8:)) {
-            let text = String(decoding: bytes, as: UTF8.self)
-            return isTitle ? titleLine(text) : singleLine(text)
-        }
-        if !needsCollapsing(bytes) {
-            return bytes.withUnsafeBufferPointer { plain in
-                let kept = isTitle ? titleRange(of: plain) : SpaceTrimming.range(of: plain, paragraphSpace: true)
-                return String(decoding: UnsafeBufferPointer(rebasing: plain[kept]), as: UTF8.self)
+        return bytes.withUnsafeBufferPointer { input in
+            if containsMarkup(utf8: input) {
+                let text = String(decoding: input, as: UTF8.self)
+                return isTitle ? titleLine(text) : singleLine(text)
+            }
+            output.removeAll(keepingCapacity: true)
+            if isTitle {
+                appendJsoupNormalised(input, to: &output)
+                return String(decoding: output, as: UTF8.self)
+            }
+            if !needsCollapsing(input) {
+                let kept = SpaceTrimming.range(of: input, paragraphSpace: true)
+                return String(decoding: UnsafeBufferPointer(rebasing: input[kept]), as: UTF8.self)
+            }
+            var pendingSpace = false
+            for byte in input {
+                if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+                    pendingSpace = !output.isEmpty
+                } else {
+                    if pendingSpace { output.append(0x20); pendingSpace = false }
+                    output.append(byte)
+                }
+            }
+            return output.withUnsafeBufferPointer { collapsed in
+                let kept = SpaceTrimming.range(of: collapsed, paragraphSpace: true)
+                return String(decoding: UnsafeBufferPointer(rebasing: collapsed[kept]), as: UTF8.self)
             }
         }
-        output.removeAll(keepingCapacity: true)
-        var pendingSpace = false
-        for byte in bytes {
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
-                pendingSpace = !output.isEmpty
-            } else {
-                if pendingSpace { output.append(0x20); pendingSpace = false }
-                output.append(byte)
-            }
-        }
-        return output.withUnsafeBufferPointer { collapsed in
-            let kept = isTitle ? titleRange(of: collapsed) : SpaceTrimming.range(of: collapsed, paragraphSpace: true)
-            return String(decoding: UnsafeBufferPointer(rebasing: collapsed[kept]), as: UTF8.self)
-        }
-    }
-
-    /// What `titleLine` keeps of collapsed bytes: the ends trimmed of SPACE and NO-BREAK SPACE only.
-    private static func titleRange(of bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
-        var start = 0
-        var end = bytes.count
-        while start < end {
-            if bytes[start] == 0x20 {
-                start += 1
-            } else if bytes[start] == 0xC2, end - start >= 2, bytes[start + 1] == 0xA0 {
-                start += 2
-            } else {
-                break
-            }
-        }
-        while start < end {
-            if bytes[end - 1] == 0x20 {
-                end -= 1
-            } else if bytes[end - 1] == 0xA0, end - start >= 2, bytes[end - 2] == 0xC2 {
-                end -= 2
-            } else {
-                break
-            }
-        }
-        return start..<end
     }
 
     /// Collapses runs of ASCII whitespace (including line breaks) into single spaces, as a browser renders
