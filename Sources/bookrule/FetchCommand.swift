@@ -192,6 +192,9 @@ enum FetchCommand {
         }
     }
 
+    /// A cover larger than this is not an image a reader wants in an EPUB (or not an image at all).
+    static let maximumCoverBytes: Int64 = 16 << 20
+
     /// Keeps the book's cover beside the library for EPUB export, when the source names one and it is an image.
     /// It goes through `MediaDownloader` like any other file: streamed to a `.part` file, resumable, and put in
     /// place only when complete.
@@ -200,7 +203,8 @@ enum FetchCommand {
         guard !book.coverURL.isEmpty, !FileManager.default.fileExists(atPath: path) else { return }
         let downloader = MediaDownloader(transport: transport, jobs: 1)
         do {
-            try await downloader.add(MediaDownloadTask(id: "cover", url: book.coverURL, destination: path))
+            try await downloader.add(MediaDownloadTask(
+                id: "cover", url: book.coverURL, destination: path, maximumBytes: Self.maximumCoverBytes))
         } catch {
             terminal.error("warning: the cover could not be fetched: \(error)")
             return

@@ -48,6 +48,12 @@ final class RangeServer: Sendable {
         var gate: (@Sendable () -> Bool)?
         /// Serve at a lower CPU priority (nice 10), so a full-speed transfer leaves the CPU to other tests.
         var lowPriority = false
+        /// Send at most this many bytes in a 206 (RFC 9110 lets a server send less than the range asked for).
+        var maxRangeBytes: Int?
+        /// Honour `Range` whatever `If-Range` says, as a broken server would.
+        var ignoreIfRange = false
+        /// A Content-Encoding header to send with the (unchanged) bytes.
+        var contentEncoding: String?
     }
 
     /// The ETag the server sends.
@@ -341,15 +347,17 @@ final class RangeServer: Sendable {
         var fields: [(String, String)] = [("Accept-Ranges", config.acceptRangesNone ? "none" : "bytes")]
         if let etag { fields.append(("ETag", etag)) }
         if let lastModified = config.lastModified { fields.append(("Last-Modified", lastModified)) }
+        if let coding = config.contentEncoding { fields.append(("Content-Encoding", coding)) }
         fields.append(("Date", RetryAfter.imfFixdate(Date())))
 
         var status = 200
         var start = 0
+        var stop = length
         if !config.ignoreRange, let range = headers.value(for: "Range"), range.hasPrefix("bytes="),
            range.hasSuffix("-"), let first = Int(range.dropFirst(6).dropLast())
         {
             let ifRange = headers.value(for: "If-Range")
-            let validatorMatches = ifRange == nil
+            let validatorMatches = config.ignoreIfRange || ifRange == nil
                 || (etag != nil && ifRange == etag && !(etag ?? "").hasPrefix("W/"))
                 || (config.lastModified != nil && ifRange == config.lastModified)
             if validatorMatches {
@@ -362,24 +370,25 @@ final class RangeServer: Sendable {
                 }
                 status = 206
                 start = first
-                fields.append(("Content-Range", "bytes \(first)-\(length - 1)/\(length)"))
+                stop = config.maxRangeBytes.map { min(length, first + $0) } ?? length
+                fields.append(("Content-Range", "bytes \(first)-\(stop - 1)/\(length)"))
             }
         }
         state.withLock { state in
             state.records[index].status = status
             state.records[index].firstByte = start
         }
-        if start >= length { finish() }
-        guard send(client, head(status, status == 206 ? "Partial Content" : "OK", fields, contentLength: length - start)) else {
+        if start >= stop { finish() }
+        guard send(client, head(status, status == 206 ? "Partial Content" : "OK", fields, contentLength: stop - start)) else {
             return
         }
         let pattern = Self.pattern(version: config.version)
         let chunk = config.bytesPerSecond.map { max(1024, min(65_536, $0 / 50)) } ?? 65_536
         var position = start
         var sentHere = 0
-        while position < length {
+        while position < stop {
             if state.withLock({ $0.stopped }) { return }
-            var count = min(chunk, length - position)
+            var count = min(chunk, stop - position)
             if let drop = config.dropAfterBytes {
                 if sentHere >= drop { return }
                 count = min(count, drop - sentHere)
@@ -392,7 +401,7 @@ final class RangeServer: Sendable {
                 count = min(count, stall - sentHere)
             }
             let offset = position % Self.period
-            if position + count >= length { finish() }
+            if position + count >= stop { finish() }
             let sent = pattern.withUnsafeBytes { buffer in
                 sendAll(client, UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + count)]))
             }

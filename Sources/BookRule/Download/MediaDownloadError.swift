@@ -15,6 +15,10 @@ public enum MediaDownloadError: Error, Sendable, Hashable, CustomStringConvertib
     case tooManyRestarts(url: String, restarts: Int, reason: String)
     /// `add` was given a task whose id or destination another task already has.
     case duplicateTask(id: String, destination: String)
+    /// Another process (or task) is downloading to the same file right now: its `.part` file is locked.
+    case locked(path: String)
+    /// The file is larger than the task's `maximumBytes`.
+    case tooLarge(url: String, limit: Int64)
 
     /// What went wrong and what to try.
     public var description: String {
@@ -24,7 +28,7 @@ public enum MediaDownloadError: Error, Sendable, Hashable, CustomStringConvertib
                 ? " (the file is not there: check the URL)" : " (try again later)")
         case .transfer(let url, let attempts, let message):
             return "could not download \(url) after \(attempts) attempt(s): \(message) "
-                + "(the partial file is kept: run again to continue)"
+                + "(run again to continue; what arrived is kept when the server can resume it)"
         case .lengthMismatch(let path, let expected, let actual):
             return "\(path) has \(actual) bytes, expected \(expected) (the server sent a different file; run again)"
         case .checksumMismatch(let path, let expected, let actual):
@@ -37,6 +41,11 @@ public enum MediaDownloadError: Error, Sendable, Hashable, CustomStringConvertib
                 + "while it downloads: try again later"
         case .duplicateTask(let id, let destination):
             return "a download with id \(id) or destination \(destination) is already listed"
+        case .locked(let path):
+            return "\(path) is being downloaded by another bookrule right now (its .part file is locked); "
+                + "wait for it to finish, or stop it first"
+        case .tooLarge(let url, let limit):
+            return "\(url) is larger than \(limit) bytes, the most allowed for this file; it was not kept"
         }
     }
 }

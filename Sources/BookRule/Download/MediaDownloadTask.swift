@@ -13,11 +13,13 @@ public struct MediaDownloadTask: Sendable, Hashable {
     public var expectedLength: Int64?
     /// Extra request header fields (a Referer some image hosts want, a source's `header`).
     public var headers: [HTTPHeader]
+    /// The most bytes the file may have (a cover image, say); larger fails the task. Nil: no limit.
+    public var maximumBytes: Int64?
 
     /// Creates a task.
     public init(
         id: String, url: String, destination: String, expectedSHA256: String? = nil, expectedLength: Int64? = nil,
-        headers: [HTTPHeader] = []
+        headers: [HTTPHeader] = [], maximumBytes: Int64? = nil
     ) {
         self.id = id
         self.url = url
@@ -25,6 +27,7 @@ public struct MediaDownloadTask: Sendable, Hashable {
         self.expectedSHA256 = expectedSHA256
         self.expectedLength = expectedLength
         self.headers = headers
+        self.maximumBytes = maximumBytes
     }
 
     /// Whether `url` can be downloaded: an absolute http or https URL with a host.

@@ -33,6 +33,8 @@ public actor MediaDownloader {
         var state: MediaDownloadState
         var runner: Task<Void, Never>?
         var pauseRequested = false
+        /// `resume` was called while a requested pause was still stopping the transfer: queue it again then.
+        var resumeRequested = false
     }
 
     /// Every event of every task, in order per task.
@@ -115,6 +117,10 @@ public actor MediaDownloader {
             entries[id] = entry
             continuation.yield(.queued(id: id))
             schedule()
+        case .running where entry.pauseRequested:
+            // The transfer is still stopping; it is queued again once it has.
+            entry.resumeRequested = true
+            entries[id] = entry
         case .queued, .running, .completed:
             break
         }
@@ -196,6 +202,11 @@ public actor MediaDownloader {
             }
         }
         entry.pauseRequested = false
+        if entry.resumeRequested, entry.state == .paused {
+            entry.state = .queued
+            continuation.yield(.queued(id: id))
+        }
+        entry.resumeRequested = false
         entries[id] = entry
         schedule()
     }

@@ -36,6 +36,8 @@ final class PartialFileWriter: HTTPBodySink {
         var record: PartialDownloadRecord?
         var verdict: Verdict?
         var restartNote: String?
+        /// For a 206: the offset just after the last byte the server said it sends.
+        var rangeEnd: Int64?
     }
 
     let task: MediaDownloadTask
@@ -45,42 +47,21 @@ final class PartialFileWriter: HTTPBodySink {
     private let onProgress: @Sendable (Int64, Int64?) -> Void
     private let state: Mutex<State>
 
-    /// Opens (creating) the task's `.part` file cut to `offset` bytes. `record` is the sidecar the resume is
-    /// based on (nil for a fresh start); `offset > 0` means the request asks for `bytes=offset-`.
+    /// Writes into `part` (open and locked for the run), cut to `offset` bytes. `record` is the sidecar the
+    /// resume is based on (nil for a fresh start); `offset > 0` means the request asks for `bytes=offset-`.
     init(
-        task: MediaDownloadTask, offset: Int64, record: PartialDownloadRecord?, commitBytes: Int64,
-        commitInterval: Duration, onProgress: @escaping @Sendable (Int64, Int64?) -> Void
+        task: MediaDownloadTask, part: LockedPartFile, offset: Int64, record: PartialDownloadRecord?,
+        commitBytes: Int64, commitInterval: Duration, onProgress: @escaping @Sendable (Int64, Int64?) -> Void
     ) throws(MediaDownloadError) {
-        let descriptor = open(task.partPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .file(path: task.partPath, reason: Self.systemMessage()) }
-        // Two runs writing one .part would interleave their data; the lock goes with the descriptor (and with
-        // the process, even on kill -9).
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let reason = errno == EWOULDBLOCK
-                ? "another process is downloading this file right now (its .part file is locked)"
-                : Self.systemMessage()
-            closeFile(descriptor)
-            throw .file(path: task.partPath, reason: reason)
-        }
-        guard ftruncate(descriptor, off_t(offset)) == 0, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
-            let reason = Self.systemMessage()
-            closeFile(descriptor)
-            throw .file(path: task.partPath, reason: reason)
-        }
+        try part.cut(to: offset)
         self.task = task
         self.requestedFrom = offset
         self.commitBytes = max(1, commitBytes)
         self.commitInterval = commitInterval
         self.onProgress = onProgress
         self.state = Mutex(State(
-            descriptor: descriptor, written: offset, committed: offset, lastCommit: .now, record: record,
-            verdict: nil, restartNote: nil))
-    }
-
-    deinit {
-        state.withLock { state in
-            if state.descriptor >= 0 { closeFile(state.descriptor) }
-        }
+            descriptor: part.descriptor, written: offset, committed: offset, lastCommit: .now, record: record,
+            verdict: nil, restartNote: nil, rangeEnd: nil))
     }
 
     /// Bytes of the `.part` file written so far (earlier runs included).
@@ -91,6 +72,8 @@ final class PartialFileWriter: HTTPBodySink {
     var record: PartialDownloadRecord? { state.withLock { $0.record } }
     /// Why a 200 replaced partial data, when it did.
     var restartNote: String? { state.withLock { $0.restartNote } }
+    /// For a 206: the offset just after the last byte of the range sent (nil for a 200).
+    var rangeEnd: Int64? { state.withLock { $0.rangeEnd } }
 
     func receiveHead(_ head: HTTPResponseHead) -> Bool {
         state.withLock { state in
@@ -103,6 +86,14 @@ final class PartialFileWriter: HTTPBodySink {
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         state.withLock { state in
             guard state.verdict == .accepted else { return false }
+            if let limit = task.maximumBytes, state.written + Int64(bytes.count) > limit {
+                state.verdict = .failed(.tooLarge(url: task.url, limit: limit))
+                return false
+            }
+            if let end = state.rangeEnd, state.written + Int64(bytes.count) > end {
+                state.verdict = .restart(reason: "the server sent more than the range it announced (Content-Range)")
+                return false
+            }
             var offset = 0
             while offset < bytes.count {
                 let count = writeFile(state.descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
@@ -133,18 +124,20 @@ final class PartialFileWriter: HTTPBodySink {
         try state.withLock { (state: inout State) throws(MediaDownloadError) in try commit(&state) }
     }
 
-    /// Closes the `.part` file.
+    /// Stops writing (the `.part` file itself stays open and locked until the run ends).
     func close() {
-        state.withLock { state in
-            if state.descriptor >= 0 { closeFile(state.descriptor) }
-            state.descriptor = -1
-        }
+        state.withLock { $0.descriptor = -1 }
     }
 
     // MARK: - Deciding on the head
 
     private func judge(_ head: HTTPResponseHead, state: inout State) -> Verdict {
         let etag = head.headers.value(for: "ETag")
+        if let limit = task.maximumBytes, (200...206).contains(head.status),
+           let length = head.headers.value(for: "Content-Length").flatMap({ Int64($0.trimmingASCIIWhitespace()) }),
+           length > limit {
+            return .failed(.tooLarge(url: task.url, limit: limit))
+        }
         switch head.status {
         case 200:
             if state.written > 0 {
@@ -157,13 +150,17 @@ final class PartialFileWriter: HTTPBodySink {
                 state.written = 0
                 state.committed = 0
             }
-            let encoded = head.headers.value(for: "Content-Encoding").map { $0.lowercased() != "identity" } ?? false
-            let length = encoded ? nil : head.headers.value(for: "Content-Length").flatMap { Int64($0.trimmingASCIIWhitespace()) }
+            // Streams are stored as served (the transport does not decode them), so Content-Length counts the
+            // stored bytes; but a content-coded answer is not resumed: a range of it could come back coded
+            // differently.
+            let encoded = head.headers.value(for: "Content-Encoding")
+                .map { !["", "identity"].contains($0.trimmingASCIIWhitespace().lowercased()) } ?? false
+            let length = head.headers.value(for: "Content-Length").flatMap { Int64($0.trimmingASCIIWhitespace()) }
             let ranges = head.headers.value(for: "Accept-Ranges")?.trimmingASCIIWhitespace().lowercased()
             state.record = PartialDownloadRecord(
                 url: task.url, etag: etag, lastModified: head.headers.value(for: "Last-Modified"),
                 responseDate: head.headers.value(for: "Date"), totalBytes: length, committedBytes: 0,
-                acceptsRanges: ranges != "none")
+                acceptsRanges: ranges != "none" && !encoded)
             do throws(MediaDownloadError) {
                 try commit(&state)
             } catch {
@@ -192,9 +189,19 @@ final class PartialFileWriter: HTTPBodySink {
             if let etag, let stored = record.etag, etag != stored {
                 return .restart(reason: "the file changed on the server (ETag \(etag), was \(stored))")
             }
+            // Validated by date: a server that ignored If-Range must not splice a newer file onto the old one.
+            if record.etag == nil, let stored = record.lastModified,
+               let modified = head.headers.value(for: "Last-Modified"), modified != stored {
+                return .restart(reason: "the file changed on the server (Last-Modified \(modified), was \(stored))")
+            }
+            if let coding = head.headers.value(for: "Content-Encoding"),
+               !["", "identity"].contains(coding.trimmingASCIIWhitespace().lowercased()) {
+                return .restart(reason: "the server sent the range content-coded (\(coding))")
+            }
             if record.totalBytes == nil, let total = contentRange.completeLength {
                 state.record?.totalBytes = total
             }
+            state.rangeEnd = range.upperBound + 1
             return .accepted
         case 416:
             let local = state.written
@@ -238,11 +245,6 @@ final class PartialFileWriter: HTTPBodySink {
     static func systemMessage() -> String {
         String(cString: strerror(errno))
     }
-}
-
-// The instance method `close()` shadows the POSIX function inside the class.
-private func closeFile(_ descriptor: Int32) {
-    _ = close(descriptor)
 }
 
 private func writeFile(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {

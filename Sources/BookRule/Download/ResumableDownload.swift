@@ -25,6 +25,8 @@ struct ResumableDownload: Sendable {
 
     /// Most fresh starts in one run before giving up (a file that keeps changing).
     static let maximumRestarts = 3
+    /// Most follow-up range requests after short 206 answers in one run.
+    static let maximumContinuations = 10_000
 
     func run() async -> Outcome {
         let meter = ProgressMeter()
@@ -43,11 +45,26 @@ struct ResumableDownload: Sendable {
                 return .failed(.file(path: error.path, reason: error.reason))
             }
         }
+        // Locked before anything about the partial data is decided, so a second run cannot discard or mix it.
+        let part: LockedPartFile
+        do {
+            part = try LockedPartFile(path: task.partPath)
+        } catch {
+            return .failed(error)
+        }
+        defer {
+            // A run that kept nothing leaves no empty `.part` behind (unlinked while still locked).
+            if LocalFile.size(task.partPath) == 0, !FileManager.default.fileExists(atPath: task.sidecarPath) {
+                unlink(task.partPath)
+            }
+            part.close()
+        }
         var restarts = 0
         var failures = 0
+        var continuations = 0
         while true {
             if Task.isCancelled { return .paused(meter.progress(received: LocalFile.size(task.partPath) ?? 0, total: nil)) }
-            let (offset, record, note) = resumePoint()
+            let (offset, record, note) = resumePoint(part)
             if let note {
                 restarts += 1
                 emit(.restarted(id: task.id, reason: note))
@@ -55,7 +72,7 @@ struct ResumableDownload: Sendable {
             let writer: PartialFileWriter
             do {
                 writer = try PartialFileWriter(
-                    task: task, offset: offset, record: record, commitBytes: options.commitBytes,
+                    task: task, part: part, offset: offset, record: record, commitBytes: options.commitBytes,
                     commitInterval: options.commitInterval
                 ) { [emit, id = task.id] received, total in
                     if let progress = meter.tick(received: received, total: total) { emit(.progress(id: id, progress)) }
@@ -91,15 +108,27 @@ struct ResumableDownload: Sendable {
                         return .failed(error)
                     }
                     let written = writer.written
-                    if let total = writer.record?.totalBytes, written < total {
+                    let total = writer.record?.totalBytes
+                    if let end = writer.rangeEnd, written < end {
+                        failure = "the connection closed after \(written) of \(total.map(String.init) ?? "?") bytes"
+                    } else if let end = writer.rangeEnd, total.map({ end < $0 }) ?? true {
+                        // The server sent part of what was asked (RFC 9110 allows it), or cannot say how long
+                        // the file is: ask for the rest. Not a failure; a 416 or the known length ends it.
+                        continuations += 1
+                        if continuations > Self.maximumContinuations {
+                            return .failed(.transfer(url: task.url, attempts: continuations,
+                                                     message: "the server keeps sending short ranges"))
+                        }
+                        continue
+                    } else if let total, written < total {
                         failure = "the connection closed after \(written) of \(total) bytes"
                     } else {
-                        return await finish(bytes: written, announced: writer.record?.totalBytes)
+                        return await finish(part, bytes: written, announced: total)
                     }
                 case .alreadyComplete?:
-                    return await finish(bytes: writer.written, announced: writer.record?.totalBytes)
+                    return await finish(part, bytes: writer.written, announced: writer.record?.totalBytes)
                 case .restart(let reason)?:
-                    discardPartialData()
+                    discardPartialData(part)
                     restarts += 1
                     if restarts > Self.maximumRestarts {
                         return .failed(.tooManyRestarts(url: task.url, restarts: restarts, reason: reason))
@@ -109,11 +138,12 @@ struct ResumableDownload: Sendable {
                 case .httpStatus(let status)?:
                     let retriable = status == 408 || status == 429 || (500...599).contains(status)
                     guard retriable else {
-                        if writer.written == 0 { discardPartialData() }
+                        if writer.written == 0 { discardPartialData(part) }
                         return .failed(.httpStatus(url: task.url, status: status))
                     }
                     failure = "HTTP \(status)"
                 case .failed(let error)?:
+                    if case .tooLarge = error { discardPartialData(part) }
                     return .failed(error)
                 case nil:
                     failure = "no response"
@@ -131,9 +161,11 @@ struct ResumableDownload: Sendable {
                 }
                 failure = "\(error)"
             }
-            failures += 1
+            // Attempts count in a row: one that moved the file forward starts the count again, so a large
+            // file over a connection that drops now and then still finishes.
+            failures = writer.written > offset ? 1 : failures + 1
             if failures >= max(1, options.maxAttempts) {
-                if writer.written == 0 { discardPartialData() }
+                if writer.written == 0 { discardPartialData(part) }
                 return .failed(.transfer(url: task.url, attempts: failures, message: failure))
             }
             emit(.retrying(id: task.id, attempt: failures + 1, reason: failure))
@@ -144,11 +176,11 @@ struct ResumableDownload: Sendable {
 
     /// Where to continue from: min(sidecar's committed bytes, the `.part` file's size), with the record to
     /// continue it; offset 0 (and the partial data discarded) when it cannot be continued, with the reason.
-    private func resumePoint() -> (offset: Int64, record: PartialDownloadRecord?, note: String?) {
+    private func resumePoint(_ part: LockedPartFile) -> (offset: Int64, record: PartialDownloadRecord?, note: String?) {
         let partSize = LocalFile.size(task.partPath)
         guard FileManager.default.fileExists(atPath: task.sidecarPath) else {
             if let partSize, partSize > 0 {
-                discardPartialData()
+                discardPartialData(part)
                 return (0, nil, "\(task.partPath) has no sidecar, so it cannot be continued safely")
             }
             return (0, nil, nil)
@@ -157,7 +189,7 @@ struct ResumableDownload: Sendable {
         do {
             record = try PartialDownloadRecord.decode(try LocalFile.read(task.sidecarPath))
         } catch {
-            discardPartialData()
+            discardPartialData(part)
             return (0, nil, "the sidecar \(task.sidecarPath) could not be read (\(error)); starting again from byte 0")
         }
         let offset = min(record.committedBytes, partSize ?? 0)
@@ -176,27 +208,29 @@ struct ResumableDownload: Sendable {
             reason = "the partial file is longer than the file"
         }
         if let reason {
-            discardPartialData()
+            discardPartialData(part)
             return (0, nil, reason + "; starting again from byte 0")
         }
         return (offset, record, nil)
     }
 
-    private func discardPartialData() {
+    /// Forgets the partial data: the sidecar goes, the locked `.part` file is cut to nothing (not unlinked,
+    /// which would let another run create and lock a new one).
+    private func discardPartialData(_ part: LockedPartFile) {
         unlink(task.sidecarPath)
-        unlink(task.partPath)
+        try? part.cut(to: 0)
     }
 
     // MARK: - Finishing
 
     /// Checks the complete `.part` file and gives it its final name.
-    private func finish(bytes: Int64, announced: Int64?) async -> Outcome {
+    private func finish(_ part: LockedPartFile, bytes: Int64, announced: Int64?) async -> Outcome {
         let size = LocalFile.size(task.partPath) ?? -1
         if let announced, size != announced {
             return .failed(.lengthMismatch(path: task.partPath, expected: announced, actual: size))
         }
         if let expected = task.expectedLength, size != expected {
-            discardPartialData()
+            discardPartialData(part)
             return .failed(.lengthMismatch(path: task.partPath, expected: expected, actual: size))
         }
         if let expected = task.expectedSHA256?.lowercased() {
@@ -206,7 +240,7 @@ struct ResumableDownload: Sendable {
             case .failure(let error): return .failed(error)
             }
             guard actual == expected else {
-                discardPartialData()
+                discardPartialData(part)
                 return .failed(.checksumMismatch(path: task.destination, expected: expected, actual: actual))
             }
         }

@@ -74,6 +74,8 @@ public final class CurlTransport: HTTPTransport {
 
     private let idleHandles = Mutex<[CurlHandle]>([])
     private static let maximumIdleHandles = 4
+    /// A stream moving fewer bytes per second than this for `totalTimeout` fails with `timedOut`.
+    static let streamMinimumBytesPerSecond = 512
 
     /// What tests check about past transfers.
     struct Statistics: Sendable {
@@ -96,8 +98,9 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// Sends `request`, following redirects, and streams the final response into `sink` as it arrives: no body
-    /// cap applies and the body is never held here. Instead of the overall deadline, a transfer that moves less
-    /// than one byte per second for `totalTimeout` fails with `timedOut`. Redirect responses never reach the sink.
+    /// cap applies and the body is never held here. Instead of the overall deadline, a transfer slower than
+    /// `streamMinimumBytesPerSecond` for `totalTimeout` fails with `timedOut`. Redirect responses never reach
+    /// the sink. Nothing is decoded: the body arrives as served (Content-Encoding and all).
     public func stream(_ request: HTTPRequest, to sink: any HTTPBodySink) async throws -> HTTPStreamResult {
         let (response, delivered, stopped) = try await exchange(request, sink: sink)
         let head = HTTPResponseHead(url: response.url, status: response.status, headers: response.headers)
@@ -209,6 +212,8 @@ public final class CurlTransport: HTTPTransport {
         var headerLines: [String]
         var body: [UInt8]?
         var acceptEncoding: String?
+        /// The request's own Accept-Encoding, sent as it is by a stream (which libcurl does not decode).
+        var requestedEncoding: String?
         var proxy: String
         var noProxy: String
         var connectTimeoutMilliseconds: Int
@@ -264,7 +269,8 @@ public final class CurlTransport: HTTPTransport {
             headers.removeAll { $0.name.lowercased() == "cookie" }
             headers.insert(field, at: min(position, headers.endIndex))
         }
-        let acceptEncoding = headers.value(for: "Accept-Encoding") ?? configuration.acceptEncoding
+        let requestedEncoding = headers.value(for: "Accept-Encoding")
+        let acceptEncoding = requestedEncoding ?? configuration.acceptEncoding
         var lines: [String] = []
         for header in headers where header.name.lowercased() != "accept-encoding" {
             let name = Self.headerSafe(header.name).trimmingASCIIWhitespace()
@@ -281,7 +287,8 @@ public final class CurlTransport: HTTPTransport {
         let connect = Self.milliseconds(configuration.connectTimeout)
         return Hop(
             url: url, method: request.method, headerLines: lines, body: request.body,
-            acceptEncoding: acceptEncoding?.isEmpty == true ? nil : acceptEncoding, proxy: proxy, noProxy: noProxy,
+            acceptEncoding: acceptEncoding?.isEmpty == true ? nil : acceptEncoding,
+            requestedEncoding: requestedEncoding.map(Self.headerSafe), proxy: proxy, noProxy: noProxy,
             connectTimeoutMilliseconds: max(1, min(connect, remaining)), timeoutMilliseconds: remaining,
             connectTimeoutClipped: remaining < connect, bodyLimit: max(0, configuration.maxBodyBytes),
             stallSeconds: Int(Self.seconds(configuration.totalTimeout).rounded(.up)), sink: nil)
@@ -337,7 +344,11 @@ public final class CurlTransport: HTTPTransport {
             limit: hop.bodyLimit, expectsBody: hop.method != "HEAD", cancel: cancel, url: hop.url, sink: hop.sink)
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
-        for line in hop.headerLines {
+        var headerLines = hop.headerLines
+        // A stream is stored as served: the request's own Accept-Encoding goes out as a plain header and
+        // libcurl decodes nothing (a decoded body would not match Content-Length or the ranges of a resume).
+        if hop.sink != nil, let encoding = hop.requestedEncoding { headerLines.append("Accept-Encoding: \(encoding)") }
+        for line in headerLines {
             guard let appended = curl_slist_append(headerList, line) else {
                 return HopResult(code: CURLE_OUT_OF_MEMORY.rawValue, message: "out of memory building the headers")
             }
@@ -367,14 +378,18 @@ public final class CurlTransport: HTTPTransport {
                 } else {
                     // A large download has no overall deadline; a stalled one fails after the same time.
                     let stall = max(1, hop.stallSeconds)
-                    check(bookrule_curl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1), "LOW_SPEED_LIMIT")
+                    // Slower than this for that long is a server trickling bytes while it holds the host's turn.
+                    check(bookrule_curl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, Self.streamMinimumBytesPerSecond),
+                          "LOW_SPEED_LIMIT")
                     check(bookrule_curl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, stall), "LOW_SPEED_TIME")
                 }
                 check(bookrule_curl_setopt_string(easy, CURLOPT_PROXY, hop.proxy), "the proxy")
                 check(bookrule_curl_setopt_string(easy, CURLOPT_NOPROXY, hop.noProxy), "NOPROXY")
                 check(bookrule_curl_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1), "SUPPRESS_CONNECT_HEADERS")
                 check(bookrule_curl_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1), "TCP_KEEPALIVE")
-                if let encoding = hop.acceptEncoding {
+                if hop.sink != nil {
+                    check(bookrule_curl_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0), "HTTP_CONTENT_DECODING")
+                } else if let encoding = hop.acceptEncoding {
                     check(bookrule_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, encoding), "ACCEPT_ENCODING")
                 }
                 check(bookrule_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList), "the headers")

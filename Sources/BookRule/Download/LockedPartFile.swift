@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A download's `NAME.part` file, open and exclusively locked for a whole run of the download.
+///
+/// The lock is taken before anything about the partial data is decided (continue, cut, discard), so a second
+/// process downloading the same file is refused before it can touch the data, and discarding cuts the file
+/// instead of unlinking it (an unlinked, re-created `.part` would be a new file with a new lock). The lock
+/// goes with the descriptor, so it also ends with the process, even on kill -9.
+final class LockedPartFile: @unchecked Sendable {
+    /// The open file; owned here and closed once, by `close()` or `deinit`.
+    private(set) var descriptor: Int32
+    let path: String
+
+    /// Opens (creating) and locks `path`; throws `.locked` when another process holds it.
+    init(path: String) throws(MediaDownloadError) {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .file(path: path, reason: PartialFileWriter.systemMessage()) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            closeDescriptor(descriptor)
+            if code == EWOULDBLOCK { throw .locked(path: path) }
+            throw .file(path: path, reason: String(cString: strerror(code)))
+        }
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit {
+        if descriptor >= 0 { closeDescriptor(descriptor) }
+    }
+
+    /// Cuts the file to `length` bytes and places the write position there.
+    func cut(to length: Int64) throws(MediaDownloadError) {
+        guard ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) == off_t(length) else {
+            throw .file(path: path, reason: PartialFileWriter.systemMessage())
+        }
+    }
+
+    /// Closes the file, which releases the lock.
+    func close() {
+        if descriptor >= 0 { closeDescriptor(descriptor) }
+        descriptor = -1
+    }
+}
+
+// The instance method `close()` shadows the POSIX function inside the class.
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}
