@@ -582,3 +582,18 @@ struct CurlTransportTests {
         #expect(HTTPTransportError.timedOut(url: "http://h/", seconds: 0.3).description.contains("0.3 s"))
     }
 }
+
+@Suite("Blocking work threads")
+struct BlockingWorkThreadTests {
+    @Test("work runs on a thread of its own, started at once")
+    func runsWork() async {
+        let caller = pthread_self()
+        let ranElsewhere = await withCheckedContinuation { (continuation: CheckedContinuation<Bool?, Never>) in
+            let started = BlockingWorkThread.start {
+                continuation.resume(returning: pthread_equal(pthread_self(), caller) == 0)
+            }
+            if !started { continuation.resume(returning: nil) }
+        }
+        #expect(ranElsewhere == true)
+    }
+}

@@ -272,13 +272,15 @@ struct ResumableDownload: Sendable {
     /// `sha256(ofFile:)` on a thread of its own, so hashing a large file never blocks the concurrency pool.
     static func sha256OnOwnThread(ofFile path: String) async -> Result<String, MediaDownloadError> {
         await withCheckedContinuation { continuation in
-            let thread = Thread {
+            let started = BlockingWorkThread.start {
                 continuation.resume(returning: Result { () throws(MediaDownloadError) -> String in
                     try sha256(ofFile: path)
                 })
             }
-            thread.name = "bookrule.sha256"
-            thread.start()
+            if !started {
+                continuation.resume(returning: .failure(.file(
+                    path: path, reason: "no thread could be started to check its SHA-256 (out of threads or memory)")))
+            }
         }
     }
 

@@ -17,8 +17,9 @@ import Synchronization
 /// host are put in front of the final response's headers, so a cookie jar sees them. The deadline covers the
 /// whole chain.
 ///
-/// Each transfer runs on its own thread (libcurl blocks), so async callers never block the cooperative pool;
-/// cancelling the calling task stops the transfer at once and `send` throws `CancellationError`. Idle libcurl
+/// Each transfer runs on its own thread (libcurl blocks), so async callers never block the cooperative pool; when
+/// the system cannot start one, the request fails with `connectionFailed` instead of waiting forever.
+/// Cancelling the calling task stops the transfer at once and `send` throws `CancellationError`. Idle libcurl
 /// handles are kept for reuse, so keep-alive connections serve later requests to the same host.
 public final class CurlTransport: HTTPTransport {
     /// How a `CurlTransport` talks to the network. Fixed when the transport is created.
@@ -142,11 +143,14 @@ public final class CurlTransport: HTTPTransport {
             }
             let result = await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<HopResult, Never>) in
-                    let thread = Thread {
+                    let started = BlockingWorkThread.start {
                         continuation.resume(returning: Self.perform(hop, on: handle, cancel: cancel))
                     }
-                    thread.name = "bookrule.curl"
-                    thread.start()
+                    if !started {
+                        continuation.resume(returning: HopResult(
+                            code: CURLE_FAILED_INIT.rawValue,
+                            message: "no thread could be started for the transfer (the system is out of threads or memory)"))
+                    }
                 }
             } onCancel: {
                 cancel.cancel()
