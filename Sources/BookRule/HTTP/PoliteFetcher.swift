@@ -88,42 +88,13 @@ public final class PoliteFetcher: HTTPTransport {
         let retriable = method == "GET" || method == "HEAD"
         let maxAttempts = retriable ? max(1, policy.maxAttempts) : 1
         var retryReason: FetchEvent.RetryReason?
-        var attempt = 0
+        var number = 0
         while true {
-            attempt += 1
-            let waitStart = clock.now
-            let turn = try await takeTurn(at: key)
-            var outgoing = request
-            if outgoing.headers.value(for: "User-Agent") == nil {
-                outgoing.headers.append(HTTPHeader("User-Agent", turn.userAgent))
-            }
-            let started = clock.now
-            let startedDate = clock.wallClock
-            let result: Result<HTTPResponse, any Error>
-            do {
-                result = .success(try await transport.send(outgoing))
-            } catch {
-                result = .failure(error)
-            }
-            let ended = clock.now
-            let wallNow = clock.wallClock
-            let (decision, granted) = state.withLock { state in
-                finish(
-                    turn, at: key, result: result, state: &state, now: ended, wallNow: wallNow,
-                    attempt: attempt, maxAttempts: maxAttempts, retriable: retriable, url: request.url)
-            }
-            for waiter in granted.resumed { waiter.continuation.resume() }
-            for waiter in granted.failed { waiter.continuation.resume(throwing: waiter.error) }
-            if let events {
-                let response = try? result.get()
-                var errorText: String?
-                if case .failure(let error) = result { errorText = String(describing: error) }
-                events(FetchEvent(
-                    time: startedDate, host: key, method: method, url: request.url, attempt: attempt,
-                    status: response?.status, bytes: response?.body.count ?? 0, wait: started - waitStart,
-                    duration: ended - started, retryReason: retryReason, error: errorText,
-                    userAgent: outgoing.headers.value(for: "User-Agent") ?? turn.userAgent))
-            }
+            number += 1
+            let (decision, _) = try await attempt(
+                request, at: key, number: number, maxAttempts: maxAttempts, retriable: retriable,
+                retryReason: retryReason, exchange: { try await self.transport.send($0) },
+                response: { $0 }, bytes: { $0.body.count })
             switch decision {
             case .deliver(let response):
                 return response
@@ -144,7 +115,23 @@ public final class PoliteFetcher: HTTPTransport {
     /// is open, `CancellationError` when cancelled, and the transport's error when the transfer fails.
     public func stream(_ request: HTTPRequest, to sink: any HTTPBodySink) async throws -> HTTPStreamResult {
         guard let key = Self.hostKey(request.url) else { throw FetchError.invalidURL(request.url) }
-        let method = request.method.uppercased()
+        let (decision, answer) = try await attempt(
+            request, at: key, number: 1, maxAttempts: 1, retriable: false, retryReason: nil,
+            exchange: { try await self.transport.stream($0, to: sink) },
+            response: { HTTPResponse(url: $0.head.url, status: $0.head.status, headers: $0.head.headers) },
+            bytes: { $0.bodyBytes })
+        if case .fail(let error) = decision { throw error }
+        return try answer.get()
+    }
+
+    /// One polite attempt: waits for the host's turn, performs `exchange` with the turn's User-Agent, records
+    /// the outcome for the host (from `response` of the answer, or the error), reports the event, and returns
+    /// the host's decision together with the answer.
+    private func attempt<Answer>(
+        _ request: HTTPRequest, at key: String, number: Int, maxAttempts: Int, retriable: Bool,
+        retryReason: FetchEvent.RetryReason?, exchange: (HTTPRequest) async throws -> Answer,
+        response: (Answer) -> HTTPResponse, bytes: (Answer) -> Int
+    ) async throws -> (decision: Decision, answer: Result<Answer, any Error>) {
         let waitStart = clock.now
         let turn = try await takeTurn(at: key)
         var outgoing = request
@@ -153,34 +140,32 @@ public final class PoliteFetcher: HTTPTransport {
         }
         let started = clock.now
         let startedDate = clock.wallClock
-        let result: Result<HTTPStreamResult, any Error>
+        let answer: Result<Answer, any Error>
         do {
-            result = .success(try await transport.stream(outgoing, to: sink))
+            answer = .success(try await exchange(outgoing))
         } catch {
-            result = .failure(error)
+            answer = .failure(error)
         }
         let ended = clock.now
         let wallNow = clock.wallClock
-        let asResponse = result.map { HTTPResponse(url: $0.head.url, status: $0.head.status, headers: $0.head.headers) }
+        let result = answer.map(response)
         let (decision, granted) = state.withLock { state in
             finish(
-                turn, at: key, result: asResponse, state: &state, now: ended, wallNow: wallNow,
-                attempt: 1, maxAttempts: 1, retriable: false, url: request.url)
+                turn, at: key, result: result, state: &state, now: ended, wallNow: wallNow,
+                attempt: number, maxAttempts: maxAttempts, retriable: retriable, url: request.url)
         }
         for waiter in granted.resumed { waiter.continuation.resume() }
         for waiter in granted.failed { waiter.continuation.resume(throwing: waiter.error) }
         if let events {
-            let streamed = try? result.get()
             var errorText: String?
-            if case .failure(let error) = result { errorText = String(describing: error) }
+            if case .failure(let error) = answer { errorText = String(describing: error) }
             events(FetchEvent(
-                time: startedDate, host: key, method: method, url: request.url, attempt: 1,
-                status: streamed?.head.status, bytes: streamed?.bodyBytes ?? 0, wait: started - waitStart,
-                duration: ended - started, retryReason: nil, error: errorText,
+                time: startedDate, host: key, method: request.method.uppercased(), url: request.url, attempt: number,
+                status: (try? result.get())?.status, bytes: (try? answer.get()).map(bytes) ?? 0,
+                wait: started - waitStart, duration: ended - started, retryReason: retryReason, error: errorText,
                 userAgent: outgoing.headers.value(for: "User-Agent") ?? turn.userAgent))
         }
-        if case .fail(let error) = decision { throw error }
-        return try result.get()
+        return (decision, answer)
     }
 
     // MARK: - Taking a turn
