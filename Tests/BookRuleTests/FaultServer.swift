@@ -323,8 +323,6 @@ extension FaultServer {
         let respond: @Sendable (Request, Int) -> Behaviour
 
         static let ioTimeoutMilliseconds: Int32 = 5000
-        static let maxHeadBytes = 64 << 10
-        static let maxBodyBytes = 16 << 20
 
         init(lifetime: Double, maxRequests: Int, respond: @escaping @Sendable (Request, Int) -> Behaviour) throws {
             self.respond = respond
@@ -531,49 +529,9 @@ extension FaultServer {
         /// Reads one request (head, then a `Content-Length` body); nil if the client sent none in time.
         private func readRequest(_ client: Int32) -> Request? {
             let connection = Connection(fd: client, wakeFD: wakeReadFD)
-            var buffer: [UInt8] = []
-            var headEnd: Int?
-            var contentLength = 0
-            while true {
-                if let end = headEnd, buffer.count >= end + contentLength { break }
-                guard let bytes = connection.read(), !bytes.isEmpty else { return nil }
-                buffer.append(contentsOf: bytes)
-                if headEnd == nil {
-                    if let end = Self.headEnd(in: buffer) {
-                        headEnd = end
-                        let head = String(decoding: buffer[..<end], as: UTF8.self)
-                        for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
-                            contentLength = Int(line.dropFirst("content-length:".count)
-                                .trimmingCharacters(in: .whitespaces)) ?? 0
-                        }
-                        if contentLength < 0 || contentLength > Self.maxBodyBytes { return nil }
-                    } else if buffer.count > Self.maxHeadBytes {
-                        return nil
-                    }
-                }
+            return WireRequestReader.read { connection.read() }.map {
+                Request(method: $0.method, target: $0.target, headers: $0.headers, body: $0.body)
             }
-            guard let end = headEnd else { return nil }
-            let head = String(decoding: buffer[..<(end - 4)], as: UTF8.self)
-            var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
-            guard !lines.isEmpty else { return nil }
-            let requestLine = lines.removeFirst().split(separator: " ").map(String.init)
-            guard requestLine.count >= 2 else { return nil }
-            let headers = lines.compactMap { line -> HTTPHeader? in
-                guard let colon = line.firstIndex(of: ":") else { return nil }
-                return HTTPHeader(String(line[..<colon]),
-                                  line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-            }
-            return Request(method: requestLine[0], target: requestLine[1], headers: headers,
-                           body: Array(buffer[end..<(end + contentLength)]))
-        }
-
-        private static func headEnd(in buffer: [UInt8]) -> Int? {
-            guard buffer.count >= 4 else { return nil }
-            for index in 0...(buffer.count - 4)
-            where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
-                return index + 4
-            }
-            return nil
         }
 
         static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {

@@ -134,46 +134,11 @@ final class LoopbackServer: Sendable {
     }
 
     private func readRequest(_ client: Int32) -> WireRequest? {
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        var headEnd: Int?
-        var contentLength = 0
-        while true {
-            if let end = headEnd, buffer.count >= end + contentLength { break }
+        WireRequestReader.read {
+            var chunk = [UInt8](repeating: 0, count: 4096)
             let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { return nil }
-            buffer.append(contentsOf: chunk[0..<count])
-            if headEnd == nil, let range = findHeadEnd(buffer) {
-                headEnd = range
-                let head = String(decoding: buffer[..<range], as: UTF8.self)
-                for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
-                    contentLength = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: " ")) ?? 0
-                }
-            }
+            return count > 0 ? Array(chunk[0..<count]) : nil
         }
-        guard let end = headEnd else { return nil }
-        let head = String(decoding: buffer[..<(end - 4)], as: UTF8.self)
-        var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
-        guard !lines.isEmpty else { return nil }
-        let requestLine = lines.removeFirst().split(separator: " ").map(String.init)
-        guard requestLine.count >= 2 else { return nil }
-        let headers = lines.compactMap { line -> HTTPHeader? in
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            return HTTPHeader(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: " "))
-        }
-        return WireRequest(
-            method: requestLine[0], target: requestLine[1], headers: headers,
-            body: Array(buffer[end..<min(buffer.count, end + contentLength)])
-        )
-    }
-
-    private func findHeadEnd(_ buffer: [UInt8]) -> Int? {
-        guard buffer.count >= 4 else { return nil }
-        for index in 0...(buffer.count - 4)
-        where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
-            return index + 4
-        }
-        return nil
     }
 
     /// A complete HTTP/1.1 response with `Content-Length` and `Connection: close`.

@@ -456,23 +456,11 @@ final class RangeServer: Sendable {
     }
 
     private func readHead(_ client: Int32) -> (String, [HTTPHeader])? {
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while buffer.count < 65_536 {
+        let request = WireRequestReader.read {
+            var chunk = [UInt8](repeating: 0, count: 4096)
             let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { return nil }
-            buffer.append(contentsOf: chunk[0..<count])
-            let text = String(decoding: buffer, as: UTF8.self)
-            guard let end = text.range(of: "\r\n\r\n") else { continue }
-            var lines = text[..<end.lowerBound].components(separatedBy: "\r\n")
-            let requestLine = lines.removeFirst().split(separator: " ")
-            guard requestLine.count >= 2 else { return nil }
-            let headers = lines.compactMap { line -> HTTPHeader? in
-                guard let colon = line.firstIndex(of: ":") else { return nil }
-                return HTTPHeader(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-            }
-            return (String(requestLine[1]), headers)
+            return count > 0 ? Array(chunk[0..<count]) : nil
         }
-        return nil
+        return request.map { ($0.target, $0.headers) }
     }
 }
