@@ -60,25 +60,29 @@ public enum HTMLTextFormatter {
     /// space, the ends are trimmed, ZERO WIDTH SPACE and SOFT HYPHEN are dropped (`StringUtil.isActuallyWhitespace`,
     /// `isInvisibleChar`); IDEOGRAPHIC SPACE is text.
     static func jsoupNormalisedWhitespace(_ text: String) -> String {
-        var needsWork = false
-        var previousSpace = true
-        var previousByte: UInt8 = 0
-        for byte in text.utf8 {
-            // 0xA0 after 0xC2 (NBSP), 0xAD after 0xC2 (SHY), 0x8B after 0xE2 0x80 (ZWSP): checked loosely here.
-            if (byte == 0xA0 || byte == 0xAD) && previousByte == 0xC2 || byte == 0x8B && previousByte == 0x80 {
-                needsWork = true
-                break
-            }
-            let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
-            if isSpace && (previousSpace || byte != 0x20) { needsWork = true; break }
-            previousSpace = isSpace
-            previousByte = byte
-        }
-        if !needsWork && !previousSpace { return text }
+        if !needsJsoupNormalising(text.utf8) { return text }
         var output: [UInt8] = []
         var copy = text
         copy.withUTF8 { appendJsoupNormalised($0, to: &output) }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether `jsoupNormalisedWhitespace` would change `bytes`: whitespace at an end or in a run, a tab or line
+    /// break, a NO-BREAK SPACE, a SOFT HYPHEN or a ZERO WIDTH SPACE.
+    private static func needsJsoupNormalising<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+        var previousSpace = true
+        var previousByte: UInt8 = 0
+        for byte in bytes {
+            // 0xA0 after 0xC2 (NBSP), 0xAD after 0xC2 (SHY), 0x8B after 0xE2 0x80 (ZWSP): checked loosely here.
+            if (byte == 0xA0 || byte == 0xAD) && previousByte == 0xC2 || byte == 0x8B && previousByte == 0x80 {
+                return true
+            }
+            let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+            if isSpace && (previousSpace || byte != 0x20) { return true }
+            previousSpace = isSpace
+            previousByte = byte
+        }
+        return previousSpace
     }
 
     /// `jsoupNormalisedWhitespace` of `bytes`, appended to `output`.
@@ -220,6 +224,7 @@ public enum HTMLTextFormatter {
             }
             output.removeAll(keepingCapacity: true)
             if isTitle {
+                if !needsJsoupNormalising(input) { return String(decoding: input, as: UTF8.self) }
                 appendJsoupNormalised(input, to: &output)
                 return String(decoding: output, as: UTF8.self)
             }
