@@ -114,9 +114,7 @@ enum FetchCommand {
                 variables = page.results[pick - 1].variables
             }
             var summary: DownloadSummary?
-            let libraryDirectory = ((arguments.value("--library") ?? LibraryStore.defaultPath()) as NSString)
-                .deletingLastPathComponent
-            let media = (libraryDirectory.isEmpty ? "." : libraryDirectory) + "/media"
+            let media = LibraryAccess.mediaDirectory(libraryPath: arguments.value("--library") ?? LibraryStore.defaultPath())
             for try await event in BookDownload(engine: engine, store: store).run(
                 bookURL: bookURL, options: .init(range: range, variables: variables, mediaDirectory: media)) {
                 display.handle(event)

@@ -28,6 +28,12 @@ enum LibraryAccess {
         return first
     }
 
+    /// Where the media of audio and image books are kept: `media/<book id>/` beside the library database.
+    static func mediaDirectory(libraryPath: String) -> String {
+        let directory = (libraryPath as NSString).deletingLastPathComponent
+        return (directory.isEmpty ? "." : directory) + "/media"
+    }
+
     /// Where the cover of a stored book is kept: beside the library database, by book id.
     static func coverPath(for book: StoredBook, libraryPath: String) -> String {
         let directory = (libraryPath as NSString).deletingLastPathComponent

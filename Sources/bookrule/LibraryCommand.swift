@@ -48,6 +48,7 @@ enum LibraryCommand {
                 try store.removeBook(id: book.id)
                 let libraryPath = arguments.value("--library") ?? LibraryStore.defaultPath()
                 try? FileManager.default.removeItem(atPath: LibraryAccess.coverPath(for: book, libraryPath: libraryPath))
+                try? FileManager.default.removeItem(atPath: LibraryAccess.mediaDirectory(libraryPath: libraryPath) + "/\(book.id)")
                 terminal.print("removed #\(book.id) \(book.name)")
             default:
                 throw UsageError("unknown library command \"\(arguments.positionals[0])\" (list or remove)")

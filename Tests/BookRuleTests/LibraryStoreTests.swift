@@ -83,7 +83,7 @@ struct LibraryStoreTests {
         let tables = try store.database.query(
             "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name", purpose: "test"
         ) { (row) throws(LibraryError) in row.text(0) }
-        #expect(tables == ["books", "chapter_texts", "chapters", "sources"])
+        #expect(tables == ["books", "chapter_texts", "chapters", "removed_books", "sources"])
         #expect(try store.books().isEmpty)
     }
 
@@ -327,6 +327,48 @@ struct LibraryStoreTests {
         #expect(removedAgain == .unknownBook(id: gone.id))
         let listedAgain = libraryError { () throws(LibraryError) in _ = try store.chapters(bookID: gone.id) }
         #expect(listedAgain == .unknownBook(id: gone.id))
+    }
+
+    @Test("a removed book's id is never given to another book (files kept by id must not be inherited)")
+    func removedIdsAreNotReused() throws {
+        let directory = try LibraryTemporaryDirectory()
+        let store = try LibraryStore(path: directory.library)
+        let first = try store.upsertBook(source: testSource, info: testBookInfo(url: "https://novel.test/book/1/"))
+        let second = try store.upsertBook(source: testSource, info: testBookInfo(url: "https://novel.test/book/2/"))
+        try store.removeBook(id: second.id)
+        let third = try store.upsertBook(source: testSource, info: testBookInfo(url: "https://novel.test/book/3/"))
+        #expect(third.id == second.id + 1)
+        // Saving a known book again keeps its id.
+        #expect(try store.upsertBook(source: testSource, info: testBookInfo(url: "https://novel.test/book/1/", name: "new")).id
+                == first.id)
+        try store.removeBook(id: third.id)
+        try store.removeBook(id: first.id)
+        let fourth = try store.upsertBook(source: testSource, info: testBookInfo(url: "https://novel.test/book/4/"))
+        #expect(fourth.id == third.id + 1)
+    }
+
+    @Test("a version 1 library is upgraded in place: its books keep their ids, removed ids are then remembered")
+    func upgradesFromVersionOne() throws {
+        let directory = try LibraryTemporaryDirectory()
+        do {
+            let raw = try SQLiteDatabase(path: directory.library)
+            try raw.execute(LibraryStore.migrations[0], purpose: "test")
+            try raw.execute("PRAGMA application_id = \(LibraryStore.applicationID)", purpose: "test")
+            try raw.execute("PRAGMA user_version = 1", purpose: "test")
+            try raw.execute("""
+                INSERT INTO sources VALUES ('https://novel.test', 'Novel Test', '{}', 0);
+                INSERT INTO books (id, source_url, url, name, author, intro, kind, cover_url, toc_url, variables,
+                                   created_at, updated_at)
+                VALUES (7, 'https://novel.test', 'https://novel.test/book/7/', 'Old', '', '', '', '', '', '{}', 0, 0);
+                """, purpose: "test")
+        }
+        let store = try LibraryStore(path: directory.library)
+        #expect(try libraryScalar(store, "PRAGMA user_version") == LibraryStore.schemaVersion)
+        #expect(try store.books().map(\.id) == [7])
+        try store.removeBook(id: 7)
+        let next = try store.upsertBook(source: testSource, info: testBookInfo(url: "https://novel.test/book/8/"))
+        #expect(next.id == 8)
+        #expect(try libraryIntegrity(store) == "ok")
     }
 
     @Test("a library from a newer bookrule is refused with a clear message and left untouched")

@@ -82,9 +82,10 @@ public final class LibraryStore: Sendable {
                 """, purpose: "saving source \(source.sourceURL)",
                 bindings: [source.sourceURL, source.sourceName, source.json, stamp])
             try connection.run("""
-                INSERT INTO books (source_url, url, name, author, intro, kind, cover_url, toc_url, variables,
+                INSERT INTO books (id, source_url, url, name, author, intro, kind, cover_url, toc_url, variables,
                                    created_at, updated_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)
+                VALUES (max(coalesce((SELECT max(id) FROM books), 0), coalesce((SELECT max(id) FROM removed_books), 0)) + 1,
+                        ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)
                 ON CONFLICT (source_url, url) DO UPDATE SET
                     name = excluded.name, author = excluded.author, intro = excluded.intro, kind = excluded.kind,
                     cover_url = excluded.cover_url, toc_url = excluded.toc_url, variables = excluded.variables,
@@ -139,7 +140,9 @@ public final class LibraryStore: Sendable {
         return found
     }
 
-    /// Deletes the book with its chapters and their texts (its source stays: other books may use it).
+    /// Deletes the book with its chapters and their texts (its source stays: other books may use it). Its id
+    /// is never given to another book, so files an application keeps by book id cannot be mistaken for a new
+    /// book's.
     /// - Throws: `LibraryError.unknownBook` when there is no such book.
     public func removeBook(id: Int64) throws(LibraryError) {
         try database.transaction("removing book \(id)") { (connection) throws(LibraryError) in
@@ -442,6 +445,14 @@ public final class LibraryStore: Sendable {
             chapter_id INTEGER PRIMARY KEY REFERENCES chapters (id) ON DELETE CASCADE,
             text TEXT NOT NULL
         ) STRICT;
+        """,
+        // Version 2: a removed book's id is never given to another book. Files kept by book id beside the
+        // library (covers, media) of a removed book must not be found by a new one.
+        """
+        CREATE TABLE removed_books (id INTEGER PRIMARY KEY) STRICT;
+        CREATE TRIGGER remember_removed_book AFTER DELETE ON books BEGIN
+            INSERT OR IGNORE INTO removed_books (id) VALUES (old.id);
+        END;
         """,
     ]
 
