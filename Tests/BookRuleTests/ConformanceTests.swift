@@ -162,25 +162,10 @@ enum Corpus {
     }
 }
 
-/// Runs jobs on a thread of its own instead of Swift's cooperative pool. The cases parse megabytes of pages;
-/// on the pool (two threads on a two-core machine) they would starve other suites' async tests, whose loopback
-/// servers give up after 10 s.
-final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "bookrule.conformance")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
-    }
-}
-
 extension Corpus {
-    static let executor = DedicatedThreadExecutor()
-
-    /// `body` with its async work on `executor`.
+    /// `body` with its async work off the cooperative pool (see `DedicatedThreadExecutor`).
     static func offCooperativePool(_ body: () async throws -> Void) async throws {
-        try await withTaskExecutorPreference(executor) { try await body() }
+        try await BookRuleTests.offCooperativePool(body)
     }
 }
 

@@ -40,108 +40,110 @@ struct JSoupDifferentialTests {
     }
 
     @Test("every generated page parses to the same tree in jsoup and libxml2, and every selector agrees")
-    func agreesWithJsoup() throws {
-        let pages = JSoupDifferentialFixture.pages.split(separator: "\n").map(String.init)
-        let selectors = JSoupDifferentialFixture.selectors.split(separator: "\n").map { line in
-            let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
-            return Selector(kind: parts[0], text: parts.count > 1 ? parts[1] : "")
-        }
-        let documents = try pages.map { try page($0) }
-        let labelAll = try XPathExpression("descendant::*")
-        var order: [Int: [String: Int]] = [:]
-
-        var translations: [Int: Result<(XPathExpression, Bool), CSSTranslationError>] = [:]
-        for (index, selector) in selectors.enumerated() {
-            do {
-                let translated: (String, Bool)
-                if selector.kind == "css" {
-                    translated = (try CSSTranslator.xpath(selector.text), false)
-                } else {
-                    let result = try JSoupRuleTranslator.translate(selector.text, isList: true)
-                    translated = (result.xpath, result.reversed)
-                }
-                translations[index] = .success((try XPathExpression(translated.0), translated.1))
-            } catch let error as CSSTranslationError {
-                translations[index] = .failure(error)
-            } catch {
-                Issue.record("\(selector.text): the translation does not compile: \(error)")
+    func agreesWithJsoup() async throws {
+        try await offCooperativePool {
+            let pages = JSoupDifferentialFixture.pages.split(separator: "\n").map(String.init)
+            let selectors = JSoupDifferentialFixture.selectors.split(separator: "\n").map { line in
+                let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+                return Selector(kind: parts[0], text: parts.count > 1 ? parts[1] : "")
             }
-        }
+            let documents = try pages.map { try page($0) }
+            let labelAll = try XPathExpression("descendant::*")
+            var order: [Int: [String: Int]] = [:]
 
-        var counts: [Outcome: Int] = [:]
-        var outcomeSelectors: [Outcome: Set<Int>] = [:]
-        var failures: [String] = []
-        for line in JSoupDifferentialFixture.expected.split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            if fields[0] == "tree" {
+            var translations: [Int: Result<(XPathExpression, Bool), CSSTranslationError>] = [:]
+            for (index, selector) in selectors.enumerated() {
+                do {
+                    let translated: (String, Bool)
+                    if selector.kind == "css" {
+                        translated = (try CSSTranslator.xpath(selector.text), false)
+                    } else {
+                        let result = try JSoupRuleTranslator.translate(selector.text, isList: true)
+                        translated = (result.xpath, result.reversed)
+                    }
+                    translations[index] = .success((try XPathExpression(translated.0), translated.1))
+                } catch let error as CSSTranslationError {
+                    translations[index] = .failure(error)
+                } catch {
+                    Issue.record("\(selector.text): the translation does not compile: \(error)")
+                }
+            }
+
+            var counts: [Outcome: Int] = [:]
+            var outcomeSelectors: [Outcome: Set<Int>] = [:]
+            var failures: [String] = []
+            for line in JSoupDifferentialFixture.expected.split(separator: "\n") {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                if fields[0] == "tree" {
+                    let pageIndex = Int(fields[1])!
+                    let ours = try labels(labelAll.evaluate(at: documents[pageIndex].root))
+                    #expect(ours.joined(separator: " ") == fields[2], "page \(pageIndex) parses differently")
+                    order[pageIndex] = Dictionary(uniqueKeysWithValues: ours.enumerated().map { ($1, $0) })
+                    continue
+                }
+                let selectorIndex = Int(fields[0])!
                 let pageIndex = Int(fields[1])!
-                let ours = try labels(labelAll.evaluate(at: documents[pageIndex].root))
-                #expect(ours.joined(separator: " ") == fields[2], "page \(pageIndex) parses differently")
-                order[pageIndex] = Dictionary(uniqueKeysWithValues: ours.enumerated().map { ($1, $0) })
-                continue
-            }
-            let selectorIndex = Int(fields[0])!
-            let pageIndex = Int(fields[1])!
-            let contextLabel = fields[2]
-            let expected = fields[3]
-            let selector = selectors[selectorIndex]
-            let document = documents[pageIndex]
-            let context = try contextLabel == "#document" ? document.root : element(contextLabel, in: document)
+                let contextLabel = fields[2]
+                let expected = fields[3]
+                let selector = selectors[selectorIndex]
+                let document = documents[pageIndex]
+                let context = try contextLabel == "#document" ? document.root : element(contextLabel, in: document)
 
-            let outcome: Outcome
-            var ours = ""
-            switch translations[selectorIndex] {
-            case .failure(let error)?:
-                ours = "!\(error)"
-                if expected.hasPrefix("!") {
-                    outcome = .bothReject
-                } else if Self.untranslatable[selector.text] == error.description {
-                    outcome = .untranslatable
-                } else {
+                let outcome: Outcome
+                var ours = ""
+                switch translations[selectorIndex] {
+                case .failure(let error)?:
+                    ours = "!\(error)"
+                    if expected.hasPrefix("!") {
+                        outcome = .bothReject
+                    } else if Self.untranslatable[selector.text] == error.description {
+                        outcome = .untranslatable
+                    } else {
+                        outcome = .disagree
+                    }
+                case .success(let (expression, reversed))?:
+                    var found = try labels(expression.evaluate(at: context))
+                    if reversed { found.reverse() }
+                    ours = found.joined(separator: " ")
+                    let theirs = expected.split(separator: " ").map(String.init)
+                    if ours == expected {
+                        outcome = .agree
+                    } else if theirs.first == "#document", Array(theirs.dropFirst()) == found {
+                        outcome = .documentNode
+                    } else if selector.kind == "jsoup", expected == "!IndexOutOfBoundsException", found.isEmpty {
+                        outcome = .legadoEmptyRangeFailure
+                    } else if selector.kind == "jsoup", !expected.hasPrefix("!"),
+                              let positions = order[pageIndex],
+                              Self.documentOrder(theirs, positions, reversed: reversed) == found {
+                        outcome = .legadoRepeats
+                    } else {
+                        outcome = .disagree
+                    }
+                case nil:
                     outcome = .disagree
                 }
-            case .success(let (expression, reversed))?:
-                var found = try labels(expression.evaluate(at: context))
-                if reversed { found.reverse() }
-                ours = found.joined(separator: " ")
-                let theirs = expected.split(separator: " ").map(String.init)
-                if ours == expected {
-                    outcome = .agree
-                } else if theirs.first == "#document", Array(theirs.dropFirst()) == found {
-                    outcome = .documentNode
-                } else if selector.kind == "jsoup", expected == "!IndexOutOfBoundsException", found.isEmpty {
-                    outcome = .legadoEmptyRangeFailure
-                } else if selector.kind == "jsoup", !expected.hasPrefix("!"),
-                          let positions = order[pageIndex],
-                          Self.documentOrder(theirs, positions, reversed: reversed) == found {
-                    outcome = .legadoRepeats
-                } else {
-                    outcome = .disagree
+                counts[outcome, default: 0] += 1
+                outcomeSelectors[outcome, default: []].insert(selectorIndex)
+                if outcome == .disagree {
+                    failures.append("\(selector.kind) \(selector.text) | page \(pageIndex) from \(contextLabel)\n  jsoup:    \(expected)\n  bookrule: \(ours)")
                 }
-            case nil:
-                outcome = .disagree
             }
-            counts[outcome, default: 0] += 1
-            outcomeSelectors[outcome, default: []].insert(selectorIndex)
-            if outcome == .disagree {
-                failures.append("\(selector.kind) \(selector.text) | page \(pageIndex) from \(contextLabel)\n  jsoup:    \(expected)\n  bookrule: \(ours)")
+            for failure in failures.prefix(40) { Issue.record(Comment(rawValue: failure)) }
+            let total = counts.values.reduce(0, +)
+            let untranslatedSelectors = outcomeSelectors[.untranslatable]?.count ?? 0
+            print("""
+                jsoup differential (jsoup \(JSoupDifferentialFixture.jsoupVersion)): \(selectors.count) selectors × \(pages.count) pages, \
+                \(total) answers: \(counts[.agree] ?? 0) agree, \(counts[.bothReject] ?? 0) rejected by both, \
+                \(counts[.documentNode] ?? 0) differ only by jsoup's Document node (\(outcomeSelectors[.documentNode]?.count ?? 0) selectors), \
+                \(counts[.legadoRepeats] ?? 0) only by Legado's repeats/per-context order (\(outcomeSelectors[.legadoRepeats]?.count ?? 0) selectors), \
+                \(counts[.legadoEmptyRangeFailure] ?? 0) where Legado's range index fails on an empty selection, \
+                \(counts[.untranslatable] ?? 0) untranslatable (\(untranslatedSelectors) selectors), \
+                \(counts[.disagree] ?? 0) disagree
+                """)
+            for outcome in [Outcome.bothReject, .documentNode, .legadoRepeats, .legadoEmptyRangeFailure, .untranslatable] {
+                let names = (outcomeSelectors[outcome] ?? []).sorted().map { selectors[$0].text }
+                if !names.isEmpty { print("  \(outcome): \(names.joined(separator: " ; "))") }
             }
-        }
-        for failure in failures.prefix(40) { Issue.record(Comment(rawValue: failure)) }
-        let total = counts.values.reduce(0, +)
-        let untranslatedSelectors = outcomeSelectors[.untranslatable]?.count ?? 0
-        print("""
-            jsoup differential (jsoup \(JSoupDifferentialFixture.jsoupVersion)): \(selectors.count) selectors × \(pages.count) pages, \
-            \(total) answers: \(counts[.agree] ?? 0) agree, \(counts[.bothReject] ?? 0) rejected by both, \
-            \(counts[.documentNode] ?? 0) differ only by jsoup's Document node (\(outcomeSelectors[.documentNode]?.count ?? 0) selectors), \
-            \(counts[.legadoRepeats] ?? 0) only by Legado's repeats/per-context order (\(outcomeSelectors[.legadoRepeats]?.count ?? 0) selectors), \
-            \(counts[.legadoEmptyRangeFailure] ?? 0) where Legado's range index fails on an empty selection, \
-            \(counts[.untranslatable] ?? 0) untranslatable (\(untranslatedSelectors) selectors), \
-            \(counts[.disagree] ?? 0) disagree
-            """)
-        for outcome in [Outcome.bothReject, .documentNode, .legadoRepeats, .legadoEmptyRangeFailure, .untranslatable] {
-            let names = (outcomeSelectors[outcome] ?? []).sorted().map { selectors[$0].text }
-            if !names.isEmpty { print("  \(outcome): \(names.joined(separator: " ; "))") }
         }
     }
 

@@ -176,7 +176,7 @@ struct LibraryStoreTests {
         #expect(chapters.map(\.position) == [0, 1, 2, 3, 4])
         #expect(chapters.map(\.title) == ["Volume One", "Chapter 3 (fixed)", "Chapter 2", "Chapter 4", "Chapter 1"])
         #expect(chapters.map(\.key)
-                == ["volume:0:Volume One", chapterURL(3), chapterURL(2), chapterURL(4), chapterURL(1)])
+                == ["heading:1:Volume One", chapterURL(3), chapterURL(2), chapterURL(4), chapterURL(1)])
         #expect(chapters.map(\.inTOC) == [true, true, true, true, false])
         #expect(chapters.map(\.state) == [.pending, .failed, .done, .pending, .pending])
         #expect(chapters[1].lastError == "timeout" && chapters[1].attempts == 1)
@@ -189,10 +189,57 @@ struct LibraryStoreTests {
         let third = try store.mergeTOC(bookID: book.id, chapters: testTOC([1, 2, 3, 4]))
         #expect(third == TOCMerge(added: 0, kept: 4, missingFromTOC: 1, duplicatesIgnored: 0))
         let again = try store.chapters(bookID: book.id)
-        #expect(again.map(\.key) == [chapterURL(1), chapterURL(2), chapterURL(3), chapterURL(4), "volume:0:Volume One"])
+        #expect(again.map(\.key) == [chapterURL(1), chapterURL(2), chapterURL(3), chapterURL(4), "heading:1:Volume One"])
         #expect(again.map(\.inTOC) == [true, true, true, true, false])
         #expect(try libraryScalar(store, "SELECT count(*) FROM chapters") == 5)
         #expect(try store.book(id: book.id)?.chapterCount == 4)
+    }
+
+    @Test("headings without a URL are found again when the TOC gains entries above them; same-titled ones stay apart")
+    func headingsKeepTheirRows() throws {
+        let directory = try LibraryTemporaryDirectory()
+        let store = try LibraryStore(path: directory.library)
+        let book = try store.upsertBook(source: testSource, info: testBookInfo())
+        func toc(_ items: [(String, String)]) -> [Chapter] {
+            items.enumerated().map { Chapter(index: $0.offset, title: $0.element.0, url: $0.element.1, isVolume: $0.element.1.isEmpty) }
+        }
+        try store.mergeTOC(bookID: book.id, chapters: toc([
+            ("正文", ""), ("Chapter 1", chapterURL(1)), ("番外", ""), ("Extra 1", chapterURL(9)), ("番外", ""),
+        ]))
+        let before = try store.chapters(bookID: book.id)
+        #expect(before.map(\.key) == ["heading:1:正文", chapterURL(1), "heading:1:番外", chapterURL(9), "heading:2:番外"])
+        // A notice is added at the top: every heading keeps its row (same id), nothing is hidden or added twice.
+        let merge = try store.mergeTOC(bookID: book.id, chapters: toc([
+            ("公告", chapterURL(0)), ("正文", ""), ("Chapter 1", chapterURL(1)), ("番外", ""), ("Extra 1", chapterURL(9)),
+            ("番外", ""),
+        ]))
+        #expect(merge == TOCMerge(added: 1, kept: 5, missingFromTOC: 0, duplicatesIgnored: 0))
+        let after = try store.chapters(bookID: book.id)
+        #expect(after.filter(\.isVolume).map(\.key) == before.filter(\.isVolume).map(\.key))
+        #expect(after.allSatisfy { $0.inTOC })
+        #expect(try libraryScalar(store, "SELECT count(*) FROM chapters") == 6)
+    }
+
+    @Test("positional heading keys of older libraries are rewritten, so their rows keep matching")
+    func positionalHeadingKeysAreRekeyed() throws {
+        let directory = try LibraryTemporaryDirectory()
+        let store = try LibraryStore(path: directory.library)
+        let book = try store.upsertBook(source: testSource, info: testBookInfo())
+        try store.mergeTOC(bookID: book.id, chapters: [
+            Chapter(index: 0, title: "Volume: One", url: "", isVolume: true), Chapter(index: 1, title: "C1", url: chapterURL(1)),
+        ])
+        // As an older bookrule stored it.
+        try store.database.execute("UPDATE chapters SET key = 'volume:0:Volume: One' WHERE url = ''", purpose: "test")
+        let headingRow = try libraryScalar(store, "SELECT id FROM chapters WHERE url = ''")
+        let merge = try store.mergeTOC(bookID: book.id, chapters: [
+            Chapter(index: 0, title: "C0", url: chapterURL(0)),
+            Chapter(index: 1, title: "Volume: One", url: "", isVolume: true), Chapter(index: 2, title: "C1", url: chapterURL(1)),
+        ])
+        #expect(merge == TOCMerge(added: 1, kept: 2, missingFromTOC: 0, duplicatesIgnored: 0))
+        let after = try store.chapters(bookID: book.id)
+        #expect(after.map(\.key) == [chapterURL(0), "heading:1:Volume: One", chapterURL(1)])
+        #expect(try libraryScalar(store, "SELECT id FROM chapters WHERE key = 'heading:1:Volume: One'") == headingRow)
+        #expect(try libraryScalar(store, "SELECT count(*) FROM chapters") == 3)
     }
 
     @Test("saveChapter and markFailed move states, count attempts and keep the last error")
@@ -255,7 +302,7 @@ struct LibraryStoreTests {
 
         #expect(try store.chaptersToFetch(bookID: book.id).map(\.url) == [chapterURL(2), chapterURL(4)])
         #expect(try store.chapters(bookID: book.id, states: [.pending, .failed]).map(\.key)
-                == ["volume:0:Volume One", chapterURL(2), chapterURL(4)])
+                == ["heading:1:Volume One", chapterURL(2), chapterURL(4)])
         #expect(try store.chapters(bookID: book.id, states: [.done]).map(\.url) == [chapterURL(1), chapterURL(3)])
 
         // The serial grows: chapter 5 appears, chapter 4 is pulled from the site.

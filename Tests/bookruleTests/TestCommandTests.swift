@@ -139,7 +139,7 @@ struct TestCommandTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // The built binary in its own process, so its CPU time can be measured alone: the wall time of an
         // in-process run grew past 10 s on a loaded 2-core machine while the other tests ran beside it.
-        let run = try MeasuredProcess.run(
+        let run = try await MeasuredProcess.run(
             "\(repositoryRoot)/.build/debug/bookrule", ["lint"] + paths, output: "\(directory)/out.txt")
         #expect(run.status == 1)  // most community sources use dialects bookrule does not run yet
         let output = try String(contentsOfFile: "\(directory)/out.txt", encoding: .utf8)
@@ -163,7 +163,7 @@ struct MeasuredProcess {
     /// Runs `executable` with `arguments`, standard output and error to the file `output`. bash runs it and
     /// reports its children's user and system time with `times`; Foundation's Process starts bash with none
     /// of this process's other descriptors (a child holding other tests' sockets open broke their servers).
-    static func run(_ executable: String, _ arguments: [String], output: String) throws -> MeasuredProcess {
+    static func run(_ executable: String, _ arguments: [String], output: String) async throws -> MeasuredProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", "\"$0\" \"$@\" > \"$OUT\" 2>&1; status=$?; times; exit $status", executable] + arguments
@@ -171,9 +171,20 @@ struct MeasuredProcess {
         let pipe = Pipe()
         process.standardOutput = pipe
         let started = ContinuousClock.now
-        try process.run()
-        let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        // Waited for without holding a thread of the cooperative pool (two threads here): a blocked pool
+        // stalled every other test for seconds. `times` prints two short lines, far below a pipe's buffer.
+        let (status, report) = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<(Int32, String), any Error>) in
+            process.terminationHandler = { finished in
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                continuation.resume(returning: (finished.terminationStatus, String(decoding: data, as: UTF8.self)))
+            }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
         let wall = started.duration(to: .now)
         // `times` prints the shell's own times, then its children's: "0m2.345s 0m0.120s".
         guard let children = report.split(separator: "\n").last else { throw MeasureError(description: "no times: \(report)") }
@@ -185,7 +196,7 @@ struct MeasuredProcess {
             return minutes * 60 + seconds
         }.reduce(0, +)
         return MeasuredProcess(
-            status: process.terminationStatus, cpuSeconds: cpu,
+            status: status, cpuSeconds: cpu,
             wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
     }
 }

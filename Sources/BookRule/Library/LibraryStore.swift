@@ -156,8 +156,8 @@ public final class LibraryStore: Sendable {
 
     /// Merges a freshly read table of contents into the book's chapters, in one transaction.
     ///
-    /// Chapters are matched by key: the canonical URL (without `#fragment`), or `volume:<index>:<title>` for an
-    /// entry without a URL. Matched chapters keep their state and text and take the new title, URL and place;
+    /// Chapters are matched by key: the canonical URL (without `#fragment`), or `heading:<n>:<title>` for the
+    /// n-th entry of that title without a URL. Matched chapters keep their state and text and take the new title, URL and place;
     /// new ones are added as pending; the order follows `chapters`. Chapters no longer listed are kept, marked
     /// `inTOC == false` and placed after the listed ones in their previous order: nothing is ever deleted. When
     /// `chapters` lists a key twice, the first entry counts (as the engine's TOC does).
@@ -166,17 +166,24 @@ public final class LibraryStore: Sendable {
     public func mergeTOC(bookID: Int64, chapters: [Chapter]) throws(LibraryError) -> TOCMerge {
         var seen = Set<String>()
         var entries: [(key: String, chapter: Chapter)] = []
+        var headings: [String: Int] = [:]
         for chapter in chapters {
-            let key = Self.chapterKey(url: chapter.url, index: chapter.index, title: chapter.title)
+            var occurrence = 0
+            if chapter.url.isEmpty {
+                occurrence = headings[chapter.title, default: 0] + 1
+                headings[chapter.title] = occurrence
+            }
+            let key = Self.chapterKey(url: chapter.url, title: chapter.title, occurrence: occurrence)
             if seen.insert(key).inserted { entries.append((key, chapter)) }
         }
         let duplicates = chapters.count - entries.count
         let purpose = "merging the table of contents of book \(bookID)"
         return try database.transaction(purpose) { (connection) throws(LibraryError) in
             try Self.requireBook(bookID, connection)
-            let existing = try connection.query(
+            var existing = try connection.query(
                 "SELECT id, key FROM chapters WHERE book_id = ?1 ORDER BY position, id", purpose: purpose,
                 bindings: [bookID]) { (row) throws(LibraryError) in (id: row.int64(0), key: row.text(1)) }
+            try Self.rekeyPositionalHeadings(&existing, connection: connection, purpose: purpose)
             var existingIDs: [String: Int64] = [:]
             for chapter in existing { existingIDs[chapter.key] = chapter.id }
 
@@ -282,10 +289,34 @@ public final class LibraryStore: Sendable {
 
     // MARK: - Keys
 
-    /// The key a TOC entry is stored under: its URL without `#fragment`, or `volume:<index>:<title>` when it has
-    /// no URL (volume headings).
-    static func chapterKey(url: String, index: Int, title: String) -> String {
-        url.isEmpty ? "volume:\(index):\(title)" : canonicalURL(url)
+    /// The key a TOC entry is stored under: its URL without `#fragment`, or, for a heading without a URL,
+    /// `heading:<n>:<title>` where n counts the headings of that title so far (1 for the first). Not keyed by
+    /// position: a TOC that gains entries above a heading still finds it.
+    static func chapterKey(url: String, title: String, occurrence: Int) -> String {
+        url.isEmpty ? "heading:\(occurrence):\(title)" : canonicalURL(url)
+    }
+
+    /// Libraries written before headings were keyed by title kept `volume:<position>:<title>`: those keys are
+    /// rewritten (in TOC order) to the form `chapterKey` gives now, so their rows keep matching.
+    private static func rekeyPositionalHeadings(
+        _ existing: inout [(id: Int64, key: String)], connection: borrowing SQLiteConnection, purpose: String
+    ) throws(LibraryError) {
+        guard existing.contains(where: { $0.key.hasPrefix("volume:") }) else { return }
+        var keys = Set(existing.map(\.key))
+        var headings: [String: Int] = [:]
+        let rekey = try connection.prepare("UPDATE chapters SET key = ?2 WHERE id = ?1", purpose: purpose)
+        for index in existing.indices where existing[index].key.hasPrefix("volume:") {
+            let rest = existing[index].key.dropFirst("volume:".count)
+            guard let colon = rest.firstIndex(of: ":"), !rest[..<colon].isEmpty,
+                  rest[..<colon].allSatisfy(\.isASCII), rest[..<colon].allSatisfy(\.isNumber) else { continue }
+            let title = String(rest[rest.index(after: colon)...])
+            let occurrence = headings[title, default: 0] + 1
+            headings[title] = occurrence
+            let key = chapterKey(url: "", title: title, occurrence: occurrence)
+            guard keys.insert(key).inserted else { continue }
+            try rekey.run([existing[index].id, key])
+            existing[index].key = key
+        }
     }
 
     /// `url` without its `#fragment` (the fragment never reaches the server).
@@ -295,7 +326,7 @@ public final class LibraryStore: Sendable {
 
     /// The key for a URL a caller passes: a chapter URL is canonicalized, a volume key is taken as it is.
     static func lookupKey(_ url: String) -> String {
-        url.hasPrefix("volume:") ? url : canonicalURL(url)
+        url.hasPrefix("heading:") || url.hasPrefix("volume:") ? url : canonicalURL(url)
     }
 
     // MARK: - Rows
@@ -574,7 +605,8 @@ public struct StoredChapter: Sendable, Equatable, Codable {
     public var bookID: Int64
     /// Place in the book, from 0: TOC order, then chapters no longer listed.
     public var position: Int
-    /// The chapter's identity in the book: its URL without `#fragment`, or `volume:<index>:<title>`.
+    /// The chapter's identity in the book: its URL without `#fragment`, or `heading:<n>:<title>` for the n-th
+    /// heading of that title without a URL.
     public var key: String
     /// Chapter title.
     public var title: String
