@@ -27,8 +27,7 @@ enum ExportCommand {
             guard arguments.has("--txt") != arguments.has("--epub") else { throw UsageError("choose --txt or --epub") }
             let store = try LibraryAccess.open(arguments, create: false)
             let stored = try LibraryAccess.book(arguments.positionals[0], in: store)
-            let libraryPath = arguments.value("--library") ?? LibraryStore.defaultPath()
-            let (book, missing) = try LibraryAccess.exportBook(stored, store: store, libraryPath: libraryPath)
+            let (book, missing) = try LibraryAccess.exportBook(stored, store: store)
             let path = try LibraryAccess.write(book, epub: arguments.has("--epub"), output: arguments.value("-o"))
             terminal.print(path)
             terminal.error("exported \(book.chapters.filter { !$0.isVolume }.count) chapter(s)"

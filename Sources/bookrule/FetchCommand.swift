@@ -114,7 +114,7 @@ enum FetchCommand {
                 variables = page.results[pick - 1].variables
             }
             var summary: DownloadSummary?
-            let media = LibraryAccess.mediaDirectory(libraryPath: arguments.value("--library") ?? LibraryStore.defaultPath())
+            let media = store.mediaRoot
             for try await event in BookDownload(engine: engine, store: store).run(
                 bookURL: bookURL, options: .init(range: range, variables: variables, mediaDirectory: media)) {
                 display.handle(event)
@@ -158,11 +158,10 @@ enum FetchCommand {
             return 1
         }
 
-        let libraryPath = arguments.value("--library") ?? LibraryStore.defaultPath()
-        await saveCover(of: summary.book, transport: transport, libraryPath: libraryPath, terminal: terminal)
+        await saveCover(of: summary.book, transport: transport, store: store, terminal: terminal)
         if arguments.has("--txt") || arguments.has("--epub") {
             do {
-                let (book, missing) = try LibraryAccess.exportBook(summary.book, store: store, libraryPath: libraryPath)
+                let (book, missing) = try LibraryAccess.exportBook(summary.book, store: store)
                 let path = try LibraryAccess.write(book, epub: arguments.has("--epub"), output: arguments.value("-o"))
                 terminal.error("exported \(book.chapters.filter { !$0.isVolume }.count) chapter(s) to \(path)"
                                + (missing > 0 ? " (\(missing) missing)" : ""))
@@ -196,8 +195,8 @@ enum FetchCommand {
     /// Keeps the book's cover beside the library for EPUB export, when the source names one and it is an image.
     /// It goes through `MediaDownloader` like any other file: streamed to a `.part` file, resumable, and put in
     /// place only when complete.
-    static func saveCover(of book: StoredBook, transport: any HTTPTransport, libraryPath: String, terminal: Terminal) async {
-        let path = LibraryAccess.coverPath(for: book, libraryPath: libraryPath)
+    static func saveCover(of book: StoredBook, transport: any HTTPTransport, store: LibraryStore, terminal: Terminal) async {
+        let path = store.coverPath(bookID: book.id)
         guard !book.coverURL.isEmpty, !FileManager.default.fileExists(atPath: path) else { return }
         let downloader = MediaDownloader(transport: transport, jobs: 1)
         do {

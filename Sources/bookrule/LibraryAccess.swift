@@ -28,20 +28,8 @@ enum LibraryAccess {
         return first
     }
 
-    /// Where the media of audio and image books are kept: `media/<book id>/` beside the library database.
-    static func mediaDirectory(libraryPath: String) -> String {
-        let directory = (libraryPath as NSString).deletingLastPathComponent
-        return (directory.isEmpty ? "." : directory) + "/media"
-    }
-
-    /// Where the cover of a stored book is kept: beside the library database, by book id.
-    static func coverPath(for book: StoredBook, libraryPath: String) -> String {
-        let directory = (libraryPath as NSString).deletingLastPathComponent
-        return (directory.isEmpty ? "." : directory) + "/covers/\(book.id)"
-    }
-
     /// The book with every saved chapter, ready for an exporter; `missing` counts chapters not saved.
-    static func exportBook(_ book: StoredBook, store: LibraryStore, libraryPath: String) throws -> (ExportBook, missing: Int) {
+    static func exportBook(_ book: StoredBook, store: LibraryStore) throws -> (ExportBook, missing: Int) {
         var chapters: [ExportChapter] = []
         var missing = 0
         // Chapters the site no longer lists stay in the library but not in the book.
@@ -57,7 +45,7 @@ enum LibraryAccess {
             chapters.append(ExportChapter(title: chapter.title, text: text, isVolume: false))
         }
         var cover: ExportCover?
-        let path = coverPath(for: book, libraryPath: libraryPath)
+        let path = store.coverPath(bookID: book.id)
         if let bytes = FileManager.default.contents(atPath: path) {
             // The exporter decides from the bytes whether the image can go into the book.
             let candidate = ExportCover(bytes: [UInt8](bytes), mediaType: "")

@@ -46,9 +46,6 @@ enum LibraryCommand {
                 guard arguments.positionals.count == 2 else { throw UsageError("name one BOOK to remove") }
                 let book = try LibraryAccess.book(arguments.positionals[1], in: store)
                 try store.removeBook(id: book.id)
-                let libraryPath = arguments.value("--library") ?? LibraryStore.defaultPath()
-                try? FileManager.default.removeItem(atPath: LibraryAccess.coverPath(for: book, libraryPath: libraryPath))
-                try? FileManager.default.removeItem(atPath: LibraryAccess.mediaDirectory(libraryPath: libraryPath) + "/\(book.id)")
                 terminal.print("removed #\(book.id) \(book.name)")
             default:
                 throw UsageError("unknown library command \"\(arguments.positionals[0])\" (list or remove)")

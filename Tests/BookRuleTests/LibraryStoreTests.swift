@@ -388,7 +388,15 @@ struct LibraryStoreTests {
         // Saving a known book again keeps its id.
         #expect(try store.upsertBook(source: testSource, info: testBookInfo(url: "https://novel.test/book/1/", name: "new")).id
                 == first.id)
+        // Files kept by id beside the library go with the book.
+        try FileManager.default.createDirectory(atPath: store.mediaDirectory(bookID: third.id), withIntermediateDirectories: true)
+        try LocalFile.writeAtomically(Array("jpeg".utf8), to: store.mediaDirectory(bookID: third.id) + "/0001-001.jpg")
+        try FileManager.default.createDirectory(atPath: directory.path + "/covers", withIntermediateDirectories: true)
+        try LocalFile.writeAtomically(Array("png".utf8), to: store.coverPath(bookID: third.id))
+        #expect(store.coverPath(bookID: third.id) == directory.path + "/covers/\(third.id)")
         try store.removeBook(id: third.id)
+        #expect(!FileManager.default.fileExists(atPath: store.coverPath(bookID: third.id)))
+        #expect(!FileManager.default.fileExists(atPath: store.mediaDirectory(bookID: third.id)))
         try store.removeBook(id: first.id)
         let fourth = try store.upsertBook(source: testSource, info: testBookInfo(url: "https://novel.test/book/4/"))
         #expect(fourth.id == third.id + 1)

@@ -150,6 +150,30 @@ public final class LibraryStore: Sendable {
                                               bindings: [id])
             if removed == 0 { throw .unknownBook(id: id) }
         }
+        // After the commit: files left by a crash in between belong to an id no book will have again.
+        try? FileManager.default.removeItem(atPath: coverPath(bookID: id))
+        try? FileManager.default.removeItem(atPath: mediaDirectory(bookID: id))
+    }
+
+    /// Where the cover of book `bookID` is kept: `covers/<id>` beside the database, so an export works with the
+    /// site gone. `removeBook` deletes it.
+    public func coverPath(bookID: Int64) -> String {
+        directory + "/covers/\(bookID)"
+    }
+
+    /// Where the media files (audio, images) of book `bookID` are kept: `media/<id>/` beside the database.
+    /// `removeBook` deletes it.
+    public func mediaDirectory(bookID: Int64) -> String {
+        mediaRoot + "/\(bookID)"
+    }
+
+    /// The folder holding every book's media folder.
+    public var mediaRoot: String { directory + "/media" }
+
+    /// The folder the database is in.
+    private var directory: String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
     }
 
     // MARK: - Chapters
