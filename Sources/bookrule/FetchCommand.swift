@@ -13,7 +13,7 @@ enum FetchCommand {
     new in the TOC fetched. Exit status 1 when any chapter in range is still missing.
 
     For audio (type 1) and image (type 2) sources, the files each chapter links are downloaded in order into
-    media/BOOK_ID/ beside the library (0001-001.jpg, 0001-002.jpg, …), resumably; a chapter counts as saved
+    media/BOOK_ID/ beside the library (0001-<hash>-001.jpg, …), resumably; a chapter counts as saved
     only when its files are complete. The cover is kept in covers/BOOK_ID beside the library.
 
     Options:

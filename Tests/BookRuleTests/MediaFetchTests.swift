@@ -74,7 +74,15 @@ extension DownloadTransfers {
 
             let media = directory + "/media/1"
             let files = try FileManager.default.contentsOfDirectory(atPath: media).sorted()
-            #expect(files == ["0001-001.jpg", "0001-002.png", "0002-001.jpg", "0002-002.png", "0003-001.jpg", "0003-002.png"])
+            // <chapter number>-<8 hex digits of the chapter URL's SHA-256>-<file number>: one identity per chapter.
+            let parts = files.map { $0.split(separator: "-").map(String.init) }
+            #expect(parts.map { [$0[0], $0[2]] } == [
+                ["0001", "001.jpg"], ["0001", "002.png"], ["0002", "001.jpg"], ["0002", "002.png"], ["0003", "001.jpg"], ["0003", "002.png"],
+            ])
+            let identities = parts.map { $0[1] }
+            #expect(identities.allSatisfy { $0.count == 8 && $0.allSatisfy(\.isHexDigit) })
+            #expect(identities[0] == identities[1] && identities[2] == identities[3] && identities[4] == identities[5])
+            #expect(Set(identities).count == 3)
             let expected = await RangeServer.expectedSHA256(length: ComicSite.pictureLength, version: 1)
             for file in files {
                 #expect(try await RangeServer.sha256(ofFile: media + "/" + file) == expected, "\(file)")

@@ -23,7 +23,8 @@ public struct BookDownload: Sendable {
         /// Book variables from a search result (`@put` values).
         public var variables: [String: String]
         /// For audio and image sources: where the media files each chapter links go, as
-        /// `<mediaDirectory>/<book id>/<chapter number>-<file number>.<ext>` (`0007-002.jpg`), downloaded in order
+        /// `<mediaDirectory>/<book id>/<chapter number>-<chapter URL hash>-<file number>.<ext>`
+        /// (`0007-3fa9c2d1-002.jpg`), downloaded in order
         /// through `MediaDownloader` before the chapter counts as saved. Nil skips them.
         public var mediaDirectory: String?
 
@@ -91,7 +92,7 @@ public struct BookDownload: Sendable {
                 }
                 if let root = options.mediaDirectory, !content.mediaURLs.isEmpty {
                     try await downloadMedia(content.mediaURLs, chapterNumber: chapter.position + 1,
-                                            into: root + "/\(book.id)")
+                                            chapterURL: chapter.url, into: root + "/\(book.id)")
                 }
                 try store.saveChapter(bookID: book.id, url: chapter.url, title: content.title, text: text)
                 saved += 1
@@ -124,12 +125,17 @@ public struct BookDownload: Sendable {
 
     /// Downloads a chapter's media files in order, one at a time, resuming partial ones and skipping complete
     /// ones; throws the first failure, or `CancellationError` (after pausing, which keeps the partial data).
-    private func downloadMedia(_ urls: [String], chapterNumber: Int, into directory: String) async throws {
+    private func downloadMedia(_ urls: [String], chapterNumber: Int, chapterURL: String, into directory: String) async throws {
         let downloader = MediaDownloader(transport: engine.transport, jobs: 1)
+        // The number keeps the folder in reading order; the chapter URL's hash keeps a chapter's files its own
+        // when the TOC shifts (a retried chapter at a new place must not find another chapter's complete files).
+        var hash = SHA256()
+        hash.update(Array(URLReference.withoutFragment(chapterURL).utf8))
+        let identity = String(hash.hexDigest().prefix(8))
         for (index, url) in urls.enumerated() {
             let name = MediaFileName.make(forURL: url)
             let suffix = name.lastIndex(of: ".").map { String(name[$0...]) } ?? ""
-            let stem = Self.padded(chapterNumber, 4) + "-" + Self.padded(index + 1, 3)
+            let stem = Self.padded(chapterNumber, 4) + "-" + identity + "-" + Self.padded(index + 1, 3)
             try await downloader.add(MediaDownloadTask(
                 id: String(index), url: url, destination: directory + "/" + stem + suffix, headers: engine.source.headers))
         }
