@@ -32,6 +32,15 @@ enum LibraryAccess {
     static func exportBook(_ book: StoredBook, store: LibraryStore) throws -> (ExportBook, missing: Int) {
         var chapters: [ExportChapter] = []
         var missing = 0
+        // The pictures of image sources' chapters, by the chapter identity in their names.
+        let mediaDirectory = store.mediaDirectory(bookID: book.id)
+        var mediaFiles: [String: [(number: String, name: String)]] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: mediaDirectory)) ?? []
+        where !name.hasSuffix(".part") && !name.hasSuffix(".part.json") {
+            let parts = name.split(separator: "-", maxSplits: 2)
+            guard parts.count == 3 else { continue }
+            mediaFiles[String(parts[1]), default: []].append((String(parts[2]), name))
+        }
         // Chapters the site no longer lists stay in the library but not in the book.
         for chapter in try store.chapters(bookID: book.id) where chapter.inTOC {
             if chapter.isVolume {
@@ -42,7 +51,13 @@ enum LibraryAccess {
                 missing += 1
                 continue
             }
-            chapters.append(ExportChapter(title: chapter.title, text: text, isVolume: false))
+            let images = (mediaFiles[BookDownload.mediaIdentity(chapterURL: chapter.url)] ?? [])
+                .sorted { $0.number < $1.number }
+                .compactMap { ExportImage(path: mediaDirectory + "/" + $0.name) }
+            // A picture chapter's stored text is its list of picture URLs: the pictures replace it.
+            let onlyLinks = text.split(separator: "\n").allSatisfy { URLReference.isHTTP(String($0)) }
+            chapters.append(ExportChapter(title: chapter.title, text: !images.isEmpty && onlyLinks ? "" : text,
+                                          isVolume: false, images: images))
         }
         var cover: ExportCover?
         let path = store.coverPath(bookID: book.id)

@@ -207,6 +207,45 @@ struct ExportTests {
         #expect(report.contains("No errors or warnings detected"), "epubcheck:\n\(report)")
     }
 
+    @Test("a picture chapter's images go into the EPUB in order, copied from disk; files an EPUB cannot show are left out; epubcheck passes")
+    func pictureChapters() async throws {
+        let directory = try temporaryDirectory()
+        defer { removeTree(directory) }
+        // A valid 1×1 GIF.
+        let gif: [UInt8] = Array("GIF89a".utf8) + [
+            0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x21, 0xF9, 0x04, 0x01,
+            0x00, 0x00, 0x00, 0x00, 0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44,
+            0x01, 0x00, 0x3B,
+        ]
+        try LocalFile.writeAtomically(Self.png, to: directory + "/p1.png")
+        try LocalFile.writeAtomically(gif, to: directory + "/p2.gif")
+        try LocalFile.writeAtomically(Array("ID3 not a picture".utf8), to: directory + "/a.mp3")
+        #expect(ExportImage(path: directory + "/p1.png")?.mediaType == "image/png")
+        #expect(ExportImage(path: directory + "/p2.gif")?.mediaType == "image/gif")
+        #expect(ExportImage(path: directory + "/a.mp3") == nil)
+        #expect(ExportImage(path: directory + "/missing.png") == nil)
+        var book = Self.book
+        book.chapters.append(ExportChapter(
+            title: "第三话", text: "",
+            images: [directory + "/p1.png", directory + "/p2.gif"].compactMap { ExportImage(path: $0) }))
+        let path = directory + "/comic.epub"
+        try EPUBExporter.write(book, to: path)
+        let entries = try readZip(path)
+        #expect(entries.first { $0.name == "OEBPS/images/chapter-0005-001.png" }?.bytes == Self.png)
+        #expect(entries.first { $0.name == "OEBPS/images/chapter-0005-002.gif" }?.bytes == gif)
+        let page = try #require(entries.first { $0.name == "OEBPS/text/chapter-0005.xhtml" }).text
+        let first = try #require(page.range(of: "../images/chapter-0005-001.png"))
+        let second = try #require(page.range(of: "../images/chapter-0005-002.gif"))
+        #expect(first.lowerBound < second.lowerBound)
+        let opf = try #require(entries.first { $0.name == "OEBPS/content.opf" }).text
+        #expect(opf.contains("href=\"images/chapter-0005-002.gif\" media-type=\"image/gif\""))
+        if let tool = Self.epubcheck {
+            let (status, report) = try await Self.runEPUBCheck(path, tool: tool)
+            #expect(status == 0, "epubcheck:\n\(report)")
+            #expect(!report.contains("ERROR") && !report.contains("FATAL"), "epubcheck:\n\(report)")
+        }
+    }
+
     @Test("a cover the EPUB cannot carry (WebP, HTML, truncated) is left out, not mislabelled")
     func unusableCover() throws {
         var book = Self.book

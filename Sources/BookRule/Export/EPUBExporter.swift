@@ -31,9 +31,11 @@ public enum EPUBExporter {
     struct File: Equatable {
         /// Path inside the archive.
         let name: String
-        /// The file's bytes.
+        /// The file's bytes (empty when it is copied from `sourcePath`).
         let bytes: [UInt8]
-        /// Whether to deflate it (everything except `mimetype`).
+        /// A file on disk to copy in when the archive is written, instead of `bytes`.
+        let sourcePath: String?
+        /// Whether to deflate it (everything except `mimetype` and images).
         let isCompressed: Bool
 
         init(_ name: String, _ text: String, isCompressed: Bool = true) {
@@ -43,7 +45,15 @@ public enum EPUBExporter {
         init(_ name: String, _ bytes: [UInt8], isCompressed: Bool = true) {
             self.name = name
             self.bytes = bytes
+            self.sourcePath = nil
             self.isCompressed = isCompressed
+        }
+
+        init(_ name: String, copying path: String) {
+            self.name = name
+            self.bytes = []
+            self.sourcePath = path
+            self.isCompressed = false
         }
     }
 
@@ -65,6 +75,7 @@ public enum EPUBExporter {
         files.append(File("OEBPS/text/title.xhtml", titlePage(layout)))
         for page in layout.pages {
             files.append(File("OEBPS/" + page.href, chapterPage(layout, page)))
+            for image in page.images { files.append(File("OEBPS/" + image.href, copying: image.path)) }
         }
         return files
     }
@@ -79,6 +90,15 @@ public enum EPUBExporter {
             let title: String
             let paragraphs: [String]
             let isVolume: Bool
+            let images: [Image]
+        }
+
+        /// A chapter's picture: where it goes in the book, and the file it comes from.
+        struct Image {
+            let id: String
+            let href: String
+            let mediaType: String
+            let path: String
         }
 
         struct Cover {
@@ -126,9 +146,15 @@ public enum EPUBExporter {
                 if !chapter.isVolume { chapterNumber += 1 }
                 let id = "chapter-" + Self.zeroPadded(index + 1, width: 4)
                 let title = ExportText.line(chapter.title)
+                let images = chapter.images.enumerated().map { number, image in
+                    let name = id + "-" + Self.zeroPadded(number + 1, width: 3)
+                    return Image(id: "image-" + name, href: "images/\(name).\(image.fileExtension)",
+                                 mediaType: image.mediaType, path: image.path)
+                }
                 pages.append(Page(id: id, href: "text/\(id).xhtml",
                                   title: title.isEmpty ? labels.untitledChapter(max(chapterNumber, 1)) : title,
-                                  paragraphs: ExportText.paragraphs(chapter.text), isVolume: chapter.isVolume))
+                                  paragraphs: ExportText.paragraphs(chapter.text), isVolume: chapter.isVolume,
+                                  images: images))
             }
             self.pages = pages
             var tree: [Entry] = []
@@ -183,6 +209,8 @@ public enum EPUBExporter {
         p.author { text-indent: 0; text-align: center; margin-bottom: 2em; }
         div.cover { text-align: center; height: 100%; }
         div.cover img { max-width: 100%; max-height: 100%; }
+        div.picture { text-align: center; margin: 0.5em 0; }
+        div.picture img { max-width: 100%; }
 
         """
 
@@ -214,6 +242,9 @@ public enum EPUBExporter {
         spine.append("<itemref idref=\"title-page\"/>")
         for page in layout.pages {
             manifest.append("<item id=\"\(page.id)\" href=\"\(page.href)\" media-type=\"application/xhtml+xml\"/>")
+            for image in page.images {
+                manifest.append("<item id=\"\(image.id)\" href=\"\(image.href)\" media-type=\"\(image.mediaType)\"/>")
+            }
             spine.append("<itemref idref=\"\(page.id)\"/>")
         }
         func indented(_ lines: [String]) -> String { lines.map { "    " + $0 }.joined(separator: "\n") }
@@ -321,7 +352,10 @@ public enum EPUBExporter {
     static func chapterPage(_ layout: Layout, _ page: Page) -> String {
         let heading = page.isVolume
             ? "<h1 class=\"volume\">\(XMLText.escaped(page.title))</h1>" : "<h1>\(XMLText.escaped(page.title))</h1>"
-        let lines = [heading] + page.paragraphs.map { "<p>\(XMLText.escaped($0))</p>" }
+        let pictures = page.images.enumerated().map { number, image in
+            "<div class=\"picture\"><img src=\"../\(image.href)\" alt=\"\(XMLText.escaped(page.title)) \(number + 1)\"/></div>"
+        }
+        let lines = [heading] + page.paragraphs.map { "<p>\(XMLText.escaped($0))</p>" } + pictures
         let body = """
               <section epub:type="\(page.isVolume ? "part" : "chapter")">
             \(lines.map { "    " + $0 }.joined(separator: "\n"))
@@ -427,14 +461,24 @@ private enum ZipWriter {
     }
 
     private static func add(_ file: EPUBExporter.File, to archive: OpaquePointer) throws(Failure) {
-        // libzip reads the data only at zip_close, so it gets its own copy, which it frees (freep = 1).
-        guard let buffer = malloc(max(file.bytes.count, 1)) else { throw Failure("out of memory") }
-        file.bytes.withUnsafeBytes { bytes in
-            if let base = bytes.baseAddress { buffer.copyMemory(from: base, byteCount: bytes.count) }
-        }
-        guard let source = zip_source_buffer(archive, buffer, zip_uint64_t(file.bytes.count), 1) else {
-            free(buffer)
-            throw Failure("libzip: \(file.name): " + String(cString: zip_strerror(archive)))
+        let source: OpaquePointer
+        if let path = file.sourcePath {
+            // Read by libzip at zip_close, in pieces: a comic's pictures never sit in memory together.
+            guard let fileSource = zip_source_file(archive, path, 0, -1) else {
+                throw Failure("libzip: \(path): " + String(cString: zip_strerror(archive)))
+            }
+            source = fileSource
+        } else {
+            // libzip reads the data only at zip_close, so it gets its own copy, which it frees (freep = 1).
+            guard let buffer = malloc(max(file.bytes.count, 1)) else { throw Failure("out of memory") }
+            file.bytes.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { buffer.copyMemory(from: base, byteCount: bytes.count) }
+            }
+            guard let bufferSource = zip_source_buffer(archive, buffer, zip_uint64_t(file.bytes.count), 1) else {
+                free(buffer)
+                throw Failure("libzip: \(file.name): " + String(cString: zip_strerror(archive)))
+            }
+            source = bufferSource
         }
         let index = zip_file_add(archive, file.name, source, 0)
         guard index >= 0 else {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A book ready to export: its metadata and its saved chapters' text, independent of where they came from.
 public struct ExportBook: Sendable, Equatable {
     /// Book title.
@@ -73,12 +75,47 @@ public struct ExportChapter: Sendable, Equatable {
     public var text: String
     /// Whether this entry is a volume heading that groups the chapters after it.
     public var isVolume: Bool
+    /// Pictures shown after the text, in order (the pages of an image source's chapter).
+    public var images: [ExportImage]
 
     /// Creates a chapter (or, with `isVolume`, a volume heading).
-    public init(title: String, text: String, isVolume: Bool = false) {
+    public init(title: String, text: String, isVolume: Bool = false, images: [ExportImage] = []) {
         self.title = title
         self.text = text
         self.isVolume = isVolume
+        self.images = images
+    }
+}
+
+/// A picture file for a chapter, read from disk only while the EPUB is written (a comic's pages together are
+/// far larger than memory should hold).
+public struct ExportImage: Sendable, Equatable {
+    /// The file.
+    public var path: String
+    /// What the file really is (JPEG, PNG or GIF, complete), from its first and last bytes.
+    public var mediaType: String
+
+    /// The picture at `path`; nil when the file cannot be read or is not a complete JPEG, PNG or GIF (an
+    /// audio file, a WebP, an error page saved by a site), which an EPUB could not show.
+    public init?(path: String) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size > 0,
+              (try? handle.seek(toOffset: 0)) != nil, let head = try? handle.read(upToCount: 64),
+              (try? handle.seek(toOffset: size > 32 ? size - 32 : 0)) != nil, let tail = try? handle.read(upToCount: 32),
+              let mediaType = ExportCover.epubMediaType(head: [UInt8](head), tail: [UInt8](tail), count: Int(size))
+        else { return nil }
+        self.path = path
+        self.mediaType = mediaType
+    }
+
+    /// The file extension for `mediaType`.
+    var fileExtension: String {
+        switch mediaType {
+        case "image/png": return "png"
+        case "image/gif": return "gif"
+        default: return "jpg"
+        }
     }
 }
 
@@ -100,18 +137,22 @@ public struct ExportCover: Sendable, Equatable {
     /// invalid); nil otherwise (WebP, SVG, an HTML error page…), and the EPUB is then written without a cover.
     /// Decided from the file's signature, not from the declared type, which sites often get wrong.
     public var epubMediaType: String? {
-        let tail = bytes.suffix(32)
+        Self.epubMediaType(head: Array(bytes.prefix(64)), tail: Array(bytes.suffix(32)), count: bytes.count)
+    }
+
+    /// `epubMediaType` from a file's first 64 and last 32 bytes and its length.
+    static func epubMediaType(head: [UInt8], tail: [UInt8], count: Int) -> String? {
         func tailContains(_ marker: [UInt8]) -> Bool {
             tail.count >= marker.count && (0...(tail.count - marker.count)).contains { offset in
                 tail.dropFirst(offset).starts(with: marker)
             }
         }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), bytes.count >= 45,
-           bytes[12..<16].elementsEqual(Array("IHDR".utf8)), tailContains(Array("IEND".utf8)) {
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), count >= 45, head.count >= 16,
+           head[12..<16].elementsEqual(Array("IHDR".utf8)), tailContains(Array("IEND".utf8)) {
             return "image/png"
         }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]), bytes.count >= 8, tailContains([0xFF, 0xD9]) { return "image/jpeg" }
-        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)), tail.contains(0x3B) {
+        if head.starts(with: [0xFF, 0xD8, 0xFF]), count >= 8, tailContains([0xFF, 0xD9]) { return "image/jpeg" }
+        if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)), tail.contains(0x3B) {
             return "image/gif"
         }
         return nil

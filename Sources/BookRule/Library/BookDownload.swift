@@ -129,9 +129,7 @@ public struct BookDownload: Sendable {
         let downloader = MediaDownloader(transport: engine.transport, jobs: 1)
         // The number keeps the folder in reading order; the chapter URL's hash keeps a chapter's files its own
         // when the TOC shifts (a retried chapter at a new place must not find another chapter's complete files).
-        var hash = SHA256()
-        hash.update(Array(URLReference.withoutFragment(chapterURL).utf8))
-        let identity = String(hash.hexDigest().prefix(8))
+        let identity = Self.mediaIdentity(chapterURL: chapterURL)
         for (index, url) in urls.enumerated() {
             let name = MediaFileName.make(forURL: url)
             let suffix = name.lastIndex(of: ".").map { String(name[$0...]) } ?? ""
@@ -150,6 +148,14 @@ public struct BookDownload: Sendable {
             if case .failed(let reason) = state { throw DownloadError.mediaFailed(url: task.url, reason: reason) }
             if state != .completed { throw CancellationError() }
         }
+    }
+
+    /// The part of a chapter's media file names that says whose they are (`<number>-<identity>-<n>.<ext>`):
+    /// the first 8 hex digits of the SHA-256 of the chapter's URL without its fragment.
+    public static func mediaIdentity(chapterURL: String) -> String {
+        var hash = SHA256()
+        hash.update(Array(URLReference.withoutFragment(chapterURL).utf8))
+        return String(hash.hexDigest().prefix(8))
     }
 
     private static func padded(_ number: Int, _ width: Int) -> String {
