@@ -345,6 +345,36 @@ extension DownloadTransfers {
             #expect(starts == [0, 100_000, 250_000, 400_000, 550_000, 700_000, 850_000])
         }
 
+        @Test("data that cannot be continued (no validator) is no progress: a server that always drops fails after maxAttempts")
+        func unresumableDropsAreBounded() async throws {
+            let server = try RangeServer(.init(length: 1_000_000, etag: .none, dropEveryResponseAfterBytes: 200_000))
+            defer { server.stop() }
+            let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let task = MediaDownloadTask(id: "u", url: server.baseURL + "/u.bin", destination: directory + "/u.bin")
+            let downloader = MediaDownloader(transport: fastFetcher(), options: .init(maxAttempts: 3))
+            guard case .failed(let reason)? = try await download(task, through: downloader) else {
+                throw TestFailure("a file that can never finish should fail")
+            }
+            #expect(reason.contains("after 3 attempt(s)"), "\(reason)")
+            #expect(server.records.count == 3)
+        }
+
+        @Test("a server that sends past the range it announced: the range is kept, the rest asked for")
+        func sendPastAnnouncedRange() async throws {
+            let length = 600_000
+            let server = try RangeServer(.init(length: length, dropAfterBytes: 100_000, maxRangeBytes: 200_000,
+                                               sendPastAnnouncedRange: true))
+            defer { server.stop() }
+            let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let task = MediaDownloadTask(id: "o", url: server.baseURL + "/o.bin", destination: directory + "/o.bin")
+            let downloader = MediaDownloader(transport: fastFetcher(), options: .init(maxAttempts: 2))
+            #expect(try await download(task, through: downloader) == .completed)
+            #expect(try await sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
+            #expect(server.records.map(\.firstByte) == [0, 100_000, 300_000, 500_000])
+        }
+
         @Test("validated by date, a server that ignores If-Range sends a newer file: restart, never a splice")
         func changedLastModifiedRestarts() async throws {
             let length = 2 * Self.mebibyte
@@ -460,6 +490,23 @@ extension DownloadTransfers {
             await downloader.waitUntilIdle()
             #expect(await downloader.state(of: "p") == .completed)
             #expect(try await sha256(ofFile: task.destination) == RangeServer.expectedSHA256(length: length, version: 1))
+        }
+
+        @Test("pause, resume, pause while the transfer is still stopping: the last word (pause) wins")
+        func pauseResumePause() async throws {
+            let server = try RangeServer(.init(length: 3 * Self.mebibyte, stallAfterBytes: 1_000_000))
+            defer { server.stop() }
+            let directory = try roomyScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let downloader = MediaDownloader(transport: fastFetcher())
+            let task = MediaDownloadTask(id: "q", url: server.baseURL + "/q.bin", destination: directory + "/q.bin")
+            try await downloader.add(task)
+            try await eventually(seconds: 60) { server.isStalled }
+            await downloader.pause("q")
+            await downloader.resume("q")
+            await downloader.pause("q")
+            await downloader.waitUntilIdle()
+            #expect(await downloader.state(of: "q") == .paused)
         }
 
         @Test("a .part file another process holds (locked) is not written to: the task fails saying so")

@@ -54,6 +54,10 @@ final class RangeServer: Sendable {
         var ignoreIfRange = false
         /// A Content-Encoding header to send with the (unchanged) bytes.
         var contentEncoding: String?
+        /// Close every response's connection after this many body bytes (not only the next one).
+        var dropEveryResponseAfterBytes: Int?
+        /// With `maxRangeBytes`: announce the short range in Content-Range but send the rest of the file anyway.
+        var sendPastAnnouncedRange = false
     }
 
     /// The ETag the server sends.
@@ -372,6 +376,7 @@ final class RangeServer: Sendable {
                 start = first
                 stop = config.maxRangeBytes.map { min(length, first + $0) } ?? length
                 fields.append(("Content-Range", "bytes \(first)-\(stop - 1)/\(length)"))
+                if config.sendPastAnnouncedRange { stop = length }
             }
         }
         state.withLock { state in
@@ -389,7 +394,7 @@ final class RangeServer: Sendable {
         while position < stop {
             if state.withLock({ $0.stopped }) { return }
             var count = min(chunk, stop - position)
-            if let drop = config.dropAfterBytes {
+            if let drop = config.dropAfterBytes ?? config.dropEveryResponseAfterBytes {
                 if sentHere >= drop { return }
                 count = min(count, drop - sentHere)
             }

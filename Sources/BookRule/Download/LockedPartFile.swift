@@ -17,18 +17,32 @@ final class LockedPartFile: @unchecked Sendable {
     private(set) var descriptor: Int32
     let path: String
 
-    /// Opens (creating) and locks `path`; throws `.locked` when another process holds it.
-    init(path: String) throws(MediaDownloadError) {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .file(path: path, reason: PartialFileWriter.systemMessage()) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
+    /// Opens (creating, unless `creating` is false) and locks `path`; throws `.locked` when another process
+    /// holds it.
+    init(path: String, creating: Bool = true) throws(MediaDownloadError) {
+        // The lock must end up on the file that is `path` now: between this open and the lock, the run that
+        // held it may have renamed it to the finished file or unlinked it. Then start again.
+        for _ in 0..<100 {
+            let descriptor = open(path, O_RDWR | O_CLOEXEC | (creating ? O_CREAT : 0), 0o644)
+            guard descriptor >= 0 else { throw .file(path: path, reason: PartialFileWriter.systemMessage()) }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                let code = errno
+                closeDescriptor(descriptor)
+                if code == EWOULDBLOCK { throw .locked(path: path) }
+                throw .file(path: path, reason: String(cString: strerror(code)))
+            }
+            var opened = stat()
+            var current = stat()
+            if fstat(descriptor, &opened) == 0, stat(path, &current) == 0,
+               opened.st_dev == current.st_dev, opened.st_ino == current.st_ino {
+                self.descriptor = descriptor
+                self.path = path
+                return
+            }
             closeDescriptor(descriptor)
-            if code == EWOULDBLOCK { throw .locked(path: path) }
-            throw .file(path: path, reason: String(cString: strerror(code)))
+            if !creating { throw .file(path: path, reason: "it was removed") }
         }
-        self.descriptor = descriptor
-        self.path = path
+        throw .locked(path: path)
     }
 
     deinit {

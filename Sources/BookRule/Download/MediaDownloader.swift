@@ -95,6 +95,7 @@ public actor MediaDownloader {
             wakeIdleWaiters()
         case .running:
             entry.pauseRequested = true
+            entry.resumeRequested = false
             entries[id] = entry
             entry.runner?.cancel()
         case .paused, .completed, .failed:
@@ -128,7 +129,7 @@ public actor MediaDownloader {
 
     /// Queues every paused task again.
     public func resumeAll() {
-        for id in order where entries[id]?.state == .paused { resume(id) }
+        for id in order where entries[id]?.state == .paused || entries[id]?.pauseRequested == true { resume(id) }
     }
 
     /// Returns when no task is queued or running (every task is completed, failed or paused).

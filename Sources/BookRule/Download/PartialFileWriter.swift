@@ -38,6 +38,8 @@ final class PartialFileWriter: HTTPBodySink {
         var restartNote: String?
         /// For a 206: the offset just after the last byte the server said it sends.
         var rangeEnd: Int64?
+        /// The server sent more than its range: the body was cut at `rangeEnd` and the transfer stopped.
+        var reachedRangeEnd = false
     }
 
     let task: MediaDownloadTask
@@ -74,6 +76,8 @@ final class PartialFileWriter: HTTPBodySink {
     var restartNote: String? { state.withLock { $0.restartNote } }
     /// For a 206: the offset just after the last byte of the range sent (nil for a 200).
     var rangeEnd: Int64? { state.withLock { $0.rangeEnd } }
+    /// Whether the transfer was stopped at `rangeEnd` because the server sent more.
+    var reachedRangeEnd: Bool { state.withLock { $0.reachedRangeEnd } }
 
     func receiveHead(_ head: HTTPResponseHead) -> Bool {
         state.withLock { state in
@@ -90,13 +94,15 @@ final class PartialFileWriter: HTTPBodySink {
                 state.verdict = .failed(.tooLarge(url: task.url, limit: limit))
                 return false
             }
-            if let end = state.rangeEnd, state.written + Int64(bytes.count) > end {
-                state.verdict = .restart(reason: "the server sent more than the range it announced (Content-Range)")
-                return false
+            // A server sending past the range it announced: keep the range, stop there, ask for the rest.
+            var length = bytes.count
+            if let end = state.rangeEnd, state.written + Int64(length) > end {
+                length = Int(max(0, end - state.written))
+                state.reachedRangeEnd = true
             }
             var offset = 0
-            while offset < bytes.count {
-                let count = writeFile(state.descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+            while offset < length {
+                let count = writeFile(state.descriptor, bytes.baseAddress.map { $0 + offset }, length - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
                     state.verdict = .failed(.file(path: task.partPath, reason: Self.systemMessage()))
@@ -104,7 +110,7 @@ final class PartialFileWriter: HTTPBodySink {
                 }
                 offset += count
             }
-            state.written += Int64(bytes.count)
+            state.written += Int64(length)
             let now = ContinuousClock.now
             if state.written - state.committed >= commitBytes || now - state.lastCommit >= commitInterval {
                 do throws(MediaDownloadError) {
@@ -115,7 +121,7 @@ final class PartialFileWriter: HTTPBodySink {
                 }
             }
             onProgress(state.written, state.record?.totalBytes)
-            return true
+            return !state.reachedRangeEnd
         }
     }
 
@@ -212,6 +218,11 @@ final class PartialFileWriter: HTTPBodySink {
                   let contentRange = try? ContentRange.parse(value), contentRange.range == nil,
                   let complete = contentRange.completeLength
             else {
+                // Asked for what follows data whose length was never announced (short 206 answers with `/*`):
+                // nothing follows, so the file is whole.
+                if record.totalBytes == nil, etag == nil || record.etag == nil || etag == record.etag {
+                    return .alreadyComplete
+                }
                 return .restart(reason: "the server refused the range (416) without saying the file's length")
             }
             let sameLength = complete == local && (record.totalBytes ?? complete) == complete

@@ -30,12 +30,14 @@ struct ResumableDownload: Sendable {
 
     func run() async -> Outcome {
         let meter = ProgressMeter()
-        if FileManager.default.fileExists(atPath: task.destination) {
-            if let size = await verifiedSize(of: task.destination) {
-                unlink(task.partPath)
+        if FileManager.default.fileExists(atPath: task.destination), let size = await verifiedSize(of: task.destination) {
+            // Leftovers beside a complete file go, unless another run holds them.
+            if let leftover = try? LockedPartFile(path: task.partPath, creating: false) {
                 unlink(task.sidecarPath)
-                return .completed(bytes: size, alreadyPresent: true)
+                unlink(task.partPath)
+                leftover.close()
             }
+            return .completed(bytes: size, alreadyPresent: true)
         }
         let directory = (task.destination as NSString).deletingLastPathComponent
         if !directory.isEmpty {
@@ -53,15 +55,22 @@ struct ResumableDownload: Sendable {
             return .failed(error)
         }
         defer {
-            // A run that kept nothing leaves no empty `.part` behind (unlinked while still locked).
+            // A run that kept nothing leaves no empty `.part` behind (unlinked while still locked; a run that
+            // opened it meanwhile sees it gone once it has the lock, and starts over).
             if LocalFile.size(task.partPath) == 0, !FileManager.default.fileExists(atPath: task.sidecarPath) {
                 unlink(task.partPath)
             }
             part.close()
         }
+        // Another run may have finished the file while this one waited for nothing but the lock.
+        if FileManager.default.fileExists(atPath: task.destination), let size = await verifiedSize(of: task.destination) {
+            return .completed(bytes: size, alreadyPresent: true)
+        }
         var restarts = 0
         var failures = 0
         var continuations = 0
+        // The furthest point kept data reached in this run: only getting past it counts as progress.
+        var highWater: Int64 = 0
         while true {
             if Task.isCancelled { return .paused(meter.progress(received: LocalFile.size(task.partPath) ?? 0, total: nil)) }
             let (offset, record, note) = resumePoint(part)
@@ -99,7 +108,7 @@ struct ResumableDownload: Sendable {
                 }
                 switch writer.verdict {
                 case .accepted?:
-                    if result.stoppedBySink {
+                    if result.stoppedBySink && !writer.reachedRangeEnd {
                         return .failed(.transfer(url: task.url, attempts: failures + 1, message: "the transfer was stopped"))
                     }
                     do {
@@ -161,9 +170,16 @@ struct ResumableDownload: Sendable {
                 }
                 failure = "\(error)"
             }
-            // Attempts count in a row: one that moved the file forward starts the count again, so a large
-            // file over a connection that drops now and then still finishes.
-            failures = writer.written > offset ? 1 : failures + 1
+            // Attempts count in a row: one that took kept data past any earlier point starts the count again,
+            // so a large file over a connection that drops now and then still finishes. Data that cannot be
+            // continued (no validator, no ranges) is started over by the next attempt, so it is no progress.
+            let resumable = writer.record.map { $0.acceptsRanges && $0.ifRange != nil } ?? false
+            if resumable && writer.written > highWater {
+                highWater = writer.written
+                failures = 1
+            } else {
+                failures += 1
+            }
             if failures >= max(1, options.maxAttempts) {
                 if writer.written == 0 { discardPartialData(part) }
                 return .failed(.transfer(url: task.url, attempts: failures, message: failure))

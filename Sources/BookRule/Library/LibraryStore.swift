@@ -516,6 +516,7 @@ public final class LibraryStore: Sendable {
     /// another process's write.
     private func migrate() throws(LibraryError) {
         let path = path
+        let directory = directory
         let purpose = "reading the library schema version"
         if try Self.checkHeader(path: path, try database.withConnection { (connection) throws(LibraryError) in
             try Self.header(connection, purpose: purpose)
@@ -527,9 +528,26 @@ public final class LibraryStore: Sendable {
             for (index, sql) in Self.migrations.enumerated().dropFirst(header.version) {
                 try connection.execute(sql, purpose: "upgrading the library schema to version \(index + 1)")
             }
+            if header.version < 2 {
+                try Self.rememberIDsOfFilesLeftBehind(connection, directory: directory)
+            }
             try connection.execute("PRAGMA application_id = \(Self.applicationID)", purpose: "marking the library")
             try connection.execute("PRAGMA user_version = \(Self.migrations.count)",
                                    purpose: "recording the library schema version")
+        }
+    }
+
+    /// Ids of books removed before version 2 remembered them, found from the files still kept by id
+    /// (`covers/<id>`, `media/<id>/`): no new book may take them and inherit those files.
+    private static func rememberIDsOfFilesLeftBehind(_ connection: borrowing SQLiteConnection, directory: String) throws(LibraryError) {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory + "/covers")) ?? [])
+            + ((try? FileManager.default.contentsOfDirectory(atPath: directory + "/media")) ?? [])
+        let remember = try connection.prepare("""
+            INSERT OR IGNORE INTO removed_books (id) SELECT ?1 WHERE NOT EXISTS (SELECT 1 FROM books WHERE id = ?1)
+            """, purpose: "remembering the ids of removed books")
+        for name in names {
+            guard let id = Int64(name), id > 0 else { continue }
+            try remember.run([id])
         }
     }
 
