@@ -157,54 +157,17 @@ public struct JSONTemplate: Sendable {
         return ranges
     }
 
-    /// Compiles a piece body, splitting it at top-level `&&` or `||` (the first one found decides).
+    /// Compiles a piece body, splitting it at top-level `&&` or `||` (the first one found decides, as for
+    /// rules: `RuleScanner` skips brackets, parentheses, braces and quotes).
     private static func compile(_ body: String) throws(JSONPathError) -> PieceRule {
-        let scalars = Array(body.unicodeScalars)
-        guard let (separator, parts) = split(scalars) else {
-            return .path(try JSONPath(body))
-        }
+        let first = ["&&", "||"].compactMap { separator in
+            RuleScanner.topLevelOccurrences(of: separator, in: body).first.map { (separator, $0) }
+        }.min { $0.1 < $1.1 }
+        guard let (separator, _) = first else { return .path(try JSONPath(body)) }
         var rules: [PieceRule] = []
-        for part in parts {
-            rules.append(try compile(string(part)))
+        for part in RuleScanner.split(body, by: separator) {
+            rules.append(try compile(part))
         }
         return separator == "&&" ? .all(rules) : .first(rules)
-    }
-
-    /// Splits at every top-level occurrence of the first top-level `&&` or `||`; `nil` when there is none.
-    private static func split(_ scalars: [Unicode.Scalar]) -> (String, [ArraySlice<Unicode.Scalar>])? {
-        var separator: Unicode.Scalar?
-        var parts: [ArraySlice<Unicode.Scalar>] = []
-        var depth = 0
-        var quote: Unicode.Scalar?
-        var partStart = 0
-        var index = 0
-        while index < scalars.count {
-            let character = scalars[index]
-            if let current = quote {
-                if character == "\\" {
-                    index += 1
-                } else if character == current {
-                    quote = nil
-                }
-            } else if character == "'" || character == "\"" {
-                quote = character
-            } else if character == "[" || character == "(" || character == "{" {
-                depth += 1
-            } else if character == "]" || character == ")" || character == "}" {
-                depth -= 1
-            } else if depth == 0, character == "&" || character == "|",
-                      index + 1 < scalars.count, scalars[index + 1] == character,
-                      separator == nil || separator == character {
-                separator = character
-                parts.append(scalars[partStart..<index])
-                index += 2
-                partStart = index
-                continue
-            }
-            index += 1
-        }
-        guard let separator else { return nil }
-        parts.append(scalars[partStart..<scalars.count])
-        return (separator == "&" ? "&&" : "||", parts)
     }
 }
