@@ -232,15 +232,7 @@ public enum HTMLTextFormatter {
                 let kept = SpaceTrimming.range(of: input, paragraphSpace: true)
                 return String(decoding: UnsafeBufferPointer(rebasing: input[kept]), as: UTF8.self)
             }
-            var pendingSpace = false
-            for byte in input {
-                if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
-                    pendingSpace = !output.isEmpty
-                } else {
-                    if pendingSpace { output.append(0x20); pendingSpace = false }
-                    output.append(byte)
-                }
-            }
+            appendCollapsed(input, to: &output)
             return output.withUnsafeBufferPointer { collapsed in
                 let kept = SpaceTrimming.range(of: collapsed, paragraphSpace: true)
                 return String(decoding: UnsafeBufferPointer(rebasing: collapsed[kept]), as: UTF8.self)
@@ -254,8 +246,15 @@ public enum HTMLTextFormatter {
         if !needsCollapsing(text.utf8) { return text }
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
+        appendCollapsed(text.utf8, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `bytes` with each run of ASCII whitespace made one space and none at either end, appended to an empty
+    /// `output`.
+    private static func appendCollapsed<Bytes: Sequence<UInt8>>(_ bytes: Bytes, to output: inout [UInt8]) {
         var pendingSpace = false
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
                 pendingSpace = !output.isEmpty
             } else {
@@ -263,7 +262,6 @@ public enum HTMLTextFormatter {
                 output.append(byte)
             }
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Whether collapsing would change `bytes`: a whitespace run, a tab or line break, or space at either end.
