@@ -26,50 +26,31 @@ stop_site() {
     server=""
 }
 
-record_gbk() {
-    local har=Fixtures/example-gbk/site.har src=Sources-json/example-gbk.json base=http://127.0.0.1:8791
+# Records Fixtures/example-$1/site.har from site $1 on port $2: a search for $3, the TOC at path $4, the chapter
+# at path $5 (paging up to path $6, the next chapter) and the last chapter at path $7.
+record_site() {
+    local name=$1 port=$2 key=$3 toc=$4 chapter=$5 next=$6 last=$7
+    local har=Fixtures/example-$name/site.har src=Sources-json/example-$name.json base=http://127.0.0.1:$port
     mkdir -p "$(dirname "$har")"
     rm -f "$har"
-    start_site gbk 8791
-    "$BOOKRULE" search --source "$src" --record "$har" 星河 >/dev/null
-    "$BOOKRULE" toc --source "$src" --record "$har" "$base/book/101/" >/dev/null
-    "$BOOKRULE" chapter --source "$src" --record "$har" "$base/book/101/1.html" --next "$base/book/101/2.html" >/dev/null
-    "$BOOKRULE" chapter --source "$src" --record "$har" "$base/book/101/60.html" >/dev/null
-    # A whole (short) book for the offline fetch demo and test.
-    local library
-    library=$(mktemp -d)
-    rm -f Fixtures/example-gbk/book.har
-    "$BOOKRULE" fetch --source "$src" --record Fixtures/example-gbk/book.har "$base/book/102/" \
-        --library "$library/library.sqlite" --delay 0 --failure-delay 0 >/dev/null
-    rm -rf "$library"
+    start_site "$name" "$port"
+    "$BOOKRULE" search --source "$src" --record "$har" "$key" >/dev/null
+    "$BOOKRULE" toc --source "$src" --record "$har" "$base$toc" >/dev/null
+    "$BOOKRULE" chapter --source "$src" --record "$har" "$base$chapter" --next "$base$next" >/dev/null
+    "$BOOKRULE" chapter --source "$src" --record "$har" "$base$last" >/dev/null
+    if [ "$name" = gbk ]; then
+        # A whole (short) book for the offline fetch demo and test.
+        local library
+        library=$(mktemp -d)
+        rm -f Fixtures/example-gbk/book.har
+        "$BOOKRULE" fetch --source "$src" --record Fixtures/example-gbk/book.har "$base/book/102/" \
+            --library "$library/library.sqlite" --delay 0 --failure-delay 0 >/dev/null
+        rm -rf "$library"
+    fi
     stop_site
 }
 
-record_utf8() {
-    local har=Fixtures/example-utf8/site.har src=Sources-json/example-utf8.json base=http://127.0.0.1:8792
-    mkdir -p "$(dirname "$har")"
-    rm -f "$har"
-    start_site utf8 8792
-    "$BOOKRULE" search --source "$src" --record "$har" 雾港 >/dev/null
-    "$BOOKRULE" toc --source "$src" --record "$har" "$base/novel/5/" >/dev/null
-    "$BOOKRULE" chapter --source "$src" --record "$har" "$base/read/5/1.html" --next "$base/read/5/2.html" >/dev/null
-    "$BOOKRULE" chapter --source "$src" --record "$har" "$base/read/5/24.html" >/dev/null
-    stop_site
-}
-
-record_allinone() {
-    local har=Fixtures/example-allinone/site.har src=Sources-json/example-allinone.json base=http://127.0.0.1:8793
-    mkdir -p "$(dirname "$har")"
-    rm -f "$har"
-    start_site allinone 8793
-    "$BOOKRULE" search --source "$src" --record "$har" 夜航 >/dev/null
-    "$BOOKRULE" toc --source "$src" --record "$har" "$base/book/shuangxing.html" >/dev/null
-    "$BOOKRULE" chapter --source "$src" --record "$har" "$base/txt/7/1.html" --next "$base/txt/7/2.html" >/dev/null
-    "$BOOKRULE" chapter --source "$src" --record "$har" "$base/txt/7/20.html" >/dev/null
-    stop_site
-}
-
-record_gbk
-record_utf8
-record_allinone
+record_site gbk 8791 星河 /book/101/ /book/101/1.html /book/101/2.html /book/101/60.html
+record_site utf8 8792 雾港 /novel/5/ /read/5/1.html /read/5/2.html /read/5/24.html
+record_site allinone 8793 夜航 /book/shuangxing.html /txt/7/1.html /txt/7/2.html /txt/7/20.html
 echo "fixtures recorded" >&2
