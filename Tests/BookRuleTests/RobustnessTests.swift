@@ -122,8 +122,9 @@ struct RobustnessTests {
                     #expect("\(error)".contains("damaged.json"), "\(error)")
                 }
             }
-            #expect(loaded + rejected == 3000)
-            #expect(rejected > 100)
+            // Both outcomes are exercised: damage inside a string leaves a loadable file, most damage does not.
+            #expect(loaded > 100, "only \(loaded) damaged copies loaded")
+            #expect(rejected > 100, "only \(rejected) damaged copies were rejected")
         }
     }
 }
