@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// A system-library target over a Debian `-dev` package found through pkg-config.
+func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
 let package = Package(
     name: "bookrule",
     products: [
@@ -8,52 +13,60 @@ let package = Package(
         .executable(name: "bookrule", targets: ["bookrule"]),
     ],
     targets: [
-        .systemLibrary(
-            name: "CLibXML2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
+        systemLibrary("CLibXML2", pkgConfig: "libxml-2.0", apt: "libxml2-dev"),
+        systemLibrary("CPCRE2", pkgConfig: "libpcre2-8", apt: "libpcre2-dev"),
+        systemLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+        systemLibrary("CLibZip", pkgConfig: "libzip", apt: "libzip-dev"),
+        systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
+
+        // The library's layers, along the data flow (docs/architecture.md): each depends only on those before it.
+        .target(name: "BookRuleJSON", path: "Sources/JSON"),
+        .target(name: "BookRuleDocument", dependencies: ["BookRuleJSON", "CLibXML2"], path: "Sources/Document"),
+        .target(name: "BookRuleRegex", dependencies: ["CPCRE2"], path: "Sources/Regex"),
+        .target(
+            name: "BookRuleRules",
+            dependencies: ["BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "CLibXML2"],
+            path: "Sources/Rules"
         ),
-        .systemLibrary(
-            name: "CPCRE2",
-            pkgConfig: "libpcre2-8",
-            providers: [.apt(["libpcre2-dev"])]
+        .target(name: "BookRuleHTTP", dependencies: ["BookRuleJSON", "BookRuleDocument", "CCurl"], path: "Sources/HTTP"),
+        .target(
+            name: "BookRuleEngine",
+            dependencies: ["BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP"],
+            path: "Sources/Engine"
         ),
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
+        .target(
+            name: "BookRuleLibrary",
+            dependencies: ["BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleEngine", "CSQLite", "CLibZip"],
+            path: "Sources/Library"
         ),
-        .systemLibrary(
-            name: "CLibZip",
-            pkgConfig: "libzip",
-            providers: [.apt(["libzip-dev"])]
-        ),
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
+        .target(
+            name: "BookRuleCheck",
+            dependencies: [
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine",
+                "BookRuleLibrary",
+            ],
+            path: "Sources/Check"
         ),
         .target(
             name: "BookRule",
-            dependencies: ["CLibXML2", "CPCRE2", "CCurl", "CLibZip", "CSQLite"]
+            dependencies: [
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine",
+                "BookRuleLibrary", "BookRuleCheck",
+            ]
         ),
-        .executableTarget(
-            name: "bookrule",
-            dependencies: ["BookRule"]
-        ),
-        .executableTarget(
-            name: "bookrule-bench",
-            dependencies: ["BookRule"],
-            path: "Benchmarks/Swift"
-        ),
-        .testTarget(
-            name: "BookRuleTests",
-            dependencies: ["BookRule"]
-        ),
-        .testTarget(
-            name: "bookruleTests",
-            dependencies: ["bookrule"]
-        ),
+        .executableTarget(name: "bookrule", dependencies: ["BookRule"]),
+        .executableTarget(name: "bookrule-bench", dependencies: ["BookRule"], path: "Benchmarks/Swift"),
+        // Loopback servers, the generated example site and other helpers the test targets share.
+        .target(name: "TestSupport", dependencies: ["BookRule"], path: "Tests/TestSupport"),
+        .testTarget(name: "BookRuleJSONTests", dependencies: ["BookRule", "TestSupport"]),
+        .testTarget(name: "BookRuleDocumentTests", dependencies: ["BookRule", "TestSupport"]),
+        .testTarget(name: "BookRuleRegexTests", dependencies: ["BookRule", "TestSupport"]),
+        .testTarget(name: "BookRuleRulesTests", dependencies: ["BookRule", "TestSupport"]),
+        .testTarget(name: "BookRuleHTTPTests", dependencies: ["BookRule", "TestSupport"]),
+        .testTarget(name: "BookRuleEngineTests", dependencies: ["BookRule", "TestSupport"]),
+        .testTarget(name: "BookRuleLibraryTests", dependencies: ["BookRule", "TestSupport"]),
+        .testTarget(name: "BookRuleCheckTests", dependencies: ["BookRule", "TestSupport"]),
+        .testTarget(name: "bookruleTests", dependencies: ["bookrule"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,58 @@
+import Foundation
+import BookRuleJSON
+
+/// Reads, compares and writes `expected.json` snapshots.
+public enum SnapshotStore {
+    /// The snapshot as stable JSON: sorted keys, pretty-printed, slashes unescaped, so diffs stay readable.
+    public static func encode(_ snapshot: Snapshot) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(snapshot)) + [0x0A]
+    }
+
+    /// Compares `snapshot` with the one stored at `path`; nil when nothing is stored there.
+    public static func compare(_ snapshot: Snapshot, withFileAt path: String) throws -> SnapshotComparison? {
+        let stored: [UInt8]
+        do {
+            stored = try LocalFile.read(path)
+        } catch {
+            if !FileManager.default.fileExists(atPath: path) { return nil }
+            throw error
+        }
+        let current = try encode(snapshot)
+        if stored == current { return SnapshotComparison(path: path, matches: true, diff: []) }
+        return SnapshotComparison(path: path, matches: false,
+                                  diff: lineDiff(old: String(decoding: stored, as: UTF8.self),
+                                                 new: String(decoding: current, as: UTF8.self)))
+    }
+
+    /// Writes `snapshot` to `path` atomically, creating its directory.
+    public static func write(_ snapshot: Snapshot, to path: String) throws {
+        if let slash = path.lastIndex(of: "/") { try LocalFile.makeDirectories(String(path[..<slash])) }
+        try LocalFile.writeAtomically(try encode(snapshot), to: path)
+    }
+
+    /// The changed region between two texts: the lines they share at the start and the end are left out
+    /// (with a line of context each side), the rest shown as `-old` and `+new`, at most `limit` lines.
+    static func lineDiff(old: String, new: String, limit: Int = 200) -> [String] {
+        let before = old.split(separator: "\n", omittingEmptySubsequences: false)
+        let after = new.split(separator: "\n", omittingEmptySubsequences: false)
+        var prefix = 0
+        while prefix < before.count, prefix < after.count, before[prefix] == after[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < before.count - prefix, suffix < after.count - prefix,
+              before[before.count - 1 - suffix] == after[after.count - 1 - suffix] {
+            suffix += 1
+        }
+        var lines: [String] = ["@@ line \(prefix + 1) @@"]
+        if prefix > 0 { lines.append(" " + before[prefix - 1]) }
+        lines += before[prefix..<(before.count - suffix)].map { "-" + $0 }
+        lines += after[prefix..<(after.count - suffix)].map { "+" + $0 }
+        if suffix > 0 { lines.append(" " + before[before.count - suffix]) }
+        if lines.count > limit {
+            let hidden = lines.count - limit
+            lines = Array(lines.prefix(limit)) + ["… \(hidden) more line(s)"]
+        }
+        return lines
+    }
+}

@@ -1,0 +1,175 @@
+import BookRuleDocument
+import BookRuleEngine
+import BookRuleHTTP
+import BookRuleRegex
+
+/// Runs a source's whole chain (search → book info → TOC → first and last chapter) and reports, step by step,
+/// what was fetched, what every rule matched, and which checks failed. This is `bookrule test`.
+public struct SourceCheck: Sendable {
+    /// The source under test.
+    public let source: BookSource
+    /// Where requests go (usually a HAR replay).
+    public let transport: any HTTPTransport
+    /// Keyword, book and thresholds.
+    public let options: CheckOptions
+
+    /// Creates a check.
+    public init(source: BookSource, transport: any HTTPTransport, options: CheckOptions = CheckOptions()) {
+        self.source = source
+        self.transport = transport
+        self.options = options
+    }
+
+    /// Runs every step; never throws: failures are in the report.
+    public func run() async -> CheckReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let tracer = RuleTracer()
+        let engine = SourceEngine(source: source, transport: transport, tracer: tracer)
+        var steps: [StepReport] = [loadStep()]
+        var snapshot = Snapshot()
+
+        // Search.
+        let keyword = options.keyword ?? source.search.raw["checkKeyWord"]?.value.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        var bookURL = options.bookURL
+        var variables: [String: String] = [:]
+        if let keyword {
+            snapshot.keyword = keyword
+            let step = await run("search", tracer) { () async throws -> [CheckResult] in
+                let page = try await engine.search(key: keyword)
+                snapshot.search = Array(page.results.prefix(10))
+                if bookURL == nil, let first = page.results.first {
+                    bookURL = first.bookURL
+                    variables = first.variables
+                }
+                return [
+                    CheckResult(name: "results found", passed: !page.results.isEmpty,
+                                detail: "\(page.results.count) result(s) for \"\(keyword)\""),
+                    Self.absoluteURLs("book URLs are absolute http(s)", page.results.map(\.bookURL)),
+                ]
+            }
+            steps.append(step)
+        } else {
+            steps.append(StepReport(name: "search", status: options.bookURL == nil ? .failed : .skipped,
+                                    error: "no keyword: set ruleSearch.checkKeyWord in the source or pass --keyword",
+                                    requests: [], rules: [], checks: [], milliseconds: 0))
+        }
+
+        // Book info.
+        var book: BookInfo?
+        if let bookURL {
+            steps.append(await run("book info", tracer) { () async throws -> [CheckResult] in
+                let info = try await engine.bookInfo(url: bookURL, variables: variables)
+                book = info
+                snapshot.book = BookSummary(info)
+                return [
+                    CheckResult(name: "name is not empty", passed: !info.name.isEmpty, detail: info.name),
+                    Self.absoluteURLs("TOC URL is absolute http(s)", [info.tocURL]),
+                ]
+            })
+        } else {
+            steps.append(Self.skipped("book info", because: "no book to check (the search found none)"))
+        }
+
+        // Table of contents.
+        var chapters: [Chapter] = []
+        if let book {
+            steps.append(await run("toc", tracer) { () async throws -> [CheckResult] in
+                let toc = try await engine.toc(of: book)
+                chapters = toc.chapters
+                snapshot.chapters = toc.chapters
+                let untitled = toc.chapters.filter { $0.title.isEmpty }.map { "#\($0.index + 1) \($0.url)" }
+                return [
+                    CheckResult(name: "chapter count > 0", passed: !toc.chapters.isEmpty,
+                                detail: "\(toc.chapters.count) chapter(s) from \(toc.pages.count) page(s)"),
+                    Self.absoluteURLs("chapter URLs are absolute http(s)", toc.chapters.filter { !$0.isVolume }.map(\.url)),
+                    CheckResult(name: "no duplicate chapter URLs", passed: toc.droppedDuplicates == 0,
+                                detail: toc.droppedDuplicates == 0 ? nil
+                                    : "\(toc.droppedDuplicates) entr(ies) repeated a URL already listed (a \"latest chapters\" block the rules should skip?)"),
+                    CheckResult(name: "every chapter has a title", passed: untitled.isEmpty,
+                                detail: untitled.isEmpty ? nil : "untitled: " + untitled.prefix(5).joined(separator: ", ")),
+                ]
+            })
+        } else {
+            steps.append(Self.skipped("toc", because: "no book page was read"))
+        }
+
+        // First and last chapter.
+        let readable = chapters.filter { !$0.isVolume && !$0.url.isEmpty }
+        for (name, index) in [("first chapter", 0), ("last chapter", readable.count - 1)] {
+            guard index >= 0, index < readable.count, name == "first chapter" || readable.count > 1 else {
+                steps.append(Self.skipped(name, because: readable.isEmpty ? "the TOC has no chapters" : "the book has one chapter"))
+                continue
+            }
+            let chapter = readable[index]
+            let next = index + 1 < readable.count ? readable[index + 1] : nil
+            steps.append(await run(name, tracer) { () async throws -> [CheckResult] in
+                let content = try await engine.content(of: chapter, next: next, book: book, variables: book?.variables ?? [:])
+                if index == 0 { snapshot.firstChapter = content } else { snapshot.lastChapter = content }
+                return contentChecks(content)
+            })
+        }
+
+        let elapsed = clock.now - started
+        return CheckReport(source: source.name, sourceURL: source.url, origin: source.origin.description, steps: steps,
+                           snapshot: snapshot, snapshotComparison: nil, milliseconds: Self.milliseconds(elapsed))
+    }
+
+    // MARK: - Steps
+
+    private func loadStep() -> StepReport {
+        let checks = source.problems.map { problem in
+            let location = problem.location.map { "\(source.origin.path):\($0.line):\($0.column): " } ?? ""
+            return CheckResult(name: "\(problem.field) is usable", passed: false, detail: location + problem.description)
+        }
+        return StepReport(name: "load", status: checks.isEmpty ? .passed : .failed, error: nil, requests: [],
+                          rules: [], checks: checks.isEmpty ? [CheckResult(name: "every rule compiles and runs", passed: true, detail: nil)] : checks,
+                          milliseconds: 0)
+    }
+
+    private static let leftoverTag = try? RegexPattern("<[a-zA-Z/!][^>]*>")
+    private static let leftoverEntity = try? RegexPattern("&(#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
+
+    private func contentChecks(_ content: ChapterContent) -> [CheckResult] {
+        let tag = (try? Self.leftoverTag?.firstMatch(in: content.text)).flatMap { $0?[0] }
+        let entity = (try? Self.leftoverEntity?.firstMatch(in: content.text)).flatMap { $0?[0] }
+        return [
+            CheckResult(name: "text is at least \(options.minimumContentLength) characters",
+                        passed: content.text.count >= options.minimumContentLength,
+                        detail: "\(content.text.count) characters from \(content.pages.count) page(s)"),
+            CheckResult(name: "no leftover tags", passed: tag == nil, detail: tag),
+            CheckResult(name: "no leftover entities", passed: entity == nil, detail: entity),
+        ]
+    }
+
+    private func run(_ name: String, _ tracer: RuleTracer,
+                     _ body: () async throws -> [CheckResult]) async -> StepReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var checks: [CheckResult] = []
+        var failure: String?
+        do {
+            checks = try await body()
+        } catch {
+            failure = "\(error)"
+        }
+        let (rules, fetches) = tracer.drain()
+        let failed = failure != nil || checks.contains { !$0.passed }
+        return StepReport(name: name, status: failed ? .failed : .passed, error: failure, requests: fetches,
+                          rules: rules, checks: checks, milliseconds: Self.milliseconds(clock.now - started))
+    }
+
+    private static func skipped(_ name: String, because reason: String) -> StepReport {
+        StepReport(name: name, status: .skipped, error: reason, requests: [], rules: [], checks: [], milliseconds: 0)
+    }
+
+    private static func absoluteURLs(_ name: String, _ urls: [String]) -> CheckResult {
+        let bad = urls.filter { !URLReference.isHTTP($0) }
+        return CheckResult(name: name, passed: bad.isEmpty,
+                           detail: bad.isEmpty ? nil : bad.prefix(3).map { "\"\($0)\"" }.joined(separator: ", "))
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,136 @@
+import CLibXML2
+
+/// One node of an `HTMLDocument`: an element, attribute, text node or the document itself.
+///
+/// A node keeps its document alive, so no raw libxml2 pointer outlives the tree it points into.
+public struct HTMLNode: @unchecked Sendable {
+    /// The document that owns `pointer`; held strongly on purpose.
+    public let document: HTMLDocument
+    /// Borrowed from `document`; valid as long as `document` is.
+    package let pointer: xmlNodePtr
+
+    init(document: HTMLDocument, pointer: xmlNodePtr) {
+        self.document = document
+        self.pointer = pointer
+    }
+
+    /// What kind of node this is.
+    public var kind: Kind {
+        switch pointer.pointee.type {
+        case XML_ELEMENT_NODE: return .element
+        case XML_ATTRIBUTE_NODE: return .attribute
+        case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: return .text
+        case XML_DOCUMENT_NODE, XML_HTML_DOCUMENT_NODE: return .document
+        default: return .other
+        }
+    }
+
+    /// Node kinds a rule can meet.
+    public enum Kind: Sendable, Equatable {
+        case element, attribute, text, document, other
+    }
+
+    /// The lower-case tag or attribute name (libxml2 calls text nodes "text"; a document has no name).
+    public var name: String {
+        Self.name(of: pointer)
+    }
+
+    /// The value of attribute `name` on this element, if present.
+    public func attribute(_ name: String) -> String? {
+        Self.attribute(name, of: pointer)
+    }
+
+    /// The node's value as a rule sees it: an attribute's value, a text node's text, or an element's visible
+    /// text (block elements and `<br>` become line breaks, scripts and styles are dropped, entities decoded).
+    public var stringValue: String {
+        Self.stringValue(of: pointer, in: document)
+    }
+
+    /// `stringValue` for a raw pointer into `document`, without making a node first (the per-chapter path).
+    package static func stringValue(of pointer: xmlNodePtr, in document: HTMLDocument) -> String {
+        switch HTMLNode(document: document, pointer: pointer).kind {
+        case .text:
+            // Text content is stored on the node: read it without libxml2 copying it first.
+            return pointer.pointee.content.map { String(cString: $0) } ?? ""
+        case .attribute:
+            if let child = pointer.pointee.children, child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE {
+                return child.pointee.content.map { String(cString: $0) } ?? ""
+            }
+            guard let content = xmlNodeGetContent(pointer) else { return "" }
+            defer { bookrule_xmlFree(content) }
+            return String(cString: content)
+        case .other:
+            guard let content = xmlNodeGetContent(pointer) else { return "" }
+            defer { bookrule_xmlFree(content) }
+            return String(cString: content)
+        case .element, .document:
+            return HTMLTextFormatter.text(of: HTMLNode(document: document, pointer: pointer))
+        }
+    }
+
+    /// Appends the UTF-8 of `stringValue(of:in:)` to `output`; text and attribute values are copied straight
+    /// from libxml2's storage (the per-chapter path of the TOC).
+    package static func appendValue(of pointer: xmlNodePtr, in document: HTMLDocument, to output: inout [UInt8]) {
+        switch pointer.pointee.type {
+        case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+            if let content = pointer.pointee.content { appendCString(content, to: &output) }
+            return
+        case XML_ATTRIBUTE_NODE:
+            if let child = pointer.pointee.children, child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE {
+                if let content = child.pointee.content { appendCString(content, to: &output) }
+                return
+            }
+        default:
+            break
+        }
+        output.append(contentsOf: stringValue(of: pointer, in: document).utf8)
+    }
+
+    private static func appendCString(_ text: UnsafePointer<xmlChar>, to output: inout [UInt8]) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text, count: Int(xmlStrlen(text))))
+    }
+
+    /// The markup of this node including its own tag.
+    public var outerHTML: String {
+        Self.dump(pointer, document: document)
+    }
+
+    /// The markup of this node's children.
+    public var innerHTML: String {
+        if kind != .element && kind != .document { return stringValue }
+        var result = ""
+        var child = pointer.pointee.children
+        while let node = child {
+            result += Self.dump(node, document: document)
+            child = node.pointee.next
+        }
+        return result
+    }
+
+    static func dump(_ node: xmlNodePtr, document: HTMLDocument) -> String {
+        guard let buffer = xmlBufferCreate() else { return "" }
+        defer { xmlBufferFree(buffer) }
+        if node.pointee.type == XML_DOCUMENT_NODE || node.pointee.type == XML_HTML_DOCUMENT_NODE {
+            var child = node.pointee.children
+            while let item = child {
+                htmlNodeDump(buffer, document.pointer, item)
+                child = item.pointee.next
+            }
+        } else {
+            htmlNodeDump(buffer, document.pointer, node)
+        }
+        guard let content = xmlBufferContent(buffer) else { return "" }
+        return String(cString: content)
+    }
+
+    package static func name(of node: xmlNodePtr) -> String {
+        guard let name = node.pointee.name else { return "" }
+        return String(cString: name)
+    }
+
+    static func attribute(_ name: String, of node: xmlNodePtr) -> String? {
+        guard node.pointee.type == XML_ELEMENT_NODE, let value = xmlGetProp(node, name) else { return nil }
+        defer { bookrule_xmlFree(value) }
+        return String(cString: value)
+    }
+}

@@ -1,0 +1,259 @@
+import BookRuleDocument
+import BookRuleHTTP
+import BookRuleJSON
+import BookRuleRegex
+import BookRuleRules
+
+/// One book source: how one site's search page, book page, TOC and chapter pages turn into models.
+///
+/// Read from Legado's JSON format; every rule is compiled when the source loads. Fields bookrule does not use
+/// are kept in `json`. A field that cannot be used (a broken rule, an unsupported dialect, a value of the
+/// wrong type) is recorded in `problems` and the source still loads, so lint can list everything at once and
+/// the steps that don't need the broken field still run.
+public struct BookSource: Sendable {
+    /// `bookSourceUrl`: the source's id and the base for its relative URLs.
+    public let url: String
+    /// `bookSourceName`.
+    public let name: String
+    /// `bookSourceGroup`.
+    public let group: String?
+    /// `bookSourceType`.
+    public let type: BookSourceType
+    /// `header`, parsed (it is a JSON object written as a string, usually with single quotes).
+    public let headers: [HTTPHeader]
+    /// `concurrentRate` as written ("N" ms between requests, or "a/b": a requests per b ms).
+    public let concurrentRate: String?
+    /// `enabledCookieJar` (Legado's default is on).
+    public let enabledCookieJar: Bool
+    /// `searchUrl`, parsed.
+    public let searchURL: URLTemplate?
+    /// `bookUrlPattern`, compiled: a search that lands on a book page is recognised by it.
+    public let bookURLPattern: RegexPattern?
+    /// The four rule sections.
+    public let search: RuleSection
+    /// `ruleBookInfo`.
+    public let bookInfo: RuleSection
+    /// `ruleToc`.
+    public let toc: RuleSection
+    /// `ruleContent`.
+    public let content: RuleSection
+    /// Every field that could not be used, in file order.
+    public private(set) var problems: [SourceProblem]
+    /// The whole source object as written, unknown keys included.
+    public let json: JSONObject
+    /// The file the source came from and its index when the file holds an array.
+    public let origin: SourceOrigin
+
+    /// Reads every source in a file holding one source object or an array of them.
+    public static func load(contentsOf path: String) throws(SourceFileError) -> [BookSource] {
+        let bytes: [UInt8]
+        do {
+            bytes = try LocalFile.read(path)
+        } catch {
+            throw SourceFileError.unreadable(path: path, reason: error.reason)
+        }
+        return try load(bytes: bytes, path: path)
+    }
+
+    /// Reads every source in `bytes` (named `path` in messages).
+    public static func load(bytes: [UInt8], path: String) throws(SourceFileError) -> [BookSource] {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw SourceFileError.syntax(path: path, error: error)
+        }
+        switch root.value {
+        case .object(let object):
+            return [BookSource(object: object, location: root.location, origin: SourceOrigin(path: path, index: nil))]
+        case .array(let items):
+            if items.isEmpty { throw SourceFileError.empty(path: path) }
+            return items.enumerated().map { index, item in
+                let origin = SourceOrigin(path: path, index: index)
+                guard case .object(let object) = item.value else {
+                    return BookSource(invalid: item, origin: origin)
+                }
+                return BookSource(object: object, location: item.location, origin: origin)
+            }
+        default:
+            throw SourceFileError.notASource(path: path, location: root.location, found: root.value.typeName)
+        }
+    }
+
+    /// Compiles a source from its JSON object.
+    public init(object: JSONObject, location: SourceLocation, origin: SourceOrigin) {
+        let prefix = origin.index.map { "[\($0)]." } ?? ""
+        var problems: [SourceProblem] = []
+        func string(_ key: String) -> String? {
+            guard let node = object[key] else { return nil }
+            switch node.value {
+            case .string(let value): return value
+            case .number(let literal): return literal
+            case .null: return nil
+            default:
+                problems.append(SourceProblem(field: prefix + key, location: node.location,
+                                              reason: "expected a string, found \(node.value.typeName)"))
+                return nil
+            }
+        }
+        json = object
+        self.origin = origin
+        let sourceURL = string("bookSourceUrl")?.trimmingASCIIWhitespace() ?? ""
+        if sourceURL.isEmpty {
+            problems.append(SourceProblem(field: prefix + "bookSourceUrl", location: object["bookSourceUrl"]?.location ?? location,
+                                          reason: "missing: every source needs its site's URL"))
+        } else if !URLReference.isHTTP(sourceURL) {
+            problems.append(SourceProblem(field: prefix + "bookSourceUrl", location: object["bookSourceUrl"]?.location,
+                                          reason: "\"\(sourceURL)\" is not an http(s) URL"))
+        }
+        url = sourceURL
+        name = string("bookSourceName") ?? sourceURL
+        group = string("bookSourceGroup")
+        if let node = object["bookSourceType"], node.value != .null {
+            if let value = node.value.intValue ?? node.value.stringValue.flatMap({ Int($0) }),
+               let known = BookSourceType(rawValue: value) {
+                type = known
+            } else {
+                type = .text
+                problems.append(SourceProblem(field: prefix + "bookSourceType", location: node.location,
+                                              reason: "expected 0 (text), 1 (audio), 2 (image) or 3 (file)"))
+            }
+        } else {
+            type = .text
+        }
+        concurrentRate = string("concurrentRate")
+        if let rate = concurrentRate {
+            do {
+                _ = try ConcurrentRate.parse(rate)
+            } catch {
+                problems.append(SourceProblem(field: prefix + "concurrentRate", location: object["concurrentRate"]?.location,
+                                              reason: "\(error)"))
+            }
+        }
+        switch object["enabledCookieJar"]?.value {
+        case .bool(let value)?: enabledCookieJar = value
+        case .string(let text)? where text.lowercased() == "false" || text == "0": enabledCookieJar = false
+        default: enabledCookieJar = true
+        }
+
+        var headers: [HTTPHeader] = []
+        if let node = object["header"] {
+            do {
+                headers = try Self.headers(from: node)
+            } catch {
+                problems.append(SourceProblem(field: prefix + "header", location: node.location,
+                                              dialect: error.dialect, reason: error.reason))
+            }
+        }
+        self.headers = headers
+
+        var searchURL: URLTemplate?
+        if let text = string("searchUrl"), !text.trimmingASCIIWhitespace().isEmpty {
+            do {
+                searchURL = try URLTemplate(text, field: prefix + "searchUrl")
+            } catch {
+                problems.append(SourceProblem(field: prefix + "searchUrl", location: object["searchUrl"]?.location,
+                                              dialect: error.dialect, reason: error.reason))
+            }
+        }
+        self.searchURL = searchURL
+
+        var pattern: RegexPattern?
+        if let text = string("bookUrlPattern"), !text.isEmpty {
+            do {
+                pattern = try RegexPattern(text)
+            } catch {
+                problems.append(SourceProblem(field: prefix + "bookUrlPattern", location: object["bookUrlPattern"]?.location,
+                                              dialect: .regex, reason: "\(error)"))
+            }
+        }
+        bookURLPattern = pattern
+
+        var sections: [RuleSectionName: RuleSection] = [:]
+        for name in RuleSectionName.allCases {
+            let (section, sectionProblems) = RuleSection.compile(name, node: object[name.rawValue], pathPrefix: prefix)
+            sections[name] = section
+            problems += sectionProblems
+        }
+        let empty = JSONObject(members: [])
+        search = sections[.ruleSearch] ?? RuleSection(name: .ruleSearch, rules: [:], problems: [:], raw: empty)
+        bookInfo = sections[.ruleBookInfo] ?? RuleSection(name: .ruleBookInfo, rules: [:], problems: [:], raw: empty)
+        toc = sections[.ruleToc] ?? RuleSection(name: .ruleToc, rules: [:], problems: [:], raw: empty)
+        content = sections[.ruleContent] ?? RuleSection(name: .ruleContent, rules: [:], problems: [:], raw: empty)
+        self.problems = problems
+    }
+
+    /// A placeholder for an array element that is not an object, so the other sources still load; its one
+    /// problem says what was found instead.
+    private init(invalid node: JSONNode, origin: SourceOrigin) {
+        self.init(object: JSONObject(members: []), location: node.location, origin: origin)
+        problems = [SourceProblem(field: origin.index.map { "[\($0)]" } ?? "source", location: node.location,
+                                  reason: "expected a book source object, found \(node.value.typeName)")]
+    }
+
+    /// The section for `name`.
+    public func section(_ name: RuleSectionName) -> RuleSection {
+        switch name {
+        case .ruleSearch: return search
+        case .ruleBookInfo: return bookInfo
+        case .ruleToc: return toc
+        case .ruleContent: return content
+        }
+    }
+
+    /// Headers from a `header` value: an object, or a string holding one (single quotes allowed).
+    static func headers(from node: JSONNode) throws(RuleError) -> [HTTPHeader] {
+        let object: JSONObject
+        switch node.value {
+        case .object(let value):
+            object = value
+        case .null:
+            return []
+        case .string(let text):
+            let trimmed = text.trimmingASCIIWhitespace()
+            if trimmed.isEmpty { return [] }
+            // Legado runs a header as JavaScript only when it starts so (BookSource.getHeaderMap).
+            if trimmed.lowercased().hasPrefix("@js:") || trimmed.contains("<js>") {
+                throw RuleError(field: "header", dialect: .javaScript, reason: RuleDialect.javaScript.unsupportedReason, rule: text)
+            }
+            do {
+                guard case .object(let value) = try JSONParser.parse(trimmed, lenient: true).value else {
+                    throw RuleError(field: "header", dialect: nil, reason: "expected a JSON object of header names and values", rule: text)
+                }
+                object = value
+            } catch let error as RuleError {
+                throw error
+            } catch {
+                throw RuleError(field: "header", dialect: nil, reason: "not a valid JSON object: \(error)", rule: text)
+            }
+        default:
+            throw RuleError(field: "header", dialect: nil, reason: "expected an object, found \(node.value.typeName)", rule: "")
+        }
+        return object.members.compactMap { member in
+            switch member.value.value {
+            case .string(let value): return HTTPHeader(member.key, value)
+            case .number(let literal): return HTTPHeader(member.key, literal)
+            default: return nil
+            }
+        }
+    }
+}
+
+/// Where a source was loaded from.
+public struct SourceOrigin: Sendable, Equatable, CustomStringConvertible {
+    /// The file path as given.
+    public let path: String
+    /// The source's index when the file holds an array.
+    public let index: Int?
+
+    /// Creates an origin.
+    public init(path: String, index: Int?) {
+        self.path = path
+        self.index = index
+    }
+
+    /// `sources.json` or `sources.json[3]`.
+    public var description: String {
+        index.map { "\(path)[\($0)]" } ?? path
+    }
+}

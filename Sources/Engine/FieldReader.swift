@@ -1,0 +1,162 @@
+import CLibXML2
+import BookRuleDocument
+import BookRuleRules
+
+/// Reads the optional fields of one list element (or page) and normalises them per kind of field. A failing
+/// optional rule leaves its field empty and records a warning instead of failing the whole step.
+struct FieldReader {
+    let section: RuleSection
+    let context: RuleContext
+    let environment: RuleEnvironment
+    /// The page's base URL, parsed once for all the links of the page.
+    let base: URLReference.Base?
+    /// Where to report what each rule did, when someone is checking the source.
+    let tracer: (any RuleTracing)?
+
+    init(section: RuleSection, context: RuleContext, environment: RuleEnvironment, base: URLReference.Base? = nil,
+         tracer: (any RuleTracing)? = nil) {
+        self.section = section
+        self.context = context
+        self.environment = environment
+        self.base = base ?? URLReference.Base(environment.baseURL)
+        self.tracer = tracer
+    }
+
+    /// A single-line field (name, author, chapter title): markup and entities removed, whitespace collapsed.
+    /// Chapter titles keep a leading or trailing IDEOGRAPHIC SPACE, as Legado does (it trims names, not titles).
+    func line(_ field: RuleField, _ warnings: inout Warnings) -> String {
+        let values = raw(field, &warnings)
+        let value = values.count == 1 ? values[0] : values.joined(separator: "\n")
+        if field == .chapterName || field == .title { return HTMLTextFormatter.titleLine(value) }
+        return HTMLTextFormatter.singleLine(value)
+    }
+
+    /// A multi-paragraph field (intro): paragraphs kept, each trimmed.
+    func paragraphs(_ field: RuleField, _ warnings: inout Warnings) -> String {
+        HTMLTextFormatter.text(fromMarkup: raw(field, &warnings).joined(separator: "\n"))
+    }
+
+    /// A list field (kind): every non-empty value, comma-separated.
+    func list(_ field: RuleField, _ warnings: inout Warnings) -> String {
+        raw(field, &warnings)
+            .flatMap { HTMLTextFormatter.text(fromMarkup: $0).split(whereSeparator: \.isNewline) }
+            .flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingParagraphSpace() }
+            .filter { !$0.isEmpty }
+            .joined(separator: ",")
+    }
+
+    /// `line(_:_:)` for one of thousands of list elements: a simple rule read straight off the nodes into
+    /// `scratch` makes only the result string; anything else (or a traced run) takes the general path.
+    func line(_ field: RuleField, _ warnings: inout Warnings, scratch: inout FieldScratch) -> String {
+        guard let rule = section[field] else { return "" }
+        guard tracer == nil, let document = rule.valueNodes(in: context, into: &scratch.nodes) else {
+            return line(field, &warnings)
+        }
+        scratch.bytes.removeAll(keepingCapacity: true)
+        for (index, node) in scratch.nodes.enumerated() {
+            if index > 0 { scratch.bytes.append(0x0A) }
+            HTMLNode.appendValue(of: node, in: document, to: &scratch.bytes)
+        }
+        return HTMLTextFormatter.singleLine(utf8: scratch.bytes, scratch: &scratch.collapsed,
+                                            isTitle: field == .chapterName || field == .title)
+    }
+
+    /// A URL field: the first non-empty value, resolved against the page's base URL; nil when empty.
+    func url(_ field: RuleField, _ warnings: inout Warnings) -> String? {
+        for value in raw(field, &warnings) {
+            if let absolute = absoluteURL(value, field, &warnings) { return absolute }
+        }
+        return nil
+    }
+
+    /// `url(_:_:)` for one of thousands of list elements: a plain link read straight off a node is resolved
+    /// on its bytes; a value with line breaks, markup or Legado options, a rule the fast path cannot read, or
+    /// a traced run takes the general path.
+    func url(_ field: RuleField, _ warnings: inout Warnings, scratch: inout FieldScratch) -> String? {
+        guard let rule = section[field] else { return nil }
+        guard tracer == nil, let base, let document = rule.valueNodes(in: context, into: &scratch.nodes) else {
+            return url(field, &warnings)
+        }
+        for node in scratch.nodes {
+            scratch.bytes.removeAll(keepingCapacity: true)
+            HTMLNode.appendValue(of: node, in: document, to: &scratch.bytes)
+            let fast = scratch.bytes.withUnsafeBufferPointer { bytes -> String? in
+                let kept = UnsafeBufferPointer(rebasing: bytes[SpaceTrimming.range(of: bytes, paragraphSpace: false)])
+                let plain = !kept.contains { $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "{") }
+                    && !HTMLTextFormatter.containsMarkup(utf8: kept)
+                return plain ? base.fastResolve(utf8: kept) : nil
+            }
+            if let fast { return fast }
+            if let absolute = absoluteURL(String(decoding: scratch.bytes, as: UTF8.self), field, &warnings) {
+                return absolute
+            }
+        }
+        return nil
+    }
+
+    /// One value of a URL field resolved: the value itself, else its first line that is a URL.
+    private func absoluteURL(_ value: String, _ field: RuleField, _ warnings: inout Warnings) -> String? {
+        if !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            return resolve(value, field, &warnings)
+        }
+        for line in value.split(whereSeparator: \.isNewline) {
+            if let absolute = resolve(String(line), field, &warnings) { return absolute }
+        }
+        return nil
+    }
+
+    /// One candidate URL resolved against the page; nil (with a warning when it is not a URL) when empty.
+    private func resolve(_ value: String, _ field: RuleField, _ warnings: inout Warnings) -> String? {
+        var trimmed = value.trimmingASCIIWhitespace()
+        // Legado's `url,{options}` (`,{'webView': true}`) asks for how to fetch, and is not part of the address.
+        if trimmed.utf8.contains(UInt8(ascii: "{")), let comma = trimmed.range(of: ",{") ?? trimmed.range(of: ", {") {
+            trimmed = String(trimmed[..<comma.lowerBound]).trimmingASCIIWhitespace()
+        }
+        if trimmed.isEmpty { return nil }
+        let decoded = HTMLTextFormatter.containsMarkup(trimmed) ? HTMLTextFormatter.singleLine(trimmed) : trimmed
+        guard let absolute = base?.resolve(decoded) else {
+            warnings.add("\(section.name.rawValue).\(field.rawValue): \"\(trimmed)\" is not a URL")
+            return nil
+        }
+        return absolute
+    }
+
+    /// A yes/no field (isVolume, isVip, isPay): true when the rule yields anything but "", "false", "0" or "null".
+    func flag(_ field: RuleField, _ warnings: inout Warnings) -> Bool {
+        guard section[field] != nil else { return false }
+        let value = raw(field, &warnings).joined().trimmingASCIIWhitespace().lowercased()
+        return !(value.isEmpty || value == "false" || value == "0" || value == "null")
+    }
+
+    private func raw(_ field: RuleField, _ warnings: inout Warnings) -> [String] {
+        guard let rule = section[field] else { return [] }
+        do {
+            let values = try rule.strings(in: context, environment: environment)
+            tracer?.record(rule, values: values)
+            return values
+        } catch {
+            tracer?.record(rule, values: [], error: error.description)
+            warnings.add(error.description)
+            return []
+        }
+    }
+}
+
+/// Buffers reused across the list elements of a page, so that reading a field of one element makes only the
+/// field's string.
+struct FieldScratch {
+    var nodes: [xmlNodePtr] = []
+    var bytes: [UInt8] = []
+    var collapsed: [UInt8] = []
+}
+
+/// Warnings for one step, each said once, at most 50 (a rule failing on every chapter says so once).
+struct Warnings {
+    private(set) var list: [String] = []
+
+    mutating func add(_ message: String) {
+        guard list.count < 50, !list.contains(message) else { return }
+        list.append(message)
+    }
+}

@@ -1,0 +1,392 @@
+import BookRuleDocument
+import BookRuleHTTP
+import BookRuleRules
+
+/// Runs one book source against its site: search, book info, the whole table of contents, chapter text.
+///
+/// The engine holds no mutable state: every call fetches through the transport it was given (the polite
+/// fetcher, a HAR replay, an in-memory site in tests) and returns plain models, so one engine may serve many
+/// concurrent calls.
+public struct SourceEngine: Sendable {
+    /// The source whose rules run.
+    public let source: BookSource
+    /// Where requests go.
+    public let transport: any HTTPTransport
+    /// Page caps and other limits.
+    public let options: EngineOptions
+    /// Receives what every rule and fetch did, for `bookrule test`; nil in normal use.
+    public let tracer: (any RuleTracing)?
+
+    /// Creates an engine for `source` sending requests through `transport`.
+    public init(source: BookSource, transport: any HTTPTransport, options: EngineOptions = EngineOptions(),
+                tracer: (any RuleTracing)? = nil) {
+        self.source = source
+        self.transport = transport
+        self.options = options
+        self.tracer = tracer
+    }
+
+    // MARK: - Search
+
+    /// Searches the site for `key` and reads every result on the page.
+    public func search(key: String, page: Int = 1) async throws -> SearchPage {
+        guard let template = source.searchURL else {
+            if let problem = source.problems.first(where: { $0.field.hasSuffix("searchUrl") }) {
+                throw EngineError.unusableRules(step: "search", problems: [problem])
+            }
+            throw EngineError.missingRule(field: "searchUrl")
+        }
+        let section = source.search
+        try requireRules(section, [.bookList, .name], step: "search")
+        let request: HTTPRequest
+        do {
+            request = try template.request(key: key, page: page, baseURL: source.url, sourceHeaders: source.headers)
+        } catch {
+            throw EngineError.unusableRules(step: "search", problems: [
+                SourceProblem(field: error.field, location: nil, dialect: error.dialect, reason: error.reason),
+            ])
+        }
+        let document = try await fetchDocument(request, charset: template.charset)
+        var warnings = Warnings()
+        Self.noteTruncation(document, &warnings)
+        let environment = RuleEnvironment(baseURL: document.baseURL)
+        let items = try section[.bookList].map { rule in
+            try elements(rule, in: document.rootContext, environment: environment, url: document.url)
+        } ?? []
+        var results: [SearchResult] = []
+        for item in items {
+            let variables = RuleVariables()
+            let itemEnvironment = RuleEnvironment(baseURL: document.baseURL, variables: variables)
+            let reader = FieldReader(section: section, context: item, environment: itemEnvironment, tracer: tracer)
+            let name = reader.line(.name, &warnings)
+            guard !name.isEmpty else { continue }
+            let bookURL = reader.url(.bookUrl, &warnings) ?? document.url
+            results.append(SearchResult(
+                name: name, author: reader.line(.author, &warnings), intro: reader.paragraphs(.intro, &warnings),
+                kind: reader.list(.kind, &warnings), lastChapter: reader.line(.lastChapter, &warnings),
+                updateTime: reader.line(.updateTime, &warnings), bookURL: bookURL,
+                coverURL: reader.url(.coverUrl, &warnings) ?? "", wordCount: reader.line(.wordCount, &warnings),
+                variables: variables.snapshot))
+        }
+        // A search that lands straight on a book page (one hit) is read as that book, as Legado does.
+        if results.isEmpty, let pattern = source.bookURLPattern, (try? pattern.matches(document.url)) == true {
+            let info = try readBookInfo(document, variables: RuleVariables(), warnings: &warnings)
+            results.append(SearchResult(name: info.name, author: info.author, intro: info.intro, kind: info.kind,
+                                        lastChapter: info.lastChapter, updateTime: info.updateTime,
+                                        bookURL: info.url, coverURL: info.coverURL, wordCount: info.wordCount,
+                                        variables: info.variables))
+        }
+        return SearchPage(url: document.url, results: results, warnings: warnings.list)
+    }
+
+    // MARK: - Book info
+
+    /// Reads the book page at `url`. `variables` carries `@put` values from the search result.
+    public func bookInfo(url: String, variables: [String: String] = [:]) async throws -> BookInfo {
+        let absolute = try absoluteURL(url, field: "book URL")
+        let document = try await fetchDocument(HTTPRequest(url: absolute, headers: source.headers), charset: nil)
+        var warnings = Warnings()
+        Self.noteTruncation(document, &warnings)
+        return try readBookInfo(document, variables: RuleVariables(variables), warnings: &warnings)
+    }
+
+    private func readBookInfo(_ document: HTMLDocument, variables: RuleVariables, warnings: inout Warnings) throws -> BookInfo {
+        let section = source.bookInfo
+        try requireRules(section, [.initRule], step: "book info")
+        let environment = RuleEnvironment(baseURL: document.baseURL, variables: variables)
+        var context = document.rootContext
+        if let initRule = section[.initRule] {
+            let selected = try elements(initRule, in: context, environment: environment, url: document.url)
+            guard let first = selected.first else {
+                throw EngineError.rule(url: document.url, error: RuleError(
+                    field: initRule.field, dialect: initRule.dialect, reason: "selected nothing on the book page",
+                    rule: initRule.text))
+            }
+            context = first
+        }
+        let reader = FieldReader(section: section, context: context, environment: environment, tracer: tracer)
+        var info = BookInfo(
+            url: document.url, name: reader.line(.name, &warnings), author: reader.line(.author, &warnings),
+            intro: reader.paragraphs(.intro, &warnings), kind: reader.list(.kind, &warnings),
+            lastChapter: reader.line(.lastChapter, &warnings), updateTime: reader.line(.updateTime, &warnings),
+            coverURL: reader.url(.coverUrl, &warnings) ?? "", tocURL: reader.url(.tocUrl, &warnings) ?? document.url,
+            wordCount: reader.line(.wordCount, &warnings), variables: [:], warnings: [])
+        info.variables = variables.snapshot
+        info.warnings = warnings.list
+        return info
+    }
+
+    // MARK: - Table of contents
+
+    /// Reads the whole table of contents of `book`, following `nextTocUrl` (never visiting a URL twice, at most
+    /// `options.pageCap` pages) and de-duplicating chapters by URL.
+    public func toc(of book: BookInfo) async throws -> TableOfContents {
+        try await toc(url: book.tocURL, variables: book.variables)
+    }
+
+    /// Reads the whole table of contents starting at `url`.
+    public func toc(url: String, variables: [String: String] = [:]) async throws -> TableOfContents {
+        let section = source.toc
+        try requireRules(section, [.chapterList, .chapterName, .chapterUrl, .nextTocUrl, .isVolume], step: "TOC")
+        guard let listRule = section[.chapterList] else { throw EngineError.missingRule(field: "ruleToc.chapterList") }
+        let start = try absoluteURL(url, field: "TOC URL")
+        let store = RuleVariables(variables)
+        var warnings = Warnings()
+        var pages: [String] = []
+        var visited: Set<String> = []
+        var pending = [start]
+        var followNext = true
+        var entries: [Chapter] = []
+
+        while !pending.isEmpty {
+            let pageURL = pending.removeFirst()
+            let key = Self.pageKey(pageURL)
+            if visited.contains(key) { continue }
+            if pages.count >= options.pageCap {
+                warnings.add("stopped after \(options.pageCap) TOC pages (the page cap); \(pending.count + 1) more not fetched")
+                break
+            }
+            visited.insert(key)
+            let document = try await fetchDocument(HTTPRequest(url: pageURL, headers: source.headers), charset: nil)
+            Self.noteTruncation(document, &warnings)
+            visited.insert(Self.pageKey(document.url))
+            pages.append(document.url)
+            let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
+            let base = URLReference.Base(document.baseURL)
+            let items = try elements(listRule, in: document.rootContext, environment: environment, url: document.url,
+                                     applyingReverse: false)
+            var scratch = FieldScratch()
+            entries.reserveCapacity(entries.count + items.count)
+            for item in items {
+                let reader = FieldReader(section: section, context: item, environment: environment, base: base, tracer: tracer)
+                let isVolume = reader.flag(.isVolume, &warnings)
+                let title = reader.line(.chapterName, &warnings, scratch: &scratch)
+                let chapterURL = reader.url(.chapterUrl, &warnings, scratch: &scratch) ?? ""
+                if title.isEmpty && chapterURL.isEmpty { continue }
+                entries.append(Chapter(index: 0, title: title, url: isVolume ? chapterURL : (chapterURL.isEmpty ? document.url : chapterURL),
+                                       isVolume: isVolume, isVIP: reader.flag(.isVip, &warnings),
+                                       isPay: reader.flag(.isPay, &warnings),
+                                       updateTime: reader.line(.updateTime, &warnings, scratch: &scratch)))
+            }
+            guard followNext, let nextRule = section[.nextTocUrl] else { continue }
+            let next = nextURLs(nextRule, in: document, environment: environment, warnings: &warnings)
+                .filter { !visited.contains(Self.pageKey($0)) }
+            // One next link is a chain to follow; several at once are all the pages, fetched without recursing.
+            if next.count > 1 { followNext = false }
+            pending.append(contentsOf: next)
+        }
+
+        if listRule.reversed { entries.reverse() }
+        // De-duplicate keeping the LAST occurrence, as Legado does: a "latest chapters" block above the full
+        // list then drops out instead of putting the newest chapters first.
+        var seen = Set<String>(minimumCapacity: entries.count)
+        var dropped: [Int] = []
+        for index in entries.indices.reversed() where !entries[index].isVolume && !entries[index].url.isEmpty {
+            if !seen.insert(Self.pageKey(entries[index].url)).inserted { dropped.append(index) }
+        }
+        let duplicates = dropped.count
+        var chapters = entries
+        if !dropped.isEmpty {
+            let droppedSet = Set(dropped)
+            chapters = entries.indices.filter { !droppedSet.contains($0) }.map { entries[$0] }
+        }
+        entries = []
+        for index in chapters.indices { chapters[index].index = index }
+        if duplicates > 0 { warnings.add("dropped \(duplicates) chapter(s) whose URL is listed again later") }
+        return TableOfContents(chapters: chapters, pages: pages, warnings: warnings.list, droppedDuplicates: duplicates)
+    }
+
+    // MARK: - Content
+
+    /// Reads the clean text of `chapter`, following `nextContentUrl` until it points at `next` (the following
+    /// chapter), back at the book's page or TOC (`book`, where the last chapter's "next" link usually goes),
+    /// repeats a page, or runs out.
+    public func content(of chapter: Chapter, next: Chapter? = nil, book: BookInfo? = nil,
+                        variables: [String: String] = [:]) async throws -> ChapterContent {
+        let section = source.content
+        try requireRules(section, [.content, .nextContentUrl, .replaceRegex], step: "content")
+        guard let contentRule = section[.content] else { throw EngineError.missingRule(field: "ruleContent.content") }
+        let start = try absoluteURL(chapter.url, field: "chapter URL")
+        var stopKeys = Set([next?.url, book?.url, book?.tocURL].compactMap { $0 }.map(Self.pageKey))
+        stopKeys.remove("")
+        let store = RuleVariables(variables)
+        var warnings = Warnings()
+        var pages: [String] = []
+        var visited: Set<String> = []
+        var pending = [start]
+        var followNext = true
+        var parts: [String] = []
+        var title: String?
+        var media: [String] = []
+
+        while !pending.isEmpty {
+            let pageURL = pending.removeFirst()
+            let key = Self.pageKey(pageURL)
+            if visited.contains(key) || stopKeys.contains(key) { continue }
+            if pages.count >= options.pageCap {
+                warnings.add("stopped after \(options.pageCap) pages of this chapter (the page cap)")
+                break
+            }
+            visited.insert(key)
+            let document = try await fetchDocument(HTTPRequest(url: pageURL, headers: source.headers), charset: nil)
+            Self.noteTruncation(document, &warnings)
+            visited.insert(Self.pageKey(document.url))
+            pages.append(document.url)
+            let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
+            let strings = try traced(contentRule, url: document.url) { () throws(RuleError) in
+                try contentRule.strings(in: document.rootContext, environment: environment)
+            }
+            parts.append(contentsOf: strings.map(HTMLTextFormatter.text(fromMarkup:)))
+            if source.type == .audio || source.type == .image {
+                media += MediaLinks.urls(in: strings, baseURL: document.baseURL)
+            }
+            if title == nil, section[.title] != nil {
+                let reader = FieldReader(section: section, context: document.rootContext, environment: environment, tracer: tracer)
+                let value = reader.line(.title, &warnings)
+                if !value.isEmpty { title = value }
+            }
+            guard followNext, let nextRule = section[.nextContentUrl] else { continue }
+            let nextPages = nextURLs(nextRule, in: document, environment: environment, warnings: &warnings)
+                .filter { !visited.contains(Self.pageKey($0)) && !stopKeys.contains(Self.pageKey($0)) }
+            if nextPages.count > 1 { followNext = false }
+            pending.append(contentsOf: nextPages)
+        }
+
+        var text = HTMLTextFormatter.paragraphs(of: parts.joined(separator: "\n"))
+        if let replace = section[.replaceRegex] {
+            let environment = RuleEnvironment(baseURL: start, variables: store)
+            text = try traced(replace, url: start) { () throws(RuleError) in
+                [try replace.string(in: .text(text), environment: environment)]
+            }.joined()
+            text = HTMLTextFormatter.paragraphs(of: text)
+        }
+        var seen: Set<String> = []
+        media = media.filter { seen.insert($0).inserted }
+        return ChapterContent(url: start, title: title, text: text, pages: pages, warnings: warnings.list, mediaURLs: media)
+    }
+
+    // MARK: - Plumbing
+
+    /// Fetches and parses a page, turning statuses and transport failures into `EngineError`s.
+    func fetchDocument(_ request: HTTPRequest, charset: String?) async throws -> HTMLDocument {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var trace = FetchTrace(url: request.url, finalURL: request.url, method: request.method, status: nil,
+                               decoding: nil, bytes: 0, milliseconds: 0, error: nil)
+        defer {
+            if let tracer {
+                let elapsed = clock.now - start
+                trace.milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                tracer.record(fetch: trace)
+            }
+        }
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            trace.error = "\(error)"
+            throw EngineError.transport(url: request.url, error: error)
+        }
+        trace.finalURL = response.url
+        trace.status = response.status
+        trace.bytes = response.body.count
+        guard (200..<300).contains(response.status) else {
+            let error = EngineError.httpStatus(url: response.url, status: response.status)
+            trace.error = error.description
+            throw error
+        }
+        do {
+            let document = try HTMLDocument(bytes: response.body, url: response.url, contentType: response.contentType,
+                                            charsetOption: charset)
+            trace.decoding = document.charset.description
+            return document
+        } catch {
+            trace.error = error.description
+            throw EngineError.document(url: response.url, error: error)
+        }
+    }
+
+    private func nextURLs(_ rule: Rule, in document: HTMLDocument, environment: RuleEnvironment, warnings: inout Warnings) -> [String] {
+        let values: [String]
+        do {
+            values = try rule.strings(in: document.rootContext, environment: environment)
+            tracer?.record(rule, values: values)
+        } catch {
+            tracer?.record(rule, values: [], error: error.description)
+            warnings.add(error.description)
+            return []
+        }
+        var result: [String] = []
+        for line in values.flatMap({ $0.split(whereSeparator: \.isNewline) }) {
+            let trimmed = line.trimmingASCIIWhitespace()
+            guard !trimmed.isEmpty, !trimmed.lowercased().hasPrefix("javascript:"),
+                  let absolute = URLReference.resolve(trimmed, against: document.baseURL),
+                  URLReference.isHTTP(absolute), !result.contains(absolute) else { continue }
+            result.append(absolute)
+        }
+        return result.filter { Self.pageKey($0) != Self.pageKey(document.url) }
+    }
+
+    private func requireRules(_ section: RuleSection, _ fields: [RuleField], step: String) throws {
+        let required = section.name.fields.filter { fields.contains($0) || $0 == section.name.fields.first }
+        let problems = required.compactMap { section.problems[$0] }
+        if !problems.isEmpty { throw EngineError.unusableRules(step: step, problems: problems) }
+        if let list = section.name.fields.first, list.isList, list != .initRule, section[list] == nil {
+            throw EngineError.missingRule(field: "\(section.name.rawValue).\(list.rawValue)")
+        }
+    }
+
+    private func absoluteURL(_ url: String, field: String) throws -> String {
+        guard let absolute = URLReference.resolve(url, against: source.url), URLReference.isHTTP(absolute) else {
+            throw EngineError.invalidURL(field: field, url: url)
+        }
+        return absolute
+    }
+
+    /// Runs a list rule, reporting it to the tracer and turning its failure into an `EngineError`.
+    private func elements(_ rule: Rule, in context: RuleContext, environment: RuleEnvironment, url: String,
+                          applyingReverse: Bool = true) throws -> [RuleContext] {
+        do {
+            let result = try rule.elements(in: context, environment: environment, applyingReverse: applyingReverse)
+            tracer?.record(list: rule, count: result.count)
+            return result
+        } catch {
+            tracer?.record(list: rule, count: 0, error: error.description)
+            throw EngineError.rule(url: url, error: error)
+        }
+    }
+
+    /// Runs a string rule whose failure fails the step, reporting it to the tracer.
+    private func traced(_ rule: Rule, url: String, _ body: () throws(RuleError) -> [String]) throws -> [String] {
+        do {
+            let values = try body()
+            tracer?.record(rule, values: values)
+            return values
+        } catch {
+            tracer?.record(rule, values: [], error: error.description)
+            throw EngineError.rule(url: url, error: error)
+        }
+    }
+
+    /// Warns when libxml2 could not read a page to its end, and (see `noteCharset`) when the page's declared
+    /// charset was overruled.
+    static func noteTruncation(_ document: HTMLDocument, _ warnings: inout Warnings) {
+        noteCharset(document, &warnings)
+        if document.isTruncated {
+            warnings.add("\(document.url): the page nests markup more than \(HTMLDocument.maxDepth) levels deep; libxml2 stopped there, so anything after it is missing")
+        }
+    }
+
+    /// Says when the charset a page declares was not the one used (a page re-saved as UTF-8 that still says
+    /// gbk, or an unknown label): the text is right, but the author should know the page lies.
+    static func noteCharset(_ document: HTMLDocument, _ warnings: inout Warnings) {
+        if let note = document.charset.note {
+            warnings.add("\(document.url): decoded as \(document.charset.charset): \(note)")
+        }
+    }
+
+    /// The identity of a page for "visited" checks: the URL without its fragment.
+    static func pageKey(_ url: String) -> String {
+        URLReference.withoutFragment(url)
+    }
+}

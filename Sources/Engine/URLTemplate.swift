@@ -1,0 +1,229 @@
+import BookRuleDocument
+import BookRuleHTTP
+import BookRuleJSON
+import BookRuleRules
+
+/// A source's URL with templates, e.g. `/search.php?q={{key}}&p={{page}},{"method":"POST","charset":"gbk"}`.
+///
+/// Parsed once at load: `{{key}}`, `{{page}}` with small arithmetic (`{{(page-1)*20}}`), `<a,b,c>` chosen by
+/// page number, and the options object after `,{` (lenient JSON: method, body, charset, headers). Anything in
+/// `{{…}}` beyond that would be JavaScript, which is reported, never guessed.
+public struct URLTemplate: Sendable {
+    /// The template as written.
+    public let text: String
+    /// The field it came from, for errors.
+    public let field: String
+    let url: [URLTemplatePiece]
+    let body: [URLTemplatePiece]?
+    /// `GET` or `POST`.
+    public let method: String
+    /// The charset the site expects: used to percent-encode the key and to decode the response.
+    public let charset: String?
+    /// Extra headers from the options.
+    public let headers: [HTTPHeader]
+
+    /// Parses a template; errors name `field` and say what is not supported.
+    public init(_ text: String, field: String) throws(RuleError) {
+        self.text = text
+        self.field = field
+        func fail(_ reason: String, _ dialect: RuleDialect? = nil) -> RuleError {
+            RuleError(field: field, dialect: dialect, reason: reason, rule: text)
+        }
+        let trimmed = text.trimmingASCIIWhitespace()
+        if RuleParser.isJavaScript(trimmed) {
+            throw fail(RuleDialect.javaScript.unsupportedReason, .javaScript)
+        }
+        var urlText = trimmed
+        var options = JSONObject(members: [])
+        if let split = Self.optionsStart(in: trimmed) {
+            urlText = String(trimmed[..<split.comma]).trimmingASCIIWhitespace()
+            let optionText = String(trimmed[split.brace...])
+            do {
+                guard case .object(let object) = try JSONParser.parse(optionText, lenient: true).value else {
+                    throw fail("the options after the URL must be an object")
+                }
+                options = object
+            } catch let error as RuleError {
+                throw error
+            } catch {
+                throw fail("the options after the URL are not valid JSON: \(error)")
+            }
+        }
+        for key in ["js", "bodyJs"] where options[key] != nil {
+            throw fail("JavaScript rules are not supported (option \"\(key)\")", .javaScript)
+        }
+        url = try Self.pieces(urlText, field: field, whole: text)
+        method = (options["method"]?.value.stringValue ?? "GET").uppercased()
+        if let bodyNode = options["body"] {
+            let bodyText: String
+            switch bodyNode.value {
+            case .string(let value): bodyText = value
+            default: bodyText = bodyNode.value.serialized()
+            }
+            body = try Self.pieces(bodyText, field: field, whole: text)
+        } else {
+            body = nil
+        }
+        if let label = options["charset"]?.value.stringValue, !label.isEmpty {
+            do {
+                charset = try CharsetDetector.canonicalName(label)
+            } catch {
+                throw fail(error.description)
+            }
+        } else {
+            charset = nil
+        }
+        var headers: [HTTPHeader] = []
+        if let headerNode = options["headers"] {
+            do {
+                headers = try BookSource.headers(from: headerNode)
+            } catch {
+                throw fail("headers: \(error.reason)")
+            }
+        }
+        self.headers = headers
+    }
+
+    /// Builds the request for a search key and page, resolved against `baseURL`.
+    public func request(key: String = "", page: Int = 1, baseURL: String, sourceHeaders: [HTTPHeader] = []) throws(RuleError) -> HTTPRequest {
+        let encodedKey: String
+        do {
+            encodedKey = try Self.percentEncode(key, charset: charset ?? "UTF-8")
+        } catch {
+            throw RuleError(field: field, dialect: nil, reason: error.description, rule: text)
+        }
+        let urlText = Self.render(url, key: encodedKey, page: page)
+        guard let absolute = URLReference.resolve(urlText, against: baseURL), URLReference.isHTTP(absolute) else {
+            throw RuleError(field: field, dialect: nil,
+                            reason: "\"\(urlText)\" does not resolve to an http(s) URL against \(baseURL)", rule: text)
+        }
+        var headers = sourceHeaders
+        for header in self.headers { headers.set(header.name, header.value) }
+        var bodyBytes: [UInt8]?
+        if let body {
+            let rendered = Self.render(body, key: encodedKey, page: page)
+            do {
+                bodyBytes = try TextTranscoder.bytes(of: rendered, charset: charset ?? "UTF-8")
+            } catch {
+                throw RuleError(field: field, dialect: nil, reason: error.description, rule: text)
+            }
+            if headers.value(for: "Content-Type") == nil {
+                let isJSON = rendered.hasPrefix("{") || rendered.hasPrefix("[")
+                headers.append(HTTPHeader("Content-Type", isJSON ? "application/json" : "application/x-www-form-urlencoded"))
+            }
+        }
+        return HTTPRequest(url: absolute, method: method, headers: headers, body: bodyBytes)
+    }
+
+    /// Percent-encodes `text` in `charset` (every byte but the RFC 3986 unreserved ones), as a browser encodes
+    /// a form field for a GBK page.
+    public static func percentEncode(_ text: String, charset: String) throws(CharsetError) -> String {
+        let bytes = charset == "UTF-8" ? Array(text.utf8) : try TextTranscoder.bytes(of: text, charset: charset)
+        var result = ""
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result.unicodeScalars.append("%")
+                result.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
+                result.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0x0F)]))
+            }
+        }
+        return result
+    }
+
+    // MARK: - Parsing
+
+    /// Where the options object starts: the first `,` followed (after spaces) by `{`, outside `{{…}}`.
+    private static func optionsStart(in text: String) -> (comma: String.Index, brace: String.Index)? {
+        var depth = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "{" { depth += 1 }
+            if character == "}" { depth = max(0, depth - 1) }
+            if character == ",", depth == 0 {
+                var next = text.index(after: index)
+                while next < text.endIndex, text[next] == " " || text[next] == "\n" || text[next] == "\t" {
+                    next = text.index(after: next)
+                }
+                if next < text.endIndex, text[next] == "{", !text[next...].hasPrefix("{{") {
+                    return (index, next)
+                }
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    private static func pieces(_ text: String, field: String, whole: String) throws(RuleError) -> [URLTemplatePiece] {
+        var result: [URLTemplatePiece] = []
+        var literal = ""
+        var index = text.startIndex
+        func flush() {
+            if !literal.isEmpty { result.append(.literal(literal)) }
+            literal = ""
+        }
+        while index < text.endIndex {
+            let rest = text[index...]
+            if rest.hasPrefix("{{"), let close = rest.range(of: "}}") {
+                flush()
+                let inner = String(rest[rest.index(index, offsetBy: 2)..<close.lowerBound]).trimmingASCIIWhitespace()
+                if inner == "key" || inner == "searchKey" {
+                    result.append(.key)
+                } else if let expression = PageExpression(inner) {
+                    result.append(.page(expression))
+                } else {
+                    throw RuleError(field: field, dialect: .javaScript,
+                                    reason: "JavaScript rules are not supported (in {{\(inner)}}; only key, page and arithmetic on page run)",
+                                    rule: whole)
+                }
+                index = close.upperBound
+                continue
+            }
+            if rest.hasPrefix("<"), let close = rest.firstIndex(of: ">") {
+                let inner = String(rest[rest.index(after: index)..<close])
+                if inner.contains(",") && !inner.contains("<") {
+                    flush()
+                    let choices = try inner.split(separator: ",", omittingEmptySubsequences: false).map { part throws(RuleError) in
+                        try pieces(String(part), field: field, whole: whole)
+                    }
+                    result.append(.byPage(choices))
+                    index = text.index(after: close)
+                    continue
+                }
+            }
+            literal.append(text[index])
+            index = text.index(after: index)
+        }
+        flush()
+        return result
+    }
+
+    private static func render(_ pieces: [URLTemplatePiece], key: String, page: Int) -> String {
+        var result = ""
+        for piece in pieces {
+            switch piece {
+            case .literal(let text): result += text
+            case .key: result += key
+            case .page(let expression): result += String(expression.value(page: page))
+            case .byPage(let choices):
+                guard !choices.isEmpty else { continue }
+                result += render(choices[min(max(page, 1), choices.count) - 1], key: key, page: page)
+            }
+        }
+        return result
+    }
+}
+
+/// One piece of a URL template.
+indirect enum URLTemplatePiece: Sendable {
+    case literal(String)
+    case key
+    case page(PageExpression)
+    case byPage([[URLTemplatePiece]])
+}

@@ -1,0 +1,594 @@
+import Foundation
+import Synchronization
+
+/// The one transport every request of a run goes through: it paces each host, backs off when a host is
+/// struggling, retries what is safe to retry, stops hammering a host that keeps failing, and sends a browser
+/// User-Agent. The engine uses it like any other `HTTPTransport`.
+///
+/// Hosts are keyed by `scheme://host:port` and are independent: a slow or backing-off host never delays another.
+/// For each host:
+/// - By default one request is in flight at a time, and the next one starts no sooner than `policy.delay`
+///   after the previous response ended (`policy.failureDelay` after a failure; with jitter the gap is drawn
+///   from [d, 1.5 d]). After failures stop, the gap steps back down, halving the extra delay per success.
+///   `setConcurrentRate(_:forHostOf:)` replaces this pacing with a source's `concurrentRate`.
+/// - `Retry-After` on a 408, 429 or 5xx pauses the whole host; one longer than `policy.retryAfterCap` throws
+///   `FetchError.hostDeferred` at once (and for every later request to the host until that time).
+/// - GET and HEAD are retried on 408, 429, 5xx and transport errors, at most `policy.maxAttempts` tries, with
+///   exponential backoff and full jitter when there is no `Retry-After`; then `FetchError.gaveUp`. Other
+///   statuses (404, 403, 410…) are returned after one try; other methods are never retried.
+/// - After `policy.breakerThreshold` failures in a row, every request to the host throws
+///   `FetchError.breakerOpen`.
+///
+/// A waiting request reserves its turn before it sleeps, so concurrent callers never share a slot; cancelling
+/// the calling task ends its wait at once and frees its turn.
+public final class PoliteFetcher: HTTPTransport {
+    /// The rules applied to every host.
+    public let policy: PolitenessPolicy
+
+    private let transport: any HTTPTransport
+    private let clock: any FetchClock
+    private let events: (@Sendable (FetchEvent) -> Void)?
+    private let state: Mutex<State>
+
+    /// Wraps `transport`. `clock` provides time (a virtual one in tests), `random` the jitter, backoff and
+    /// User-Agent choices (pass a `SeededRandomNumberGenerator` for reproducible runs), and `events`, if given,
+    /// is called once per request sent, from the task that sent it.
+    public init(
+        transport: any HTTPTransport,
+        policy: PolitenessPolicy = .default,
+        clock: any FetchClock = SystemFetchClock(),
+        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
+        events: (@Sendable (FetchEvent) -> Void)? = nil
+    ) {
+        self.transport = transport
+        self.policy = policy
+        self.clock = clock
+        self.events = events
+        self.state = Mutex(State(random: random))
+    }
+
+    /// Whether `error` may go away on another attempt: anything but the transport's verdicts that depend on
+    /// the answer itself (a refused redirect, a loop, an oversized body, a bad URL or proxy setting).
+    package static func isConnectionError(_ error: any Error) -> Bool {
+        guard let error = error as? HTTPTransportError else { return true }
+        switch error {
+        case .connectionFailed, .timedOut: return true
+        case .invalidURL, .unsupportedScheme, .tooManyRedirects, .redirectLoop, .bodyTooLarge, .proxyFailed: return false
+        }
+    }
+
+    /// Replaces the default pacing of the host of `url` with `rate` (a source's `concurrentRate`), or restores
+    /// the default with nil. Backoff, Retry-After and the breaker still apply.
+    public func setConcurrentRate(_ rate: ConcurrentRate?, forHostOf url: String) throws(FetchError) {
+        guard let key = Self.hostKey(url) else { throw .invalidURL(url) }
+        let granted = state.withLock { state -> [Waiter] in
+            state.ensureHost(key, poolSize: policy.userAgents.agents.count)
+            state.hosts[key, default: HostState()].rate = rate
+            return state.hosts[key, default: HostState()].grantWaiters(clock: clock)
+        }
+        for waiter in granted { waiter.continuation.resume() }
+    }
+
+    /// Closes the breaker of the host of `url` and forgets its failure count, so requests go to it again.
+    public func resetBreaker(forHostOf url: String) throws(FetchError) {
+        guard let key = Self.hostKey(url) else { throw .invalidURL(url) }
+        state.withLock { state in
+            state.hosts[key]?.breakerOpen = false
+            state.hosts[key]?.consecutiveFailures = 0
+        }
+    }
+
+    /// Sends `request` politely (see the type's documentation) and returns the final response. Throws
+    /// `FetchError` when the host is deferred, its breaker is open, retries ran out or the URL has no host;
+    /// `CancellationError` when the calling task is cancelled while waiting; and the transport's own error when
+    /// a request that may not be retried fails.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let key = Self.hostKey(request.url) else { throw FetchError.invalidURL(request.url) }
+        let method = request.method.uppercased()
+        let retriable = method == "GET" || method == "HEAD"
+        let maxAttempts = retriable ? max(1, policy.maxAttempts) : 1
+        var retryReason: FetchEvent.RetryReason?
+        var number = 0
+        while true {
+            number += 1
+            let (decision, _) = try await attempt(
+                request, at: key, number: number, maxAttempts: maxAttempts, retriable: retriable,
+                retryReason: retryReason, exchange: { try await self.transport.send($0) },
+                response: { $0 }, bytes: { $0.body.count })
+            switch decision {
+            case .deliver(let response):
+                return response
+            case .fail(let error):
+                throw error
+            case .retry(let reason):
+                retryReason = reason
+            }
+        }
+    }
+
+    /// Streams `request` into `sink` politely: waits for the host's turn, holds it for the whole transfer (so
+    /// in serial mode nothing else goes to the host meanwhile), then records the outcome for the host like
+    /// `send` does (gap, failure delay, `Retry-After` on 429/503, breaker, User-Agent rotation).
+    ///
+    /// Unlike `send` it makes exactly one attempt: a download resumes from where the failed attempt stopped,
+    /// so retrying is the downloader's decision. Throws `FetchError` when the host is deferred or its breaker
+    /// is open, `CancellationError` when cancelled, and the transport's error when the transfer fails.
+    public func stream(_ request: HTTPRequest, to sink: any HTTPBodySink) async throws -> HTTPStreamResult {
+        guard let key = Self.hostKey(request.url) else { throw FetchError.invalidURL(request.url) }
+        let (decision, answer) = try await attempt(
+            request, at: key, number: 1, maxAttempts: 1, retriable: false, retryReason: nil,
+            exchange: { try await self.transport.stream($0, to: sink) },
+            response: { HTTPResponse(url: $0.head.url, status: $0.head.status, headers: $0.head.headers) },
+            bytes: { $0.bodyBytes })
+        if case .fail(let error) = decision { throw error }
+        return try answer.get()
+    }
+
+    /// One polite attempt: waits for the host's turn, performs `exchange` with the turn's User-Agent, records
+    /// the outcome for the host (from `response` of the answer, or the error), reports the event, and returns
+    /// the host's decision together with the answer.
+    private func attempt<Answer>(
+        _ request: HTTPRequest, at key: String, number: Int, maxAttempts: Int, retriable: Bool,
+        retryReason: FetchEvent.RetryReason?, exchange: (HTTPRequest) async throws -> Answer,
+        response: (Answer) -> HTTPResponse, bytes: (Answer) -> Int
+    ) async throws -> (decision: Decision, answer: Result<Answer, any Error>) {
+        let waitStart = clock.now
+        let turn = try await takeTurn(at: key)
+        var outgoing = request
+        if outgoing.headers.value(for: "User-Agent") == nil {
+            outgoing.headers.append(HTTPHeader("User-Agent", turn.userAgent))
+        }
+        let started = clock.now
+        let startedDate = clock.wallClock
+        let answer: Result<Answer, any Error>
+        do {
+            answer = .success(try await exchange(outgoing))
+        } catch {
+            answer = .failure(error)
+        }
+        let ended = clock.now
+        let wallNow = clock.wallClock
+        let result = answer.map(response)
+        let (decision, granted) = state.withLock { state in
+            finish(
+                turn, at: key, result: result, state: &state, now: ended, wallNow: wallNow,
+                attempt: number, maxAttempts: maxAttempts, retriable: retriable, url: request.url)
+        }
+        for waiter in granted.resumed { waiter.continuation.resume() }
+        for waiter in granted.failed { waiter.continuation.resume(throwing: waiter.error) }
+        if let events {
+            var errorText: String?
+            if case .failure(let error) = answer { errorText = String(describing: error) }
+            events(FetchEvent(
+                time: startedDate, host: key, method: request.method.uppercased(), url: request.url, attempt: number,
+                status: (try? result.get())?.status, bytes: (try? answer.get()).map(bytes) ?? 0,
+                wait: started - waitStart, duration: ended - started, retryReason: retryReason, error: errorText,
+                userAgent: outgoing.headers.value(for: "User-Agent") ?? turn.userAgent))
+        }
+        return (decision, answer)
+    }
+
+    // MARK: - Taking a turn
+
+    /// A caller's right to send one request to a host, held from `takeTurn` to `finish`.
+    private struct Turn {
+        var id: Int
+        var userAgent: String
+    }
+
+    /// Waits for a free place among the host's in-flight requests, then for the host's next start time, and
+    /// returns holding the place. Gives the place back if it throws.
+    private func takeTurn(at key: String) async throws -> Turn {
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await waitForPlace(at: key, id: id)
+        while true {
+            let step = state.withLock { state -> Step in
+                plan(id, at: key, state: &state)
+            }
+            switch step {
+            case .go(let turn):
+                return turn
+            case .fail(let error, let granted):
+                for waiter in granted { waiter.continuation.resume() }
+                throw error
+            case .sleep(let deadline):
+                do {
+                    try await clock.sleep(until: deadline)
+                } catch {
+                    let granted = state.withLock { state -> [Waiter] in
+                        state.hosts[key]?.releasePlace(of: id, clock: clock) ?? []
+                    }
+                    for waiter in granted { waiter.continuation.resume() }
+                    throw error
+                }
+            }
+        }
+    }
+
+    private enum Step {
+        case go(Turn)
+        case sleep(until: Duration)
+        case fail(any Error, granted: [Waiter])
+    }
+
+    /// Decides, for a caller holding a place, whether it may start now, must sleep (its start time is then
+    /// reserved), or must give up.
+    private func plan(_ id: Int, at key: String, state: inout State) -> Step {
+        guard var host = state.hosts[key] else { return .fail(CancellationError(), granted: []) }
+        defer { state.hosts[key] = host }
+        let now = clock.now
+        if Task.isCancelled {
+            return .fail(CancellationError(), granted: host.releasePlace(of: id, clock: clock))
+        }
+        if let error = host.blockingError(key: key, now: now) {
+            return .fail(error, granted: host.releasePlace(of: id, clock: clock))
+        }
+        let start: Duration
+        if let reserved = host.reservations[id], reserved >= host.pausedUntil, reserved >= host.nextEarliest {
+            start = reserved
+        } else {
+            host.reservations[id] = nil
+            start = host.earliestStart(excluding: id, now: now)
+        }
+        guard start <= now else {
+            host.reservations[id] = start
+            return .sleep(until: start)
+        }
+        host.reservations[id] = nil
+        switch host.rate {
+        case .interval?:
+            host.lastStart = now
+        case .window(_, let window)?:
+            host.starts.removeAll { $0 <= now - window }
+            host.starts.append(now)
+        case nil:
+            break
+        }
+        let agent: String
+        switch policy.userAgentRotation {
+        case .off:
+            agent = policy.userAgents.agent(at: 0)
+        case .session:
+            agent = policy.userAgents.agent(at: host.userAgentIndex)
+        case .request:
+            agent = policy.userAgents.agent(at: host.userAgentIndex)
+            host.userAgentIndex += 1
+        }
+        return .go(Turn(id: id, userAgent: agent))
+    }
+
+    /// Waits (cancellably) until the host has room for one more request in flight, and takes that room.
+    private func waitForPlace(at key: String, id: Int) async throws {
+        let clock = self.clock
+        let poolSize = policy.userAgents.agents.count
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let immediate = state.withLock { state -> Result<Void, any Error>? in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    state.ensureHost(key, poolSize: poolSize)
+                    guard var host = state.hosts[key] else { return .failure(CancellationError()) }
+                    defer { state.hosts[key] = host }
+                    if let error = host.blockingError(key: key, now: clock.now) { return .failure(error) }
+                    if host.inFlight < host.limit {
+                        host.inFlight += 1
+                        return .success(())
+                    }
+                    host.waiters.append(Waiter(id: id, continuation: continuation))
+                    clock.callerWillBlock()
+                    return nil
+                }
+                if let immediate { continuation.resume(with: immediate) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> Waiter? in
+                guard let index = state.hosts[key]?.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                clock.callerDidUnblock()
+                return state.hosts[key]?.waiters.remove(at: index)
+            }
+            waiter?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    // MARK: - Finishing a request
+
+    private enum Decision {
+        case deliver(HTTPResponse)
+        case fail(any Error)
+        case retry(FetchEvent.RetryReason)
+    }
+
+    private struct Granted {
+        var resumed: [Waiter] = []
+        var failed: [(continuation: CheckedContinuation<Void, any Error>, error: FetchError)] = []
+    }
+
+    /// Records the outcome of a request for its host (gap, backoff, Retry-After, breaker, User-Agent),
+    /// gives the place to the next caller and says what `send` does next.
+    private func finish(
+        _ turn: Turn, at key: String, result: Result<HTTPResponse, any Error>, state: inout State, now: Duration,
+        wallNow: Date, attempt: Int, maxAttempts: Int, retriable: Bool, url: String
+    ) -> (Decision, Granted) {
+        var granted = Granted()
+        guard var host = state.hosts[key] else {
+            switch result {
+            case .success(let response): return (.deliver(response), granted)
+            case .failure(let error): return (.fail(error), granted)
+            }
+        }
+        defer { state.hosts[key] = host }
+        granted.resumed = host.releasePlace(of: turn.id, clock: clock)
+        let baseDelay = host.rate == nil ? policy.delay : .zero
+
+        var status: Int?
+        var response: HTTPResponse?
+        var transportError: (any Error)?
+        switch result {
+        case .success(let value):
+            response = value
+            status = value.status
+        case .failure(let error):
+            transportError = error
+            if error is CancellationError || Task.isCancelled {
+                host.setGap(after: now, base: baseDelay, policy: policy, random: &state.random)
+                return (.fail(error), granted)
+            }
+        }
+
+        let retryableStatus = status.map { $0 == 408 || $0 == 429 || (500...599).contains($0) } ?? false
+        // Only a connection that failed or timed out may work next time; a refused redirect, a redirect loop or
+        // an oversized body will not, so those are neither retried nor counted against the host.
+        let connectionError = transportError.map(Self.isConnectionError) ?? false
+        let failed = connectionError || retryableStatus || status == 403
+        if failed {
+            host.consecutiveFailures += 1
+            let extra = policy.failureDelay - baseDelay
+            if extra > host.extraDelay { host.extraDelay = extra }
+        } else {
+            host.consecutiveFailures = 0
+            host.extraDelay = host.extraDelay < .milliseconds(1) ? .zero : host.extraDelay / 2
+        }
+        host.setGap(after: now, base: baseDelay, policy: policy, random: &state.random)
+        if let status, status == 403 || status == 429 || status == 503, policy.userAgentRotation == .session {
+            host.userAgentIndex += 1
+        }
+
+        var retryAfter: Duration?
+        if retryableStatus, let value = response?.headers.value(for: "Retry-After") {
+            retryAfter = RetryAfter.delay(value, now: wallNow)
+        }
+        if let retryAfter {
+            if retryAfter > policy.retryAfterCap {
+                let until = wallNow.addingTimeInterval(retryAfter.inSeconds)
+                host.deferred = Deferral(until: now + retryAfter, date: until, retryAfter: retryAfter)
+                host.pausedUntil = max(host.pausedUntil, now + retryAfter)
+                let error = FetchError.hostDeferred(host: key, until: until, retryAfter: retryAfter)
+                granted.failed = host.failAllWaiters(with: error, clock: clock)
+                return (.fail(error), granted)
+            }
+            host.pausedUntil = max(host.pausedUntil, now + retryAfter)
+        }
+
+        if failed, policy.breakerThreshold > 0, host.consecutiveFailures >= policy.breakerThreshold,
+           !host.breakerOpen
+        {
+            host.breakerOpen = true
+            let error = FetchError.breakerOpen(host: key, failures: host.consecutiveFailures)
+            granted.failed = host.failAllWaiters(with: error, clock: clock)
+        }
+
+        let shouldRetry = retriable && (connectionError || retryableStatus)
+        guard shouldRetry else {
+            if let response { return (.deliver(response), granted) }
+            return (.fail(transportError ?? CancellationError()), granted)
+        }
+        if host.breakerOpen {
+            return (.fail(FetchError.breakerOpen(host: key, failures: host.consecutiveFailures)), granted)
+        }
+        if attempt >= maxAttempts {
+            let error = FetchError.gaveUp(
+                url: url, attempts: attempt, lastStatus: status, lastError: transportError.map { "\($0)" })
+            return (.fail(error), granted)
+        }
+        let reason: FetchEvent.RetryReason
+        if let status, let retryAfter {
+            reason = .retryAfter(status: status, delay: retryAfter)
+        } else {
+            let exponent = Double(min(attempt - 1, 60))
+            let ceiling = min(policy.backoffCap.inSeconds, policy.backoffBase.inSeconds * pow(2, exponent))
+            let backoff = Duration.seconds(max(0, ceiling)).scaled(by: state.random.unit())
+            host.pausedUntil = max(host.pausedUntil, now + backoff)
+            if let status {
+                reason = .status(status)
+            } else {
+                reason = .transportError(transportError.map { "\($0)" } ?? "no response")
+            }
+        }
+        return (.retry(reason), granted)
+    }
+
+    // MARK: - Host keys
+
+    /// `scheme://host:port` for an absolute http(s) URL (host lower-cased, default port filled in), or nil.
+    package static func hostKey(_ url: String) -> String? {
+        let text = url.trimmingCharacters(in: .whitespaces)
+        guard let separator = text.range(of: "://") else { return nil }
+        let scheme = text[..<separator.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else { return nil }
+        let rest = text[separator.upperBound...]
+        var authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        var host = authority
+        var port: Substring = ""
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[...close]
+            let after = authority[authority.index(after: close)...]
+            if after.hasPrefix(":") {
+                port = after.dropFirst()
+            } else if !after.isEmpty {
+                return nil
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            port = authority[authority.index(after: colon)...]
+        }
+        guard !host.isEmpty else { return nil }
+        let number: Int
+        if port.isEmpty {
+            number = scheme == "https" ? 443 : 80
+        } else {
+            guard port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(port),
+                  value <= 65_535
+            else { return nil }
+            number = value
+        }
+        return "\(scheme)://\(host.lowercased()):\(number)"
+    }
+}
+
+// MARK: - State
+
+/// A caller waiting for room at a host.
+private struct Waiter: Sendable {
+    var id: Int
+    var continuation: CheckedContinuation<Void, any Error>
+}
+
+/// A host's deferral after a `Retry-After` over the cap.
+private struct Deferral {
+    var until: Duration
+    var date: Date
+    var retryAfter: Duration
+}
+
+/// Everything the fetcher knows, behind its lock.
+private struct State {
+    var hosts: [String: HostState] = [:]
+    var random: any RandomNumberGenerator & Sendable
+    var nextID = 0
+
+    init(random: any RandomNumberGenerator & Sendable) {
+        self.random = random
+    }
+
+    /// Creates the host's state on first use, with a random first User-Agent (a random start per run).
+    mutating func ensureHost(_ key: String, poolSize: Int) {
+        guard hosts[key] == nil else { return }
+        var host = HostState()
+        host.userAgentIndex = Int(random.next() % UInt64(max(1, poolSize)))
+        hosts[key] = host
+    }
+}
+
+/// One host's pacing, backoff and breaker state.
+private struct HostState {
+    var rate: ConcurrentRate?
+    /// Callers holding a place (waiting for their start time or in flight).
+    var inFlight = 0
+    var waiters: [Waiter] = []
+    /// No start before this: the end of the last response plus the gap.
+    var nextEarliest: Duration = .zero
+    /// No start before this: Retry-After or backoff.
+    var pausedUntil: Duration = .zero
+    /// Start times reserved by callers sleeping until them.
+    var reservations: [Int: Duration] = [:]
+    /// `.interval` rate: when the last request started.
+    var lastStart: Duration?
+    /// `.window` rate: recent start times.
+    var starts: [Duration] = []
+    /// Added to the base delay after failures; halves with each success.
+    var extraDelay: Duration = .zero
+    var consecutiveFailures = 0
+    var breakerOpen = false
+    var deferred: Deferral?
+    var userAgentIndex = 0
+
+    /// How many requests may be in flight at once.
+    var limit: Int {
+        if case .window(let requests, _)? = rate { return max(1, requests) }
+        return 1
+    }
+
+    func blockingError(key: String, now: Duration) -> FetchError? {
+        if breakerOpen { return .breakerOpen(host: key, failures: consecutiveFailures) }
+        if let deferred, now < deferred.until {
+            return .hostDeferred(host: key, until: deferred.date, retryAfter: deferred.retryAfter)
+        }
+        return nil
+    }
+
+    /// The earliest time a new request may start, after every other caller's reservation.
+    func earliestStart(excluding id: Int, now: Duration) -> Duration {
+        var start = max(now, nextEarliest, pausedUntil)
+        switch rate {
+        case .interval(let interval)?:
+            if let lastStart { start = max(start, lastStart + interval) }
+        case .window(let requests, let window)?:
+            var times = starts.filter { $0 > now - window }
+            times += reservations.filter { $0.key != id }.map(\.value)
+            times.sort()
+            if let last = times.last { start = max(start, last) }
+            if times.count >= requests { start = max(start, times[times.count - requests] + window) }
+        case nil:
+            break
+        }
+        return start
+    }
+
+    /// Sets the end-to-start gap after a response that ended at `end`.
+    mutating func setGap(
+        after end: Duration, base: Duration, policy: PolitenessPolicy,
+        random: inout any RandomNumberGenerator & Sendable
+    ) {
+        let gap = base + extraDelay
+        var drawn = gap
+        if policy.jitter, gap > .zero {
+            drawn = max(gap, gap.scaled(by: 1 + 0.5 * random.unit()))
+        }
+        nextEarliest = max(nextEarliest, end + drawn)
+    }
+
+    /// Gives up a place: to the first waiter if there is room, otherwise frees it. Returns the waiter to resume.
+    mutating func releasePlace(of id: Int, clock: any FetchClock) -> [Waiter] {
+        reservations[id] = nil
+        if inFlight <= limit, !waiters.isEmpty {
+            clock.callerDidUnblock()
+            return [waiters.removeFirst()]
+        }
+        inFlight = max(0, inFlight - 1)
+        return []
+    }
+
+    /// Gives free places to waiters (after the limit was raised).
+    mutating func grantWaiters(clock: any FetchClock) -> [Waiter] {
+        var granted: [Waiter] = []
+        while inFlight < limit, !waiters.isEmpty {
+            inFlight += 1
+            clock.callerDidUnblock()
+            granted.append(waiters.removeFirst())
+        }
+        return granted
+    }
+
+    /// Removes every waiter, to fail them with `error`.
+    mutating func failAllWaiters(with error: FetchError, clock: any FetchClock)
+        -> [(continuation: CheckedContinuation<Void, any Error>, error: FetchError)]
+    {
+        let failed = waiters.map { waiter in
+            clock.callerDidUnblock()
+            return (continuation: waiter.continuation, error: error)
+        }
+        waiters.removeAll()
+        return failed
+    }
+}
+
+extension RandomNumberGenerator {
+    /// A uniform number in [0, 1].
+    fileprivate mutating func unit() -> Double {
+        Double(next() >> 11) / Double(UInt64(1) << 53 - 1)
+    }
+}

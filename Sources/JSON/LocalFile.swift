@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file reads and atomic writes over POSIX calls, so errors carry the system's own message.
+///
+/// Writes that matter (recordings, snapshots) go to a temporary file in the same directory, are flushed to
+/// disk and renamed over the target, then the directory is flushed: an interrupted write leaves either the old
+/// file or the new one, never half of one.
+public enum LocalFile {
+    /// A failed read or write: the path and what the system said.
+    public struct Failure: Error, CustomStringConvertible {
+        /// The file or directory concerned.
+        public let path: String
+        /// What the system said.
+        public let reason: String
+
+        /// `path: reason`.
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// The largest file read whole (sources, recordings, snapshots); anything bigger is a mistake.
+    static let readLimit = 512 * 1024 * 1024
+
+    /// The whole file at `path`.
+    public static func read(_ path: String) throws(Failure) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(path: path, reason: systemMessage()) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Failure(path: path, reason: systemMessage()) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw Failure(path: path, reason: "it is a directory") }
+        let tooLarge = Failure(path: path, reason: "larger than \(readLimit / 1024 / 1024) MiB")
+        guard info.st_size <= readLimit else { throw tooLarge }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(Int(info.st_size))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { posixRead(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(path: path, reason: systemMessage())
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            guard bytes.count <= readLimit else { throw tooLarge }
+        }
+        return bytes
+    }
+
+    /// Replaces the file at `path` with `bytes` atomically (temp file, fsync, rename, directory fsync).
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let directory: String
+        let name: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = path[..<slash].isEmpty ? "/" : String(path[..<slash])
+            name = String(path[path.index(after: slash)...])
+        } else {
+            directory = "."
+            name = path
+        }
+        guard !name.isEmpty else { throw Failure(path: path, reason: "the path names a directory, not a file") }
+        let prefix = directory == "/" ? "" : directory
+        let temporary = prefix + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure(path: path, reason: "creating \(temporary) failed: \(systemMessage())") }
+        var failure: String?
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                posixWrite(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                failure = "write failed: \(systemMessage())"
+                break
+            }
+            written += count
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = "fsync failed: \(systemMessage())" }
+        if close(descriptor) != 0, failure == nil { failure = "close failed: \(systemMessage())" }
+        if failure == nil, rename(temporary, path) != 0 { failure = "rename to \(path) failed: \(systemMessage())" }
+        if let failure {
+            unlink(temporary)
+            throw Failure(path: path, reason: failure)
+        }
+        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            _ = fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
+    }
+
+    /// The size of the regular file at `path`, or nil when there is none.
+    package static func size(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// Creates `path` and its parents when missing.
+    public static func makeDirectories(_ path: String) throws(Failure) {
+        var current = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + component
+            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+                throw Failure(path: current, reason: "cannot create the directory: \(systemMessage())")
+            }
+        }
+    }
+
+    private static func systemMessage() -> String {
+        String(cString: strerror(errno))
+    }
+}
+
+// The instance methods named `read`/`write` on collections shadow the POSIX functions inside closures.
+private func posixRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
+private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}

@@ -1,0 +1,243 @@
+import BookRuleDocument
+import BookRuleEngine
+import BookRuleHTTP
+import BookRuleJSON
+
+/// Downloads a whole book into the library: book page, every TOC page, then each chapter not yet saved, one
+/// at a time through the engine's (polite) transport, each chapter committed on its own.
+///
+/// A rerun skips saved chapters, retries failed ones and appends chapters new in the TOC. Cancelling the
+/// consuming task abandons the chapter in flight (it stays pending) and ends the stream; everything saved
+/// stays saved. Request-level detail (waits, retries) comes from the `PoliteFetcher`'s own events.
+public struct BookDownload: Sendable {
+    /// The engine for the book's source.
+    public let engine: SourceEngine
+    /// Where chapters are saved.
+    public let store: LibraryStore
+
+    /// Creates a download.
+    public init(engine: SourceEngine, store: LibraryStore) {
+        self.engine = engine
+        self.store = store
+    }
+
+    /// Which chapters to fetch.
+    public struct Options: Sendable {
+        /// 1-based chapter numbers (TOC positions, volumes included) to fetch; nil for all.
+        public var range: ClosedRange<Int>?
+        /// Book variables from a search result (`@put` values).
+        public var variables: [String: String]
+        /// For audio and image sources: where the media files each chapter links go, as
+        /// `<mediaDirectory>/<book id>/<chapter number>-<chapter URL hash>-<file number>.<ext>`
+        /// (`0007-3fa9c2d1-002.jpg`), downloaded in order
+        /// through `MediaDownloader` before the chapter counts as saved. Nil skips them.
+        public var mediaDirectory: String?
+
+        /// Creates options.
+        public init(range: ClosedRange<Int>? = nil, variables: [String: String] = [:], mediaDirectory: String? = nil) {
+            self.range = range
+            self.variables = variables
+            self.mediaDirectory = mediaDirectory
+        }
+    }
+
+    /// Runs the download, reporting progress as events. The stream throws when the book page or TOC cannot
+    /// be read; a chapter that fails is reported and recorded, and the run goes on.
+    public func run(bookURL: String, options: Options = Options()) -> AsyncThrowingStream<DownloadEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await download(bookURL: bookURL, options: options) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func download(bookURL: String, options: Options, emit: (DownloadEvent) -> Void) async throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let source = engine.source
+        let record = BookSourceRecord(sourceURL: source.url, sourceName: source.name, json: JSONValue.object(source.json).serialized())
+
+        let info = try await engine.bookInfo(url: bookURL, variables: options.variables)
+        var book = try store.upsertBook(source: record, info: info)
+        emit(.bookInfo(book, warnings: info.warnings))
+
+        let toc = try await engine.toc(of: info)
+        let merge = try store.mergeTOC(bookID: book.id, chapters: toc.chapters)
+        emit(.tocMerged(merge, chapters: toc.chapters.count, warnings: toc.warnings))
+
+        let all = try store.chapters(bookID: book.id)
+        let inRange = all.filter { chapter in
+            !chapter.isVolume && chapter.inTOC && !chapter.url.isEmpty && (options.range?.contains(chapter.position + 1) ?? true)
+        }
+        let todo = inRange.filter { $0.state != .done }
+        emit(.started(total: inRange.count, alreadySaved: inRange.count - todo.count, toFetch: todo.count))
+
+        var saved = 0
+        var failures: [DownloadSummary.Failure] = []
+        var stopReason: String?
+        for chapter in todo {
+            if Task.isCancelled { break }
+            let next = all.first { $0.position > chapter.position && !$0.isVolume && !$0.url.isEmpty }
+            emit(.chapterStarted(position: chapter.position, title: chapter.title))
+            do {
+                let content = try await engine.content(
+                    of: Chapter(index: chapter.position, title: chapter.title, url: chapter.url),
+                    next: next.map { Chapter(index: $0.position, title: $0.title, url: $0.url) },
+                    book: info, variables: info.variables)
+                // An audio or image chapter's text is its list of media URLs when the rule gave no other text.
+                let text = content.text.isEmpty ? content.mediaURLs.joined(separator: "\n") : content.text
+                guard !text.isEmpty else {
+                    throw DownloadError.emptyChapter(url: chapter.url)
+                }
+                if let root = options.mediaDirectory, !content.mediaURLs.isEmpty {
+                    try await downloadMedia(content.mediaURLs, chapterNumber: chapter.position + 1,
+                                            chapterURL: chapter.url, into: root + "/\(book.id)")
+                }
+                try store.saveChapter(bookID: book.id, url: chapter.url, title: content.title, text: text)
+                saved += 1
+                emit(.chapterSaved(position: chapter.position, title: chapter.title, characters: text.count))
+            } catch {
+                if Task.isCancelled || error is CancellationError { break }
+                let message = "\(error)"
+                try store.markFailed(bookID: book.id, url: chapter.url, error: message)
+                failures.append(DownloadSummary.Failure(position: chapter.position, title: chapter.title,
+                                                        url: chapter.url, error: message))
+                emit(.chapterFailed(position: chapter.position, title: chapter.title, error: message))
+                // A deferred host or an open breaker fails every chapter after it: stop and keep what is saved.
+                if let fetchError = Self.hostStopped(error) {
+                    stopReason = fetchError
+                    break
+                }
+            }
+        }
+
+        book = try store.book(id: book.id) ?? book
+        let elapsed = clock.now - started
+        emit(.finished(DownloadSummary(
+            book: book, fetched: saved, failures: failures,
+            missing: try store.chapters(bookID: book.id).filter { chapter in
+                !chapter.isVolume && chapter.inTOC && chapter.state != .done && (options.range?.contains(chapter.position + 1) ?? true)
+            }.count,
+            cancelled: Task.isCancelled, stoppedBecause: stopReason,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)))
+    }
+
+    /// Downloads a chapter's media files in order, one at a time, resuming partial ones and skipping complete
+    /// ones; throws the first failure, or `CancellationError` (after pausing, which keeps the partial data).
+    private func downloadMedia(_ urls: [String], chapterNumber: Int, chapterURL: String, into directory: String) async throws {
+        let downloader = MediaDownloader(transport: engine.transport, jobs: 1)
+        // The number keeps the folder in reading order; the chapter URL's hash keeps a chapter's files its own
+        // when the TOC shifts (a retried chapter at a new place must not find another chapter's complete files).
+        let identity = Self.mediaIdentity(chapterURL: chapterURL)
+        for (index, url) in urls.enumerated() {
+            let name = MediaFileName.make(forURL: url)
+            let suffix = name.lastIndex(of: ".").map { String(name[$0...]) } ?? ""
+            let stem = Self.padded(chapterNumber, 4) + "-" + identity + "-" + Self.padded(index + 1, 3)
+            try await downloader.add(MediaDownloadTask(
+                id: String(index), url: url, destination: directory + "/" + stem + suffix, headers: engine.source.headers))
+        }
+        await withTaskCancellationHandler {
+            await downloader.waitUntilIdle()
+        } onCancel: {
+            Task { await downloader.pauseAll() }
+        }
+        await downloader.finishEvents()
+        try Task.checkCancellation()
+        for (task, state) in await downloader.snapshot() {
+            if case .failed(let reason) = state { throw DownloadError.mediaFailed(url: task.url, reason: reason) }
+            if state != .completed { throw CancellationError() }
+        }
+    }
+
+    /// The part of a chapter's media file names that says whose they are (`<number>-<identity>-<n>.<ext>`):
+    /// the first 8 hex digits of the SHA-256 of the chapter's URL without its fragment.
+    public static func mediaIdentity(chapterURL: String) -> String {
+        var hash = SHA256()
+        hash.update(Array(URLReference.withoutFragment(chapterURL).utf8))
+        return String(hash.hexDigest().prefix(8))
+    }
+
+    private static func padded(_ number: Int, _ width: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    /// The reason to stop the whole run when `error` means the host will refuse everything for now.
+    private static func hostStopped(_ error: any Error) -> String? {
+        var fetchError = error as? FetchError
+        if case .transport(_, let underlying)? = error as? EngineError { fetchError = underlying as? FetchError }
+        switch fetchError {
+        case .hostDeferred?, .breakerOpen?: return fetchError.map { "\($0)" }
+        default: return nil
+        }
+    }
+}
+
+/// Something that happened during a `BookDownload`.
+public enum DownloadEvent: Sendable {
+    /// The book page was read and the book stored (or updated).
+    case bookInfo(StoredBook, warnings: [String])
+    /// The TOC was read and merged into the library.
+    case tocMerged(TOCMerge, chapters: Int, warnings: [String])
+    /// Chapter fetching starts: how many chapters are in range, already saved, and to fetch now.
+    case started(total: Int, alreadySaved: Int, toFetch: Int)
+    /// A chapter's first page is being requested.
+    case chapterStarted(position: Int, title: String)
+    /// A chapter was saved.
+    case chapterSaved(position: Int, title: String, characters: Int)
+    /// A chapter failed and was recorded as missing with its error.
+    case chapterFailed(position: Int, title: String, error: String)
+    /// The run ended (completed, cancelled, or stopped by the host).
+    case finished(DownloadSummary)
+}
+
+/// How a download ended.
+public struct DownloadSummary: Sendable, Codable, Equatable {
+    /// A chapter that could not be saved in this run.
+    public struct Failure: Sendable, Codable, Equatable {
+        public var position: Int
+        public var title: String
+        public var url: String
+        public var error: String
+    }
+
+    /// The book as stored at the end.
+    public var book: StoredBook
+    /// Chapters saved in this run.
+    public var fetched: Int
+    /// Chapters that failed in this run.
+    public var failures: [Failure]
+    /// Chapters in range still not saved (failed, or not reached).
+    public var missing: Int
+    /// Whether the run was cancelled (Ctrl-C).
+    public var cancelled: Bool
+    /// Set when the host deferred the work or its breaker opened.
+    public var stoppedBecause: String?
+    /// Wall time of the run.
+    public var seconds: Double
+
+    /// Whether every chapter in range is saved.
+    public var isComplete: Bool { missing == 0 }
+}
+
+/// Why a chapter could not be saved.
+public enum DownloadError: Error, Sendable, CustomStringConvertible {
+    /// The content rules found no text (never saved as a placeholder).
+    case emptyChapter(url: String)
+    /// A media file the chapter links (audio and image sources) could not be downloaded; `reason` says why.
+    /// The chapter stays missing, and the next run resumes the file.
+    case mediaFailed(url: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .emptyChapter(let url): return "the content rules found no text on \(url)"
+        case .mediaFailed(let url, let reason): return "the media file \(url) could not be downloaded: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import BookRuleDocument
+import BookRuleRegex
+
+/// One rule string from a book source, parsed and compiled when the source loads.
+///
+/// Every XPath and regex inside is compiled once here; evaluation only runs them. A rule is immutable and
+/// may be evaluated from several tasks at once.
+public struct Rule: Sendable {
+    /// The rule text as written in the source.
+    public let text: String
+    /// Where the rule sits, e.g. `ruleToc.chapterList`.
+    public let field: String
+    /// Whether the rule yields list elements or strings.
+    public let kind: RuleKind
+    /// The dialect of the rule's first (or only) part, for reports.
+    public let dialect: RuleDialect?
+    /// For list rules: a leading `-` asks for the list reversed.
+    public let reversed: Bool
+    let body: RuleBody
+    let puts: [(key: String, rule: RuleBody)]
+    /// The simple path whose nodes' values are the rule's strings on a page, when that is all the rule does
+    /// (no `@put`, one XPath read straight off the nodes): decided once here for the per-chapter fast path.
+    let nodeValuePath: SimpleXPath?
+
+    init(text: String, field: String, kind: RuleKind, dialect: RuleDialect?, reversed: Bool,
+         body: RuleBody, puts: [(key: String, rule: RuleBody)]) {
+        self.text = text
+        self.field = field
+        self.kind = kind
+        self.dialect = dialect
+        self.reversed = reversed
+        self.body = body
+        self.puts = puts
+        var html = body
+        if case .byContent(let page, _) = body { html = page }
+        if puts.isEmpty, case .xpath(let rule) = html, rule.readsNodeValues {
+            nodeValuePath = rule.simple
+        } else {
+            nodeValuePath = nil
+        }
+    }
+
+    /// Whether the rule is empty (nothing to evaluate).
+    public var isEmpty: Bool {
+        if case .empty = body, puts.isEmpty { return true }
+        return false
+    }
+}
+
+/// How a rule's result is used.
+public enum RuleKind: Sendable, Equatable {
+    /// `bookList`, `chapterList`: yields elements (or regex matches) that field rules then read.
+    case list
+    /// Every other field: yields strings.
+    case string
+    /// A field read from the elements of an AllInOne list rule, where `$1`…`$99` name the match's groups.
+    case groupField
+}
+
+/// The parsed form of a rule.
+indirect enum RuleBody: Sendable {
+    case empty
+    /// `a || b`: the first part with a non-empty result.
+    case firstNonEmpty([RuleBody])
+    /// `a && b`: all parts' results, concatenated.
+    case concatenation([RuleBody])
+    /// `a %% b`: the parts' results interleaved (a1, b1, a2, b2, …).
+    case interleaving([RuleBody])
+    case xpath(XPathRule)
+    /// A rule without a dialect prefix: Legado reads it as JSONPath (`$.` + the rule) on a JSON answer or
+    /// element, and as JSoup (here its XPath translation) on a page.
+    case byContent(html: RuleBody, json: RuleBody)
+    /// `:regex1&&regex2`: each regex runs over the previous one's matches.
+    case allInOne([RegexPattern])
+    /// Literal text with `{{rule}}`, `@get:{key}` and (under AllInOne) `$n` pieces.
+    case template([TemplatePiece])
+    /// `rule##regex##replacement` (and `###` for the first match only).
+    case replace(RuleBody, RegexReplacement)
+    /// The context's raw text (an empty rule part before `##`).
+    case rawText
+    /// A rule whose text contains `@get:{key}`: substituted, then compiled (and cached) when evaluated.
+    case dynamic(DynamicRule)
+    /// JSONPath (`$.data.list[*]`, `@Json:`) over a JSON answer.
+    case jsonPath(JSONPath)
+    /// Text with `{$.path}` pieces, read from a JSON answer.
+    case jsonTemplate(JSONTemplate)
+}
+
+/// A compiled XPath and what to take from the nodes it selects.
+struct XPathRule: Sendable {
+    let expression: XPathExpression
+    let extractor: XPathExtractor
+    /// The same path for the direct tree walk, when it is simple enough (most field rules are).
+    let simple: SimpleXPath?
+    /// For rules translated from Legado's JSoup dialect or `@css:`: what to take from the elements.
+    var jsoup: JSoupExtractor? = nil
+    /// Whether the translated rule lists its elements in reverse document order (`[-1:0]`).
+    var reversed = false
+
+    /// Whether `strings(at:)` reads its values straight off the nodes a simple path selects.
+    var readsNodeValues: Bool { simple != nil && (extractor == .value || extractor == .allText) }
+
+    /// Evaluates with the context node, preferring the direct walk.
+    func evaluate(at node: HTMLNode) throws(XPathError) -> XPathValue {
+        if let simple, let nodes = simple.evaluate(at: node) { return .nodes(nodes) }
+        let value = try expression.evaluate(at: node)
+        if reversed, case .nodes(let nodes) = value { return .nodes(nodes.reversed()) }
+        return value
+    }
+
+    /// The rule's strings at `node`: straight from libxml2's nodes when the path is simple, without making
+    /// node values first.
+    func strings(at node: HTMLNode) throws(XPathError) -> [String] {
+        if readsNodeValues, let pointers = simple?.evaluatePointers(at: node.pointer) {
+            return pointers.map { HTMLNode.stringValue(of: $0, in: node.document) }
+        }
+        switch try evaluate(at: node) {
+        case .nodes(let nodes): return jsoup.map { $0.values(from: nodes) } ?? nodes.map { extractor.extract(from: $0) }
+        case .string(let text): return [text]
+        case .number(let number): return [Self.format(number)]
+        case .boolean(let value): return [value ? "true" : "false"]
+        }
+    }
+
+    private static func format(_ number: Double) -> String {
+        if number.isFinite, number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
+        return String(number)
+    }
+}
+
+/// JsoupXpath's extra final steps, which XPath 1.0 cannot express.
+enum XPathExtractor: String, Sendable {
+    /// The node's value: attribute value, text, or an element's visible text.
+    case value
+    /// `allText()`: an element's whole visible text.
+    case allText
+    /// `html()`: an element's inner markup.
+    case html
+    /// `outerHtml()`: an element's markup including its tag.
+    case outerHTML
+}
+
+/// One piece of a template rule.
+enum TemplatePiece: Sendable {
+    case literal(String)
+    case rule(RuleBody)
+    case variable(String)
+    case group(Int)
+}
+
+/// `##regex##replacement` with Java-style `$1` references.
+struct RegexReplacement: Sendable {
+    let pattern: RegexPattern
+    let replacement: JavaReplacement
+    let firstOnly: Bool
+}

@@ -1,0 +1,37 @@
+/// The languages a rule string can be written in, detected in Legado's order (see docs/source-format.md).
+public enum RuleDialect: String, Sendable, Equatable, CaseIterable, Codable {
+    /// XPath 1.0 (`/…`, `//…` or `@XPath:`), run natively on libxml2.
+    case xpath = "XPath"
+    /// A list rule starting with `:`: regexes chained with `&&` over the page source.
+    case allInOne = "AllInOne regex"
+    /// `{{rule}}` pieces inside literal text.
+    case template = "template"
+    /// `$1`…`$99` group references, for field rules under an AllInOne list rule.
+    case groupReference = "regex group"
+    /// A rule with an empty rule part that only runs `##regex` on the raw text.
+    case regex = "regex"
+    /// `@CSS:` selectors. Not run yet.
+    case css = "CSS"
+    /// Legado's default JSoup-segment syntax (`class.x@tag.a@href`, or `@@`). Not run yet.
+    case jsoup = "JSoup"
+    /// JSONPath (`$.a.b`, `@Json:`). Not run yet.
+    case jsonPath = "JSONPath"
+    /// `@js:` or `<js>…</js>`. Not run.
+    case javaScript = "JavaScript"
+
+    /// Whether bookrule can evaluate rules of this dialect.
+    public var isSupported: Bool {
+        switch self {
+        case .xpath, .allInOne, .template, .groupReference, .regex, .jsonPath, .css, .jsoup: return true
+        case .javaScript: return false
+        }
+    }
+
+    /// Why a rule in this dialect cannot run, in the words users see.
+    package var unsupportedReason: String {
+        switch self {
+        case .javaScript: return "JavaScript rules are not supported"
+        default: return "\(rawValue) rules are not supported yet"
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import CLibXML2
+import BookRuleDocument
+import BookRuleRegex
+
+/// What a rule needs besides its context: the URL the page came from (to parse text fragments against) and
+/// the book's `@put`/`@get` variables.
+public struct RuleEnvironment: Sendable {
+    /// The page's base URL.
+    public var baseURL: String
+    /// The book's variables.
+    public var variables: RuleVariables
+
+    /// Creates an environment.
+    public init(baseURL: String, variables: RuleVariables = RuleVariables()) {
+        self.baseURL = baseURL
+        self.variables = variables
+    }
+}
+
+extension Rule {
+    /// The elements a list rule selects, in order (reversed when the rule starts with `-`).
+    /// - Parameter applyingReverse: false when the caller reverses after gathering several pages.
+    public func elements(in context: RuleContext, environment: RuleEnvironment,
+                         applyingReverse: Bool = true) throws(RuleError) -> [RuleContext] {
+        try runPuts(in: context, environment: environment)
+        do {
+            let result = try body.elements(in: context, environment: environment)
+            return reversed && applyingReverse ? result.reversed() : result
+        } catch {
+            throw wrap(error)
+        }
+    }
+
+    /// Every string a rule yields, in order.
+    public func strings(in context: RuleContext, environment: RuleEnvironment) throws(RuleError) -> [String] {
+        try runPuts(in: context, environment: environment)
+        do {
+            return try body.strings(in: context, environment: environment)
+        } catch {
+            throw wrap(error)
+        }
+    }
+
+    /// The rule's strings joined with "\n" (Legado's getString).
+    public func string(in context: RuleContext, environment: RuleEnvironment) throws(RuleError) -> String {
+        try strings(in: context, environment: environment).joined(separator: "\n")
+    }
+
+    /// The nodes whose values `strings(in:environment:)` would return, written into `nodes` (emptied first,
+    /// its storage reused), and their document; nil when the rule needs the general path: anything but one
+    /// simple XPath read straight off the nodes of an HTML context, without `@put`. Lets a caller read the
+    /// fields of thousands of list elements without making intermediate strings and arrays.
+    package func valueNodes(in context: RuleContext, into nodes: inout [xmlNodePtr]) -> HTMLDocument? {
+        guard let nodeValuePath, case .node(let node) = context, !context.isJSON,
+              nodeValuePath.evaluatePointers(at: node.pointer, into: &nodes) else { return nil }
+        return node.document
+    }
+
+    private func runPuts(in context: RuleContext, environment: RuleEnvironment) throws(RuleError) {
+        for put in puts {
+            do {
+                environment.variables[put.key] = try put.rule.strings(in: context, environment: environment)
+                    .joined(separator: "\n")
+            } catch {
+                throw wrap(error)
+            }
+        }
+    }
+
+    private func wrap(_ error: any Error) -> RuleError {
+        if let error = error as? RuleError { return error }
+        return RuleError(field: field, dialect: dialect, reason: "\(error)", rule: text)
+    }
+}
+
+extension RuleBody {
+    func elements(in context: RuleContext, environment: RuleEnvironment) throws -> [RuleContext] {
+        switch self {
+        case .empty:
+            return []
+        case .xpath(let rule):
+            switch try rule.evaluate(at: context.xpathNode(baseURL: environment.baseURL)) {
+            case .nodes(let nodes): return nodes.map(RuleContext.node)
+            case .string(let text): return text.isEmpty ? [] : [.text(text)]
+            case .number, .boolean: return []
+            }
+        case .byContent(let html, let json):
+            return try (context.isJSON ? json : html).elements(in: context, environment: environment)
+        case .allInOne(let patterns):
+            var subjects = [context.rawText]
+            var matches: [RegexMatch] = []
+            for (index, pattern) in patterns.enumerated() {
+                matches = try subjects.flatMap { try pattern.allMatches(in: $0) }
+                if index < patterns.count - 1 { subjects = matches.map { $0[0] ?? "" } }
+            }
+            return matches.map(RuleContext.match)
+        case .firstNonEmpty(let parts):
+            for part in parts {
+                let result = try part.elements(in: context, environment: environment)
+                if !result.isEmpty { return result }
+            }
+            return []
+        case .concatenation(let parts):
+            return try parts.flatMap { try $0.elements(in: context, environment: environment) }
+        case .interleaving(let parts):
+            return interleave(try parts.map { try $0.elements(in: context, environment: environment) })
+        case .replace(let inner, _):
+            return try inner.elements(in: context, environment: environment)
+        case .dynamic(let rule):
+            return try rule.body(in: context, environment: environment).elements(in: context, environment: environment)
+        case .template, .rawText, .jsonTemplate:
+            return try strings(in: context, environment: environment).map(RuleContext.text)
+        case .jsonPath(let path):
+            guard let root = context.jsonValue else { return [] }
+            let results = path.evaluate(root)
+            // A definite path naming an array lists its elements, as Legado reads it into a list.
+            if path.isDefinite, results.count == 1, case .array(let items) = results[0] {
+                return items.map { RuleContext.json($0.value) }
+            }
+            return results.map(RuleContext.json)
+        }
+    }
+
+    func strings(in context: RuleContext, environment: RuleEnvironment) throws -> [String] {
+        switch self {
+        case .empty:
+            return []
+        case .xpath(let rule):
+            return try rule.strings(at: context.xpathNode(baseURL: environment.baseURL))
+        case .byContent(let html, let json):
+            return try (context.isJSON ? json : html).strings(in: context, environment: environment)
+        case .allInOne:
+            return try elements(in: context, environment: environment).map(\.rawText)
+        case .firstNonEmpty(let parts):
+            for part in parts {
+                let result = try part.strings(in: context, environment: environment)
+                if result.contains(where: { !$0.isEmpty }) { return result }
+            }
+            return []
+        case .concatenation(let parts):
+            return try parts.flatMap { try $0.strings(in: context, environment: environment) }
+        case .interleaving(let parts):
+            return interleave(try parts.map { try $0.strings(in: context, environment: environment) })
+        case .template(let pieces):
+            var result = ""
+            for piece in pieces {
+                switch piece {
+                case .literal(let text):
+                    result += text
+                case .variable(let key):
+                    result += environment.variables[key]
+                case .group(let number):
+                    if case .match(let match) = context { result += match[number] ?? "" }
+                case .rule(let body):
+                    result += try body.strings(in: context, environment: environment).joined(separator: "\n")
+                }
+            }
+            return [result]
+        case .replace(let inner, let replacement):
+            return try inner.strings(in: context, environment: environment).map { text in
+                if replacement.firstOnly {
+                    guard let match = try replacement.pattern.firstMatch(in: text) else { return "" }
+                    return replacement.replacement.expand(match)
+                }
+                return try replacement.pattern.replacingMatches(in: text, with: replacement.replacement)
+            }
+        case .rawText:
+            return [context.rawText]
+        case .dynamic(let rule):
+            return try rule.body(in: context, environment: environment).strings(in: context, environment: environment)
+        case .jsonPath(let path):
+            guard let root = context.jsonValue else { return [] }
+            return path.strings(from: root)
+        case .jsonTemplate(let template):
+            guard let root = context.jsonValue else { return [] }
+            return [template.render(root)]
+        }
+    }
+}
+
+extension XPathExtractor {
+    func extract(from node: HTMLNode) -> String {
+        switch self {
+        case .value, .allText: return node.stringValue
+        case .html: return node.innerHTML
+        case .outerHTML: return node.outerHTML
+        }
+    }
+}
+
+/// a1, b1, c1, a2, b2, … until every list is used up.
+func interleave<T>(_ lists: [[T]]) -> [T] {
+    var result: [T] = []
+    let longest = lists.map(\.count).max() ?? 0
+    for index in 0..<longest {
+        for list in lists where index < list.count { result.append(list[index]) }
+    }
+    return result
+}

@@ -1,0 +1,55 @@
+import Testing
+@testable import BookRuleDocument
+@testable import BookRuleEngine
+@testable import BookRuleRules
+import BookRule
+import TestSupport
+
+@Suite("URL resolution and URL templates")
+struct URLTests {
+    @Test("RFC 3986 reference resolution", arguments: [
+        ("g", "http://a/b/c/g"), ("./g", "http://a/b/c/g"), ("g/", "http://a/b/c/g/"), ("/g", "http://a/g"),
+        ("//g", "http://g"), ("?y", "http://a/b/c/d;p?y"), ("g?y", "http://a/b/c/g?y"), ("#s", "http://a/b/c/d;p?q#s"),
+        ("", "http://a/b/c/d;p?q"), (".", "http://a/b/c/"), ("..", "http://a/b/"), ("../g", "http://a/b/g"),
+        ("../../../g", "http://a/g"), ("g;x=1/../y", "http://a/b/c/y"), (" 1.html ", "http://a/b/c/1.html"),
+        ("https://other.test/x", "https://other.test/x"),
+    ])
+    func resolves(reference: String, expected: String) {
+        #expect(URLReference.resolve(reference, against: "http://a/b/c/d;p?q") == expected)
+    }
+
+    @Test("<base href> changes what links resolve against")
+    func baseHref() throws {
+        let document = try page("<html><head><base href='/mirror/'></head><body><a href='1.html'>x</a></body></html>",
+                                url: "https://site.test/book/index.html")
+        #expect(document.baseURL == "https://site.test/mirror/")
+    }
+
+    @Test("{{key}}, {{page}} arithmetic and <a,b,c> by page")
+    func templates() throws {
+        let template = try URLTemplate("/s/<index,p{{page}},last>?q={{key}}&o={{(page-1)*20}}", field: "searchUrl")
+        let first = try template.request(key: "a b", page: 1, baseURL: "https://site.test/")
+        #expect(first.url == "https://site.test/s/index?q=a%20b&o=0")
+        let third = try template.request(key: "x", page: 3, baseURL: "https://site.test/")
+        #expect(third.url == "https://site.test/s/last?q=x&o=40")
+        let second = try template.request(key: "x", page: 2, baseURL: "https://site.test/")
+        #expect(second.url == "https://site.test/s/p2?q=x&o=20")
+    }
+
+    @Test("lenient options: POST with a GBK-encoded form body")
+    func postOptions() throws {
+        let template = try URLTemplate("/search.php,{'method':'POST','body':'searchkey={{key}}&t=1','charset':'gbk'}", field: "searchUrl")
+        let request = try template.request(key: "斗破", baseURL: "https://site.test/")
+        #expect(request.method == "POST")
+        #expect(request.url == "https://site.test/search.php")
+        #expect(request.body == Array("searchkey=%B6%B7%C6%C6&t=1".utf8))
+        #expect(request.headers.value(for: "content-type") == "application/x-www-form-urlencoded")
+        #expect(template.charset == "GB18030")
+    }
+
+    @Test("JavaScript in a URL template is reported")
+    func javaScriptTemplate() {
+        #expect(throws: RuleError.self) { try URLTemplate("/s?q={{java.encodeURI(key)}}", field: "searchUrl") }
+        #expect(throws: RuleError.self) { try URLTemplate("@js:'/s?q='+key", field: "searchUrl") }
+    }
+}

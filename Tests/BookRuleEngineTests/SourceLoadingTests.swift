@@ -1,0 +1,97 @@
+import Testing
+@testable import BookRuleEngine
+@testable import BookRuleRules
+import BookRule
+import TestSupport
+
+@Suite("Loading source files")
+struct SourceLoadingTests {
+    @Test("malformed JSON names file, line and column")
+    func malformed() {
+        let text = "[\n  {\n    \"bookSourceUrl\": \"https://x.test\",\n    \"ruleToc\": {\"chapterList\": \"//a\",}\n  }\n]"
+        #expect(throws: SourceFileError.self) { try BookSource.load(bytes: Array(text.utf8), path: "bad.json") }
+        do {
+            _ = try BookSource.load(bytes: Array(text.utf8), path: "bad.json")
+        } catch {
+            #expect(error.description == "bad.json:4:37: invalid JSON: trailing comma is not allowed; remove this ',' before '}'")
+        }
+    }
+
+    @Test("a file holding one object or an array both load; array problems carry the index")
+    func objectOrArray() throws {
+        let one = try BookSource.load(bytes: Array(#"{"bookSourceUrl":"https://a.test"}"#.utf8), path: "a.json")
+        #expect(one.count == 1 && one[0].problems.isEmpty)
+        let many = try BookSource.load(bytes: Array(#"[{"bookSourceUrl":"https://a.test"},{"bookSourceUrl":"https://b.test","ruleToc":{"chapterList":"@js:list"}}]"#.utf8), path: "b.json")
+        #expect(many.count == 2)
+        #expect(many[1].problems.map(\.description) == ["[1].ruleToc.chapterList: JavaScript rules are not supported"])
+        #expect(many[1].origin.description == "b.json[1]")
+    }
+
+    @Test("wrong types are problems with a path, not crashes")
+    func wrongTypes() throws {
+        let sources = try BookSource.load(bytes: Array(#"{"bookSourceUrl":"https://a.test","ruleToc":5,"ruleSearch":{"name":["x"]}}"#.utf8), path: "c.json")
+        #expect(sources[0].problems.map(\.description) == [
+            "ruleSearch.name: expected a rule string, found array",
+            "ruleToc: expected an object or a JSON string, found number",
+        ])
+    }
+
+    @Test("a file that is not a source says what it found")
+    func notASource() {
+        do {
+            _ = try BookSource.load(bytes: Array("  \"hello\"".utf8), path: "d.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "d.json:1:3: expected a book source object or an array of them, found string")
+        }
+    }
+
+    @Test("a missing file is a readable error")
+    func missingFile() {
+        do {
+            _ = try BookSource.load(contentsOf: "/nonexistent/source.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "/nonexistent/source.json: cannot read the file: No such file or directory")
+        }
+    }
+}
+
+@Suite("Hostile or malformed sources fail cleanly")
+struct HostileSourceTests {
+    @Test("deeply nested templates are refused at load instead of exhausting the stack")
+    func deepTemplates() {
+        let rule = String(repeating: "{{@", count: 5000) + String(repeating: "}}", count: 5000)
+        #expect(throws: RuleError.self) { try RuleParser.parse(rule, field: "ruleSearch.bookUrl", kind: .string) }
+    }
+
+    @Test("an XPath function that only fails when run (XPath 2's ends-with) is caught at load")
+    func unknownFunction() {
+        do {
+            _ = try RuleParser.parse("//a[ends-with(@href,'.html')]/@href", field: "ruleToc.chapterUrl", kind: .string)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "ruleToc.chapterUrl (XPath): ends-with() is not an XPath 1.0 function")
+        }
+    }
+
+    @Test("page arithmetic that overflows gives 0 instead of trapping")
+    func pageOverflow() throws {
+        // 65536^3 * 32768 wraps to Int.min; Int.min / -1 would trap.
+        let template = try URLTemplate("/s?o={{65536*65536*65536*32768/-1}}", field: "searchUrl")
+        #expect(try template.request(page: 1, baseURL: "https://a.test/").url == "https://a.test/s?o=0")
+    }
+
+    @Test("a non-object in a source array is named; string booleans and unknown types are read or reported")
+    func arrayElementsAndTypes() throws {
+        let sources = try BookSource.load(bytes: Array(#"[[1], {"bookSourceUrl":"https://a.test","enabledCookieJar":"false","bookSourceType":7,"concurrentRate":"fast"}]"#.utf8), path: "x.json")
+        #expect(sources[0].problems.map(\.description) == ["[0]: expected a book source object, found array"])
+        #expect(sources[1].enabledCookieJar == false)
+        #expect(sources[1].problems.map(\.field) == ["[1].bookSourceType", "[1].concurrentRate"])
+    }
+
+    @Test("a key in a charset that cannot hold it becomes one ? per character")
+    func unrepresentableKey() throws {
+        #expect(try URLTemplate.percentEncode("a😀b", charset: "GB2312") == "a%3Fb")
+    }
+}

@@ -1,0 +1,960 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import BookRuleHTTP
+import BookRule
+import TestSupport
+
+// MARK: - Virtual time
+
+/// A deterministic clock for tests. Time stands still while any tracked task can run, and jumps to the next
+/// sleeper's deadline the moment every tracked task is idle: asleep on this clock, or waiting for its turn at a
+/// host (which the fetcher reports through `callerWillBlock`/`callerDidUnblock`).
+///
+/// Tracked tasks are those started with `spawn` or `run`; the test's own task stays outside and only awaits
+/// their results (through a real-time watchdog, so a bug fails the test instead of hanging it). When every
+/// tracked task waits for a turn and none sleeps, nobody can ever give them one: the clock records a deadlock
+/// issue and cancels them.
+private final class VirtualFetchClock: FetchClock {
+    private struct Sleeper {
+        var id: Int
+        var deadline: Duration
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    /// What the clock must do once it has let go of its lock.
+    private struct Wakeups {
+        var due: [CheckedContinuation<Void, any Error>] = []
+        var deadlock: [@Sendable () -> Void]?
+
+        func perform(now: Duration) {
+            for continuation in due { continuation.resume() }
+            if let deadlock {
+                Issue.record("deadlock at \(now): every task waits for a turn and none sleeps")
+                // Not here: the fetcher may be holding its lock while it calls the clock.
+                Task { for cancel in deadlock { cancel() } }
+            }
+        }
+    }
+
+    private struct State {
+        var now: Duration = .zero
+        var sleepers: [Sleeper] = []
+        var live: Set<Int> = []
+        var cancellers: [Int: @Sendable () -> Void] = [:]
+        var blocked = 0
+        var nextID = 0
+
+        mutating func newID() -> Int {
+            nextID += 1
+            return nextID
+        }
+
+        /// When every tracked task is idle, moves to the earliest deadline and takes the sleepers due then.
+        mutating func advanceIfIdle() -> Wakeups {
+            guard !live.isEmpty, sleepers.count + blocked >= live.count else { return Wakeups() }
+            guard let next = sleepers.map(\.deadline).min() else {
+                let cancellers = Array(cancellers.values)
+                self.cancellers = [:]
+                return Wakeups(deadlock: cancellers)
+            }
+            now = max(now, next)
+            let due = sleepers.filter { $0.deadline <= now }
+            sleepers.removeAll { $0.deadline <= now }
+            return Wakeups(due: due.map(\.continuation))
+        }
+    }
+
+    private let state = Mutex(State())
+    /// The wall-clock date at virtual time zero.
+    let epoch: Date
+
+    /// Thu, 05 Nov 2026 12:00:00 GMT.
+    static let defaultEpoch = Date(timeIntervalSince1970: 1_793_880_000)
+
+    init(epoch: Date = VirtualFetchClock.defaultEpoch) {
+        self.epoch = epoch
+    }
+
+    var now: Duration { state.withLock { $0.now } }
+
+    var wallClock: Date { epoch.addingTimeInterval(now.inSeconds) }
+
+    func sleep(until deadline: Duration) async throws {
+        let id = state.withLock { $0.newID() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let (immediate, wakeups) = state.withLock { state -> (Result<Void, any Error>?, Wakeups) in
+                    if Task.isCancelled { return (.failure(CancellationError()), Wakeups()) }
+                    if deadline <= state.now { return (.success(()), Wakeups()) }
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return (nil, state.advanceIfIdle())
+                }
+                if let immediate { continuation.resume(with: immediate) }
+                wakeups.perform(now: now)
+            }
+        } onCancel: {
+            let sleeper = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index)
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    func callerWillBlock() {
+        let wakeups = state.withLock { state in
+            state.blocked += 1
+            return state.advanceIfIdle()
+        }
+        wakeups.perform(now: now)
+    }
+
+    func callerDidUnblock() {
+        state.withLock { $0.blocked -= 1 }
+    }
+
+    private func enter() -> Int {
+        state.withLock { state in
+            let id = state.newID()
+            state.live.insert(id)
+            return id
+        }
+    }
+
+    private func leave(_ id: Int) {
+        let wakeups = state.withLock { state in
+            state.live.remove(id)
+            state.cancellers[id] = nil
+            return state.advanceIfIdle()
+        }
+        wakeups.perform(now: now)
+    }
+
+    /// Starts a tracked task.
+    func spawn<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
+        let id = enter()
+        let task = Task {
+            defer { leave(id) }
+            return try await body()
+        }
+        state.withLock { state in
+            if state.live.contains(id) { state.cancellers[id] = { task.cancel() } }
+        }
+        return task
+    }
+
+    /// Runs `body` as a tracked task and returns its result (see `outcome(of:)`).
+    func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await outcome(of: spawn(body)).get()
+    }
+
+    /// Holds time still while `body` starts several tasks, so none of them runs ahead of the others.
+    func holding<T>(_ body: () -> T) -> T {
+        let id = enter()
+        defer { leave(id) }
+        return body()
+    }
+}
+
+/// The test failed to finish a tracked task in real time.
+private struct WatchdogTimeout: Error, CustomStringConvertible {
+    var description: String { "a tracked task did not finish within 10 s of real time (a hang)" }
+}
+
+/// The result of `task`, or `WatchdogTimeout` (and an issue) when it takes more than 10 s of real time, so a
+/// hang fails the test instead of stopping the whole run. The watchdog's real sleep is cancelled as soon as the
+/// task ends.
+private func outcome<T: Sendable>(of task: Task<T, any Error>) async -> Result<T, any Error> {
+    let once = ResumeOnce<Result<T, any Error>>()
+    return await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>, Never>) in
+        once.set(continuation)
+        let watchdog = Task {
+            try? await Task.sleep(for: .seconds(10))
+            guard !Task.isCancelled else { return }
+            if once.resume(with: .failure(WatchdogTimeout())) { Issue.record(WatchdogTimeout()) }
+        }
+        Task {
+            let result = await task.result
+            watchdog.cancel()
+            once.resume(with: result)
+        }
+    }
+}
+
+/// A continuation resumed by whichever comes first.
+private final class ResumeOnce<T: Sendable>: Sendable {
+    private let continuation = Mutex<CheckedContinuation<T, Never>?>(nil)
+
+    func set(_ value: CheckedContinuation<T, Never>) {
+        continuation.withLock { $0 = value }
+    }
+
+    /// Resumes with `value` unless already resumed; says whether it did.
+    @discardableResult
+    func resume(with value: T) -> Bool {
+        guard let waiting = continuation.withLock({ $0.take() }) else { return false }
+        waiting.resume(returning: value)
+        return true
+    }
+}
+
+/// `outcome(of:)` for a task that should succeed.
+private func value<T: Sendable>(of task: Task<T, any Error>) async throws -> T {
+    try await outcome(of: task).get()
+}
+
+// MARK: - A scripted site
+
+/// What one call to the scripted transport gets.
+private struct Call: Sendable {
+    var request: HTTPRequest
+    /// How many earlier calls had the same URL.
+    var indexForURL: Int
+    /// How many earlier calls there were at all.
+    var index: Int
+    var wallClock: Date
+}
+
+private enum Reply: Sendable {
+    case status(Int, headers: [HTTPHeader] = [], body: [UInt8] = Array("ok".utf8))
+    case fail(TestTransportError)
+}
+
+private struct TestTransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// A transport whose answers come from a script, taking `latency` of virtual time, recording what it saw.
+private final class ScriptedTransport: HTTPTransport {
+    struct Record: Sendable {
+        var url: String
+        var host: String
+        var method: String
+        var userAgents: [String]
+        var start: Duration
+        var end: Duration
+        var status: Int?
+    }
+
+    private struct State {
+        var records: [Record] = []
+        var inFlight: [String: Int] = [:]
+        var maxInFlight: [String: Int] = [:]
+        var countPerURL: [String: Int] = [:]
+        var count = 0
+    }
+
+    private let clock: VirtualFetchClock
+    private let latency: Duration
+    private let script: @Sendable (Call) -> Reply
+    private let state = Mutex(State())
+
+    init(
+        clock: VirtualFetchClock, latency: Duration = .milliseconds(50),
+        script: @escaping @Sendable (Call) -> Reply = { _ in .status(200) }
+    ) {
+        self.clock = clock
+        self.latency = latency
+        self.script = script
+    }
+
+    var records: [Record] { state.withLock { $0.records.sorted { ($0.start, $0.end) < ($1.start, $1.end) } } }
+    var count: Int { state.withLock { $0.count } }
+    func maxInFlight(_ host: String) -> Int { state.withLock { $0.maxInFlight[host] ?? 0 } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let host = PoliteFetcher.hostKey(request.url) ?? "?"
+        let start = clock.now
+        let (indexForURL, index) = state.withLock { state -> (Int, Int) in
+            state.inFlight[host, default: 0] += 1
+            state.maxInFlight[host] = max(state.maxInFlight[host] ?? 0, state.inFlight[host] ?? 0)
+            let indexes = (state.countPerURL[request.url] ?? 0, state.count)
+            state.countPerURL[request.url, default: 0] += 1
+            state.count += 1
+            return indexes
+        }
+        var sleepError: (any Error)?
+        do {
+            try await clock.sleep(until: start + latency)
+        } catch {
+            sleepError = error
+        }
+        let reply = script(Call(request: request, indexForURL: indexForURL, index: index, wallClock: clock.wallClock))
+        var status: Int?
+        if case .status(let code, _, _) = reply { status = code }
+        let record = Record(
+            url: request.url, host: host, method: request.method,
+            userAgents: request.headers.filter { $0.name.lowercased() == "user-agent" }.map(\.value),
+            start: start, end: clock.now, status: sleepError == nil ? status : nil)
+        state.withLock { state in
+            state.inFlight[host, default: 1] -= 1
+            state.records.append(record)
+        }
+        if let sleepError { throw sleepError }
+        switch reply {
+        case .status(let code, let headers, let body):
+            return HTTPResponse(url: request.url, status: code, headers: headers, body: body)
+        case .fail(let error):
+            throw error
+        }
+    }
+}
+
+/// Collects fetch events.
+final class EventLog: Sendable {
+    private let events = Mutex<[FetchEvent]>([])
+    var all: [FetchEvent] { events.withLock { $0 } }
+    func record(_ event: FetchEvent) { events.withLock { $0.append(event) } }
+}
+
+// MARK: - Helpers
+
+private let hostA = "https://a.example:443"
+private let hostB = "https://b.example:443"
+
+private func seconds(_ value: Double) -> Duration { .seconds(value) }
+
+/// A fetcher over `transport` on `clock`, with a fixed seed.
+private func makeFetcher(
+    _ transport: ScriptedTransport, clock: VirtualFetchClock, policy: PolitenessPolicy = .default, seed: UInt64 = 7,
+    events: EventLog? = nil
+) -> PoliteFetcher {
+    var handler: (@Sendable (FetchEvent) -> Void)?
+    if let events {
+        handler = { event in events.record(event) }
+    }
+    return PoliteFetcher(
+        transport: transport, policy: policy, clock: clock, random: SeededRandomNumberGenerator(seed: seed),
+        events: handler)
+}
+
+/// Sends requests to all `urls` at once, as tracked tasks, and waits for them all.
+private func sendConcurrently(
+    _ fetcher: PoliteFetcher, clock: VirtualFetchClock, urls: [String]
+) async throws -> [HTTPResponse] {
+    let tasks = clock.holding {
+        urls.map { url in clock.spawn { try await fetcher.send(HTTPRequest(url: url)) } }
+    }
+    var responses: [HTTPResponse] = []
+    for task in tasks { responses.append(try await value(of: task)) }
+    return responses
+}
+
+/// The gaps between the end of each request and the start of the next one (records in start order).
+private func endToStartGaps(_ records: [ScriptedTransport.Record]) -> [Duration] {
+    zip(records, records.dropFirst()).map { $1.start - $0.end }
+}
+
+private let fastPolicy = PolitenessPolicy(
+    delay: .milliseconds(100), failureDelay: .milliseconds(100), jitter: false)
+
+// MARK: - Pacing
+
+@Suite(.timeLimit(.minutes(1)))
+struct PoliteFetcherPacingTests {
+    @Test func serialModeNeverHasTwoRequestsInFlightToAHost() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .milliseconds(200))
+        let fetcher = makeFetcher(transport, clock: clock)
+        let responses = try await sendConcurrently(
+            fetcher, clock: clock, urls: (0..<12).map { "https://a.example/\($0)" })
+        #expect(responses.allSatisfy { $0.status == 200 })
+        #expect(transport.count == 12)
+        #expect(transport.maxInFlight(hostA) == 1)
+        let records = transport.records
+        for (previous, next) in zip(records, records.dropFirst()) {
+            #expect(next.start >= previous.end)
+        }
+    }
+
+    @Test func twoHostsProceedInParallel() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .seconds(1))
+        let fetcher = makeFetcher(transport, clock: clock)
+        let urls = (0..<5).flatMap { ["https://a.example/\($0)", "https://b.example/\($0)"] }
+        _ = try await sendConcurrently(fetcher, clock: clock, urls: urls)
+        let records = transport.records
+        let a = records.filter { $0.host == hostA }
+        let b = records.filter { $0.host == hostB }
+        #expect(a.count == 5 && b.count == 5)
+        #expect(transport.maxInFlight(hostA) == 1 && transport.maxInFlight(hostB) == 1)
+        let overlapping = a.contains { ra in b.contains { rb in ra.start < rb.end && rb.start < ra.end } }
+        #expect(overlapping)
+        // Serially, 10 requests of 1 s with ≥ 0.5 s gaps would need ≥ 14.5 s; in parallel each host needs < 9 s.
+        #expect(clock.now < seconds(9))
+    }
+
+    @Test func everyGapIsAtLeastTheDelayAndJitterSpreadsThem() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .milliseconds(30))
+        let fetcher = makeFetcher(transport, clock: clock)
+        _ = try await sendConcurrently(fetcher, clock: clock, urls: (0..<60).map { "https://a.example/\($0)" })
+        let gaps = endToStartGaps(transport.records)
+        #expect(gaps.count == 59)
+        for gap in gaps {
+            #expect(gap >= .milliseconds(500))
+            #expect(gap <= .milliseconds(750))
+        }
+        let spread = (gaps.max() ?? .zero) - (gaps.min() ?? .zero)
+        #expect(spread > .milliseconds(100))
+    }
+
+    @Test func withoutJitterTheGapIsExactlyTheDelay() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock)
+        let fetcher = makeFetcher(transport, clock: clock, policy: PolitenessPolicy(jitter: false))
+        _ = try await sendConcurrently(fetcher, clock: clock, urls: (0..<8).map { "https://a.example/\($0)" })
+        #expect(endToStartGaps(transport.records).allSatisfy { $0 == .milliseconds(500) })
+    }
+
+    @Test func hostKeyIsSchemeHostAndPort() {
+        #expect(PoliteFetcher.hostKey("https://A.Example/x?y") == "https://a.example:443")
+        #expect(PoliteFetcher.hostKey("http://a.example/x") == "http://a.example:80")
+        #expect(PoliteFetcher.hostKey("http://a.example:8080") == "http://a.example:8080")
+        #expect(PoliteFetcher.hostKey("http://user:pw@a.example:81/") == "http://a.example:81")
+        #expect(PoliteFetcher.hostKey("http://[::1]:8080/x") == "http://[::1]:8080")
+        #expect(PoliteFetcher.hostKey("file:///etc/passwd") == nil)
+        #expect(PoliteFetcher.hostKey("/relative") == nil)
+        #expect(PoliteFetcher.hostKey("http://a.example:99999/") == nil)
+    }
+
+    @Test func aURLWithoutAHostIsRefusedWithoutARequest() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock)
+        let fetcher = makeFetcher(transport, clock: clock)
+        await #expect(throws: FetchError.invalidURL("ftp://a.example/x")) {
+            try await clock.run { try await fetcher.send(HTTPRequest(url: "ftp://a.example/x")) }
+        }
+        #expect(transport.count == 0)
+    }
+
+    @Test func concurrentRateWindowAllowsAtMostARequestsPerBMilliseconds() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .milliseconds(100))
+        let fetcher = makeFetcher(transport, clock: clock)
+        let rate = try #require(try ConcurrentRate.parse("2/1000"))
+        try fetcher.setConcurrentRate(rate, forHostOf: "https://a.example/")
+        _ = try await sendConcurrently(fetcher, clock: clock, urls: (0..<10).map { "https://a.example/\($0)" })
+        let starts = transport.records.map(\.start)
+        for start in starts {
+            #expect(starts.filter { $0 >= start && $0 < start + .seconds(1) }.count <= 2)
+        }
+        #expect(transport.maxInFlight(hostA) == 2)
+        // 10 starts at 2 per second: the last at 4 s, not later (the default delay does not apply on top).
+        #expect(starts.last == .seconds(4))
+    }
+
+    @Test func concurrentRateIntervalSpacesStartsAndReplacesTheDefaultDelay() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .milliseconds(50))
+        let fetcher = makeFetcher(transport, clock: clock)
+        try fetcher.setConcurrentRate(try ConcurrentRate.parse("300"), forHostOf: "https://a.example/anything")
+        _ = try await sendConcurrently(fetcher, clock: clock, urls: (0..<10).map { "https://a.example/\($0)" })
+        let starts = transport.records.map(\.start)
+        #expect(transport.maxInFlight(hostA) == 1)
+        for (previous, next) in zip(starts, starts.dropFirst()) {
+            #expect(next - previous == .milliseconds(300))
+        }
+    }
+
+    @Test func delayStepsDownGraduallyAfterFailuresEnd() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .zero) { call in
+            call.index == 0 ? .status(403) : .status(200)
+        }
+        let fetcher = makeFetcher(transport, clock: clock, policy: PolitenessPolicy(jitter: false))
+        try await clock.run {
+            for index in 0..<16 { _ = try await fetcher.send(HTTPRequest(url: "https://a.example/\(index)")) }
+        }
+        let gaps = endToStartGaps(transport.records)
+        #expect(gaps.first == .seconds(5))  // after the failure
+        #expect(gaps.dropFirst().first == .milliseconds(2_750))  // 0.5 s + half of the 4.5 s extra
+        for (previous, next) in zip(gaps, gaps.dropFirst()) {
+            #expect(next < previous)
+            #expect(next >= .milliseconds(500))
+        }
+        #expect(try #require(gaps.last) < .milliseconds(510))
+    }
+}
+
+// MARK: - Backoff
+
+@Suite(.timeLimit(.minutes(1)))
+struct PoliteFetcherBackoffTests {
+    @Test(arguments: [
+        "3", "Thu, 05 Nov 2026 12:00:03 GMT", "Thursday, 05-Nov-26 12:00:03 GMT", "Thu Nov  5 12:00:03 2026",
+    ])
+    func retryAfterPausesTheWholeHost(value: String) async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .zero) { call in
+            call.index == 0 ? .status(503, headers: [HTTPHeader("Retry-After", value)]) : .status(200)
+        }
+        let fetcher = makeFetcher(transport, clock: clock, policy: fastPolicy)
+        let responses = try await sendConcurrently(
+            fetcher, clock: clock, urls: ["https://a.example/1", "https://a.example/2", "https://a.example/3"])
+        #expect(responses.allSatisfy { $0.status == 200 })
+        let records = transport.records
+        #expect(records.count == 4)
+        let failure = try #require(records.first)
+        #expect(failure.status == 503)
+        for later in records.dropFirst() {
+            #expect(later.start >= failure.end + .seconds(3))
+        }
+    }
+
+    @Test func aRetryAfterDateInThePastCountsAsZero() async throws {
+        let clock = VirtualFetchClock()
+        let log = EventLog()
+        let transport = ScriptedTransport(clock: clock, latency: .zero) { call in
+            call.index == 0
+                ? .status(503, headers: [HTTPHeader("Retry-After", "Thu, 05 Nov 2026 11:00:00 GMT")]) : .status(200)
+        }
+        let policy = PolitenessPolicy(
+            delay: .milliseconds(100), failureDelay: .milliseconds(200), jitter: false, backoffBase: .seconds(100))
+        let fetcher = makeFetcher(transport, clock: clock, policy: policy, events: log)
+        let response = try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/")) }
+        #expect(response.status == 200)
+        #expect(endToStartGaps(transport.records) == [.milliseconds(200)])
+        #expect(log.all.last?.retryReason == .retryAfter(status: 503, delay: .zero))
+    }
+
+    @Test func garbageRetryAfterFallsBackToBackoff() async throws {
+        let clock = VirtualFetchClock()
+        let log = EventLog()
+        let transport = ScriptedTransport(clock: clock, latency: .zero) { call in
+            call.index < 3 ? .status(503, headers: [HTTPHeader("Retry-After", "in a while")]) : .status(200)
+        }
+        let policy = PolitenessPolicy(
+            delay: .milliseconds(100), failureDelay: .milliseconds(200), jitter: false, backoffBase: .seconds(10))
+        let fetcher = makeFetcher(transport, clock: clock, policy: policy, seed: 3, events: log)
+        let response = try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/")) }
+        #expect(response.status == 200)
+        let gaps = endToStartGaps(transport.records)
+        #expect(gaps.count == 3)
+        // Retry n waits a draw from [0, 10 s × 2^(n-1)], never below the 0.2 s host delay.
+        for (index, gap) in gaps.enumerated() {
+            #expect(gap >= .milliseconds(200))
+            #expect(gap <= .seconds(10 * (1 << index)))
+        }
+        #expect(gaps.contains { $0 > .milliseconds(200) })  // some backoff beyond the delay happened
+        #expect(log.all.dropFirst().allSatisfy { $0.retryReason == .status(503) })
+    }
+
+    @Test func retryAfterOverTheCapDefersTheHostWithoutSleeping() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .zero) { call in
+            call.request.url.contains("a.example")
+                ? .status(429, headers: [HTTPHeader("Retry-After", "3600")]) : .status(200)
+        }
+        let fetcher = makeFetcher(transport, clock: clock)
+        let expectedUntil = VirtualFetchClock.defaultEpoch.addingTimeInterval(3600)
+        let expected = FetchError.hostDeferred(host: hostA, until: expectedUntil, retryAfter: .seconds(3600))
+        await #expect(throws: expected) {
+            try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/1")) }
+        }
+        #expect(clock.now == .zero)  // no sleep
+        #expect(transport.count == 1)
+        // Later work for that host is deferred at once; other hosts are not affected.
+        await #expect(throws: expected) {
+            try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/2")) }
+        }
+        #expect(transport.count == 1)
+        let other = try await clock.run { try await fetcher.send(HTTPRequest(url: "https://b.example/1")) }
+        #expect(other.status == 200)
+        #expect(expected.description.contains("2026-11-05 13:00:00 UTC"))
+    }
+
+    @Test(arguments: [404, 403, 410])
+    func clientErrorsAreRequestedExactlyOnce(status: Int) async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock) { _ in .status(status) }
+        let fetcher = makeFetcher(transport, clock: clock)
+        let response = try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/gone")) }
+        #expect(response.status == status)
+        #expect(transport.count == 1)
+    }
+
+    @Test func a503StormStopsAfterFiveAttemptsWithAClearError() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock) { _ in .status(503) }
+        let fetcher = makeFetcher(transport, clock: clock)
+        let url = "https://a.example/chapter"
+        await #expect(throws: FetchError.gaveUp(url: url, attempts: 5, lastStatus: 503, lastError: nil)) {
+            try await clock.run { try await fetcher.send(HTTPRequest(url: url)) }
+        }
+        #expect(transport.count == 5)
+        #expect(endToStartGaps(transport.records).allSatisfy { $0 >= .seconds(5) })
+        let message = FetchError.gaveUp(url: url, attempts: 5, lastStatus: 503, lastError: nil).description
+        #expect(message.contains("5 attempts") && message.contains("HTTP 503"))
+    }
+
+    @Test func connectionErrorsAreRetriedButCancellationIsNot() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock) { call in
+            call.index < 2 ? .fail(TestTransportError(message: "connection refused")) : .status(200)
+        }
+        let fetcher = makeFetcher(transport, clock: clock)
+        let response = try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/")) }
+        #expect(response.status == 200)
+        #expect(transport.count == 3)
+
+        struct Cancelling: HTTPTransport {
+            func send(_ request: HTTPRequest) async throws -> HTTPResponse { throw CancellationError() }
+        }
+        let counting = PoliteFetcher(transport: Cancelling(), clock: clock)
+        await #expect(throws: CancellationError.self) {
+            try await clock.run { try await counting.send(HTTPRequest(url: "https://a.example/")) }
+        }
+    }
+
+    @Test func postIsNeverRetriedButHeadIs() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock) { call in
+            if call.request.url.hasSuffix("/fail") { return .fail(TestTransportError(message: "reset")) }
+            return call.indexForURL == 0 ? .status(503) : .status(200)
+        }
+        let fetcher = makeFetcher(transport, clock: clock)
+        let post = try await clock.run {
+            try await fetcher.send(HTTPRequest(url: "https://a.example/search", method: "POST", body: [1]))
+        }
+        #expect(post.status == 503)
+        #expect(transport.count == 1)
+        await #expect(throws: TestTransportError(message: "reset")) {
+            try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/fail", method: "post")) }
+        }
+        #expect(transport.count == 2)
+        let head = try await clock.run {
+            try await fetcher.send(HTTPRequest(url: "https://a.example/h", method: "HEAD"))
+        }
+        #expect(head.status == 200)
+        #expect(transport.count == 4)
+    }
+
+    @Test func theBreakerTripsAfterTenConsecutiveFailuresAndThenFailsFast() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock) { call in
+            call.request.url.contains("a.example") ? .fail(TestTransportError(message: "refused")) : .status(200)
+        }
+        let fetcher = makeFetcher(transport, clock: clock)
+        let gaveUp = FetchError.gaveUp(url: "https://a.example/1", attempts: 5, lastStatus: nil, lastError: "refused")
+        await #expect(throws: gaveUp) {
+            try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/1")) }
+        }
+        await #expect(throws: FetchError.breakerOpen(host: hostA, failures: 10)) {
+            try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/2")) }
+        }
+        #expect(transport.count == 10)
+        let tripped = clock.now
+        await #expect(throws: FetchError.breakerOpen(host: hostA, failures: 10)) {
+            try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/3")) }
+        }
+        #expect(transport.count == 10)
+        #expect(clock.now == tripped)  // failed fast, no waiting
+        let other = try await clock.run { try await fetcher.send(HTTPRequest(url: "https://b.example/1")) }
+        #expect(other.status == 200)
+        try fetcher.resetBreaker(forHostOf: "https://a.example/")
+        await #expect(throws: FetchError.self) {
+            try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/4")) }
+        }
+        #expect(transport.count > 11)  // sent again after the reset
+    }
+
+    @Test func eventsDescribeEachRequest() async throws {
+        let clock = VirtualFetchClock()
+        let log = EventLog()
+        let transport = ScriptedTransport(clock: clock) { call in
+            call.index == 0 ? .status(503, headers: [HTTPHeader("Retry-After", "3")]) : .status(200, body: [1, 2, 3])
+        }
+        let fetcher = makeFetcher(transport, clock: clock, policy: fastPolicy, events: log)
+        _ = try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/c")) }
+        let events = log.all
+        #expect(events.count == 2)
+        #expect(events.map(\.status) == [503, 200])
+        #expect(events.map(\.attempt) == [1, 2])
+        #expect(events[0].retryReason == nil)
+        #expect(events[1].retryReason == .retryAfter(status: 503, delay: .seconds(3)))
+        #expect(events[1].wait >= .seconds(3))
+        #expect(events[1].bytes == 3)
+        #expect(events.allSatisfy { $0.host == hostA && $0.method == "GET" })
+        #expect(events[1].time == VirtualFetchClock.defaultEpoch.addingTimeInterval(3.05))
+        #expect(events[1].description.contains("Retry-After 3 s"))
+    }
+}
+
+// MARK: - User-Agent
+
+@Suite(.timeLimit(.minutes(1)))
+struct PoliteFetcherUserAgentTests {
+    @Test(arguments: UserAgentPool.Rotation.allCases)
+    func noRequestCarriesALibraryUserAgent(rotation: UserAgentPool.Rotation) async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock) { call in call.index % 5 == 0 ? .status(403) : .status(200) }
+        let fetcher = makeFetcher(transport, clock: clock, policy: PolitenessPolicy(userAgentRotation: rotation))
+        let urls = (0..<40).map { "https://\(["a", "b", "c", "d"][$0 % 4]).example/\($0)" }
+        _ = try await sendConcurrently(fetcher, clock: clock, urls: urls)
+        let pool = UserAgentPool.currentBrowsers.agents
+        for record in transport.records {
+            #expect(record.userAgents.count == 1)
+            let agent = try #require(record.userAgents.first)
+            #expect(pool.contains(agent))
+            let libraries = ["curl", "python", "Foundation", "CFNetwork", "Swift", "MSIE", "Trident", "Go-http", "bookrule"]
+            for bad in libraries {
+                #expect(!agent.lowercased().contains(bad.lowercased()))
+            }
+        }
+        if rotation == .off {
+            #expect(transport.records.allSatisfy { $0.userAgents == [pool[0]] })
+        }
+    }
+
+    @Test(arguments: [403, 429, 503])
+    func theUserAgentRotatesAfterABlockingStatus(status: Int) async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .zero) { call in
+            call.index == 2 ? .status(status) : .status(200)
+        }
+        let fetcher = makeFetcher(transport, clock: clock, policy: fastPolicy)
+        try await clock.run {
+            for index in 0..<5 { _ = try await fetcher.send(HTTPRequest(url: "https://a.example/\(index)")) }
+        }
+        let agents = transport.records.map { $0.userAgents.first ?? "" }
+        #expect(agents.count == 5 || agents.count == 6)
+        #expect(agents[0] == agents[1] && agents[1] == agents[2])  // one UA per host session
+        #expect(agents[3] != agents[2])  // rotated after the blocking status
+        #expect(Set(agents.dropFirst(3)).count == 1)  // and kept again
+    }
+
+    @Test func aNotFoundDoesNotRotateTheUserAgent() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .zero) { call in
+            call.index == 1 ? .status(404) : .status(200)
+        }
+        let fetcher = makeFetcher(transport, clock: clock, policy: fastPolicy)
+        try await clock.run {
+            for index in 0..<3 { _ = try await fetcher.send(HTTPRequest(url: "https://a.example/\(index)")) }
+        }
+        #expect(Set(transport.records.map(\.userAgents)).count == 1)
+    }
+
+    @Test func perRequestRotationChangesTheUserAgentEveryTime() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .zero)
+        var policy = fastPolicy
+        policy.userAgentRotation = .request
+        let fetcher = makeFetcher(transport, clock: clock, policy: policy)
+        try await clock.run {
+            for index in 0..<6 { _ = try await fetcher.send(HTTPRequest(url: "https://a.example/\(index)")) }
+        }
+        let agents = transport.records.map(\.userAgents)
+        for (previous, next) in zip(agents, agents.dropFirst()) { #expect(previous != next) }
+    }
+
+    @Test func theStartingUserAgentDependsOnTheRun() async throws {
+        var firsts: Set<[String]> = []
+        for seed in UInt64(1)...8 {
+            let clock = VirtualFetchClock()
+            let transport = ScriptedTransport(clock: clock, latency: .zero)
+            let fetcher = makeFetcher(transport, clock: clock, policy: fastPolicy, seed: seed)
+            _ = try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/")) }
+            firsts.insert(transport.records.first?.userAgents ?? [])
+        }
+        #expect(firsts.count > 1)
+    }
+
+    @Test func theSourcesOwnUserAgentWins() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .zero) { call in
+            call.index == 0 ? .status(403) : .status(200)
+        }
+        let fetcher = makeFetcher(transport, clock: clock, policy: fastPolicy)
+        let request = HTTPRequest(url: "https://a.example/", headers: [HTTPHeader("user-agent", "MyReader/2.0")])
+        try await clock.run {
+            _ = try await fetcher.send(request)
+            _ = try await fetcher.send(request)
+        }
+        #expect(transport.records.map(\.userAgents) == [["MyReader/2.0"], ["MyReader/2.0"]])
+    }
+
+    @Test func theDefaultPoolHoldsCurrentBrowsersOnly() {
+        let agents = UserAgentPool.currentBrowsers.agents
+        #expect(agents.contains { $0.contains("Chrome/") && !$0.contains("Edg/") })
+        #expect(agents.contains { $0.contains("Firefox/") })
+        #expect(agents.contains { $0.contains("Version/") && $0.contains("Safari/") && !$0.contains("Chrome") })
+        #expect(agents.contains { $0.contains("Edg/") })
+        #expect(agents.allSatisfy { $0.hasPrefix("Mozilla/5.0 (") && !$0.contains("MSIE") && !$0.contains("Trident") })
+        #expect(UserAgentPool([]) == nil)
+        #expect(UserAgentPool(["A\r\nX-Injected: 1"]) == nil)
+        #expect(UserAgentPool(["A", "B"])?.agent(at: 3) == "B")
+        #expect(UserAgentPool(["A", "B"])?.agent(at: -1) == "B")
+    }
+}
+
+// MARK: - Cancellation
+
+@Suite(.timeLimit(.minutes(1)))
+struct PoliteFetcherCancellationTests {
+    @Test func cancellingACallerQueuedBehindAnotherFreesItsTurn() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .seconds(10))
+        let fetcher = makeFetcher(transport, clock: clock)
+        let cancelledAt = Mutex<Duration?>(nil)
+        let (slow, queued, later) = clock.holding {
+            let slow = clock.spawn { try await fetcher.send(HTTPRequest(url: "https://a.example/slow")) }
+            let queued = clock.spawn {
+                try await clock.sleep(until: .seconds(1))
+                do {
+                    return try await fetcher.send(HTTPRequest(url: "https://a.example/queued"))
+                } catch {
+                    cancelledAt.withLock { $0 = clock.now }
+                    throw error
+                }
+            }
+            _ = clock.spawn {
+                try await clock.sleep(until: .seconds(2))
+                queued.cancel()
+            }
+            let later = clock.spawn {
+                try await clock.sleep(until: .seconds(3))
+                return try await fetcher.send(HTTPRequest(url: "https://a.example/later"))
+            }
+            return (slow, queued, later)
+        }
+        await #expect(throws: CancellationError.self) { try await value(of: queued) }
+        #expect(cancelledAt.withLock { $0 } == .seconds(2))
+        #expect(try await value(of: slow).status == 200)
+        #expect(try await value(of: later).status == 200)
+        let records = transport.records
+        #expect(records.map(\.url) == ["https://a.example/slow", "https://a.example/later"])
+        let gap = records[1].start - records[0].end
+        #expect(gap >= .milliseconds(500) && gap <= .milliseconds(750))
+    }
+
+    @Test func cancellingACallerSleepingUntilItsStartFreesItsTurn() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .zero) { call in
+            call.index == 0 ? .status(403) : .status(200)
+        }
+        let fetcher = makeFetcher(transport, clock: clock, policy: PolitenessPolicy(jitter: false))
+        let cancelledAt = Mutex<Duration?>(nil)
+        let (first, sleeping, later) = clock.holding {
+            let first = clock.spawn { try await fetcher.send(HTTPRequest(url: "https://a.example/first")) }
+            let sleeping = clock.spawn {
+                try await clock.sleep(until: .seconds(1))
+                do {
+                    return try await fetcher.send(HTTPRequest(url: "https://a.example/sleeping"))
+                } catch {
+                    cancelledAt.withLock { $0 = clock.now }
+                    throw error
+                }
+            }
+            _ = clock.spawn {
+                try await clock.sleep(until: .seconds(2))
+                sleeping.cancel()
+            }
+            let later = clock.spawn {
+                try await clock.sleep(until: .seconds(3))
+                return try await fetcher.send(HTTPRequest(url: "https://a.example/later"))
+            }
+            return (first, sleeping, later)
+        }
+        #expect(try await value(of: first).status == 403)
+        await #expect(throws: CancellationError.self) { try await value(of: sleeping) }
+        #expect(cancelledAt.withLock { $0 } == .seconds(2))  // stopped waiting at once, not at 5 s
+        #expect(try await value(of: later).status == 200)
+        #expect(transport.records.map(\.url) == ["https://a.example/first", "https://a.example/later"])
+        #expect(transport.records.last?.start == .seconds(5))  // the 5 s failure gap, then its turn
+    }
+}
+
+// MARK: - Parsing
+
+@Suite struct RetryAfterTests {
+    private let now = Date(timeIntervalSince1970: 784_111_777 - 60)  // a minute before the RFC example date
+
+    @Test func deltaSeconds() {
+        #expect(RetryAfter.delay("120", now: now) == .seconds(120))
+        #expect(RetryAfter.delay(" 3 ", now: now) == .seconds(3))
+        #expect(RetryAfter.delay("0", now: now) == .zero)
+        // Absurd values are clamped to ten years, so date arithmetic and messages stay safe.
+        #expect(RetryAfter.delay("99999999999999999999999", now: now) == .seconds(315_360_000))
+        let deferred = FetchError.hostDeferred(host: "h", until: now.addingTimeInterval(315_360_000), retryAfter: .seconds(315_360_000))
+        #expect(deferred.description.contains("h asked bookrule to wait"))
+    }
+
+    @Test(arguments: ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+                      "sun, 06 nov 1994 08:49:37 gmt"])
+    func theThreeDateForms(value: String) {
+        #expect(RetryAfter.date(value, now: now) == Date(timeIntervalSince1970: 784_111_777))
+        #expect(RetryAfter.delay(value, now: now) == .seconds(60))
+    }
+
+    @Test func aPastDateIsZero() {
+        #expect(RetryAfter.delay("Sun, 06 Nov 1994 08:49:37 GMT", now: now.addingTimeInterval(3_600)) == .zero)
+    }
+
+    @Test func twoDigitYearsFollowTheFiftyYearRule() {
+        let in2026 = VirtualFetchClock.defaultEpoch
+        #expect(RetryAfter.date("Thursday, 05-Nov-26 12:00:03 GMT", now: in2026)
+            == in2026.addingTimeInterval(3))
+        let in1994 = RetryAfter.date("Sunday, 06-Nov-94 08:49:37 GMT", now: in2026)
+        #expect(in1994 == Date(timeIntervalSince1970: 784_111_777))
+    }
+
+    @Test(arguments: [
+        "", "soon", "-5", "3.5", "1e3", "+3", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 31 Apr 1994 08:49:37 GMT",
+        "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 1994 08:49 GMT",
+        "Sun, 06 Nov 1994 08:49:37 PST", "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun Nov  6 08:49:37", "06 Nov 1994",
+        "Sunday, 06-Nov-994 08:49:37 GMT", "Sun, 29 Feb 1900 00:00:00 GMT",
+    ])
+    func garbageIsNil(value: String) {
+        #expect(RetryAfter.delay(value, now: now) == nil)
+    }
+
+    @Test func leapDaysAndFormatting() {
+        #expect(RetryAfter.date("Tue, 29 Feb 2028 00:00:00 GMT", now: now) != nil)
+        let date = VirtualFetchClock.defaultEpoch
+        #expect(RetryAfter.imfFixdate(date) == "Thu, 05 Nov 2026 12:00:00 GMT")
+        #expect(RetryAfter.utcTimestamp(date) == "2026-11-05 12:00:00 UTC")
+        #expect(RetryAfter.date(RetryAfter.imfFixdate(date), now: now) == date)
+    }
+}
+
+@Suite struct ConcurrentRateTests {
+    @Test func validForms() throws {
+        #expect(try ConcurrentRate.parse("300") == .interval(.milliseconds(300)))
+        #expect(try ConcurrentRate.parse("2/1000") == .window(requests: 2, per: .milliseconds(1000)))
+        #expect(try ConcurrentRate.parse(" 5 / 100 ") == .window(requests: 5, per: .milliseconds(100)))
+        #expect(try ConcurrentRate.parse("0") == nil)
+        #expect(try ConcurrentRate.parse("") == nil)
+        #expect(try ConcurrentRate.parse("2/1000")?.description == "2/1000")
+    }
+
+    @Test(arguments: ["abc", "-1", "1.5", "1/2/3", "/100", "3/", "0/100", "3/0", "1234567890", "１２"])
+    func garbageIsRejectedWithAClearError(text: String) {
+        do {
+            _ = try ConcurrentRate.parse(text)
+            Issue.record("\"\(text)\" was accepted")
+        } catch {
+            #expect(error.description.contains("concurrentRate \"\(text)\""))
+        }
+    }
+}
+
+@Suite struct SystemFetchClockTests {
+    @Test func theRealClockPacesToo() async throws {
+        struct Instant: HTTPTransport {
+            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+                HTTPResponse(url: request.url, status: 200)
+            }
+        }
+        let clock = SystemFetchClock()
+        let fetcher = PoliteFetcher(
+            transport: Instant(), policy: PolitenessPolicy(delay: .milliseconds(2), jitter: false), clock: clock)
+        let start = clock.now
+        for index in 0..<3 { _ = try await fetcher.send(HTTPRequest(url: "http://127.0.0.1:9/\(index)")) }
+        #expect(clock.now - start >= .milliseconds(4))
+        #expect(abs(clock.wallClock.timeIntervalSinceNow) < 5)
+    }
+}
