@@ -9,11 +9,14 @@ public struct RuleEnvironment: Sendable {
     public var baseURL: String
     /// The book's variables.
     public var variables: RuleVariables
+    /// What runs the rules' JavaScript; nil where the source has none (a JavaScript step then fails).
+    public var script: (any ScriptEvaluating)?
 
     /// Creates an environment.
-    public init(baseURL: String, variables: RuleVariables = RuleVariables()) {
+    public init(baseURL: String, variables: RuleVariables = RuleVariables(), script: (any ScriptEvaluating)? = nil) {
         self.baseURL = baseURL
         self.variables = variables
+        self.script = script
     }
 }
 
