@@ -6,7 +6,7 @@ final class DynamicRule: Sendable {
     let text: String
     let field: String
     let kind: RuleKind
-    private let pieces: [TemplatePiece]
+    let pieces: [TemplatePiece]
     private let cache = Mutex<[String: RuleBody]>([:])
 
     init(text: String, field: String, kind: RuleKind, pieces: [TemplatePiece]) {

@@ -84,6 +84,17 @@ indirect enum RuleBody: Sendable {
     case jsonPath(JSONPath)
     /// Text with `{$.path}` pieces, read from a JSON answer.
     case jsonTemplate(JSONTemplate)
+    /// Rule and JavaScript steps run in turn, each on what the previous one produced (Legado's
+    /// `rule@js:code` and `a<js>code</js>b`); `kind` says whether the rule steps read strings or elements.
+    case chain([ChainStep], kind: RuleKind)
+}
+
+/// One step of a `RuleBody.chain`.
+enum ChainStep: Sendable {
+    /// A rule in any other dialect.
+    case rule(RuleBody)
+    /// JavaScript.
+    case script(ScriptSnippet)
 }
 
 /// A compiled XPath and what to take from the nodes it selects.

@@ -10,20 +10,19 @@ public enum RuleDialect: String, Sendable, Equatable, CaseIterable, Codable {
     case groupReference = "regex group"
     /// A rule with an empty rule part that only runs `##regex` on the raw text.
     case regex = "regex"
-    /// `@CSS:` selectors. Not run yet.
+    /// `@CSS:` selectors, translated to XPath.
     case css = "CSS"
-    /// Legado's default JSoup-segment syntax (`class.x@tag.a@href`, or `@@`). Not run yet.
+    /// Legado's default JSoup-segment syntax (`class.x@tag.a@href`, or `@@`), translated to XPath.
     case jsoup = "JSoup"
-    /// JSONPath (`$.a.b`, `@Json:`). Not run yet.
+    /// JSONPath (`$.a.b`, `@Json:`).
     case jsonPath = "JSONPath"
-    /// `@js:` or `<js>…</js>`. Not run.
+    /// `@js:`, `<js>…</js>` or `{{…}}` that is not a rule: run on JavaScriptCore (`BookRuleScript`).
     case javaScript = "JavaScript"
 
     /// Whether bookrule can evaluate rules of this dialect.
     public var isSupported: Bool {
         switch self {
-        case .xpath, .allInOne, .template, .groupReference, .regex, .jsonPath, .css, .jsoup: return true
-        case .javaScript: return false
+        case .xpath, .allInOne, .template, .groupReference, .regex, .jsonPath, .css, .jsoup, .javaScript: return true
         }
     }
 

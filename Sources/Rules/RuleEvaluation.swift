@@ -121,6 +121,8 @@ extension RuleBody {
                 return items.map { RuleContext.json($0.value) }
             }
             return results.map(RuleContext.json)
+        case .chain(let steps, let kind):
+            return try RuleChain.run(steps, kind: kind, in: context, environment: environment).contexts
         }
     }
 
@@ -177,6 +179,8 @@ extension RuleBody {
         case .jsonTemplate(let template):
             guard let root = context.jsonValue else { return [] }
             return [template.render(root)]
+        case .chain(let steps, let kind):
+            return try RuleChain.run(steps, kind: kind, in: context, environment: environment).strings
         }
     }
 }

@@ -59,7 +59,9 @@ public enum RuleParser {
     /// Whether a rule holds JavaScript: Legado splits `@js:` (to the end) and `<js>…</js>` out of a rule wherever
     /// they are, so `$.v@js:…` is a JSONPath followed by JavaScript, not a JSONPath with an odd name.
     package static func isJavaScript(_ text: String) -> Bool {
-        text.lowercased().contains("@js:") || text.contains("<js>")
+        let lower = text.lowercased()
+        guard lower.contains("@js:") || (lower.contains("<js>") && lower.contains("</js>")) else { return false }
+        return ScriptSplitter.split(text).contains { if case .script = $0 { true } else { false } }
     }
 
     // MARK: - Body
@@ -82,7 +84,18 @@ public enum RuleParser {
             }
             return (.allInOne(patterns), .allInOne)
         }
-        if isJavaScript(text) { throw fail(.javaScript, RuleDialect.javaScript.unsupportedReason) }
+        if isJavaScript(text) {
+            var steps: [ChainStep] = []
+            for part in ScriptSplitter.split(text) {
+                switch part {
+                case .rule(let rule):
+                    steps.append(.rule(try parseBody(rule, field: field, kind: kind, allowDynamic: allowDynamic).body))
+                case .script(let code, let placement):
+                    steps.append(.script(ScriptSnippet(code: code, field: field, placement: placement)))
+                }
+            }
+            return (.chain(steps, kind: kind), .javaScript)
+        }
 
         // `rule##regex##replacement###` applies to the whole rule part, as in Legado.
         if let split = RuleScanner.topLevelOccurrences(of: "##", in: text).first {
@@ -346,8 +359,7 @@ public enum RuleParser {
     private static func parseEmbedded(_ inner: String, field: String) throws(RuleError) -> RuleBody {
         let looksLikeRule = inner.hasPrefix("@") || inner.hasPrefix("/") || inner.hasPrefix("$.") || inner.hasPrefix("$[")
         guard looksLikeRule else {
-            throw RuleError(field: field, dialect: .javaScript,
-                            reason: "JavaScript rules are not supported (in {{\(inner)}})", rule: inner)
+            return .chain([.script(ScriptSnippet(code: inner, field: field, placement: .template))], kind: .string)
         }
         return try parseBody(inner, field: field, kind: .string, allowDynamic: true).body
     }

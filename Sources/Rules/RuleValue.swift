@@ -7,6 +7,9 @@ public enum RuleValue: Sendable {
     case text(String)
     /// Several strings (a string rule's values, or a JavaScript array of strings).
     case texts([String])
+    /// One element or object: what a JavaScript step starting a field rule of a list element gets as
+    /// `result` (Legado hands it the element itself), or a JavaScript step returns as a single element.
+    case item(RuleContext)
     /// Elements further rules can run in: nodes, JSON values, regex matches (a list rule's result, or a
     /// JavaScript array of elements or objects).
     case items([RuleContext])
@@ -19,6 +22,7 @@ public enum RuleValue: Sendable {
         switch self {
         case .text(let text): return [text]
         case .texts(let texts): return texts
+        case .item(let item): return [item.rawText]
         case .items(let items): return items.map(\.rawText)
         }
     }

@@ -37,20 +37,16 @@ struct RuleDialectTests {
         #expect(RuleParser.dialect(of: "@XPath::x", kind: .list) == .xpath)
     }
 
-    @Test("unsupported dialects are reported with the field, never guessed", arguments: [
-        ("@js:java.ajax(baseUrl)", "ruleToc.chapterList: JavaScript rules are not supported"),
+    @Test("JavaScript is split out of a rule wherever it stands, leaving the rule before it in its own dialect", arguments: [
+        ("@js:java.ajax(baseUrl)", ["java.ajax(baseUrl)"]),
         // Legado splits @js: out of a rule wherever it is: a JSONPath or JSoup rule followed by JavaScript.
-        ("$.v@js:result.replace(/0!/, '')", "ruleToc.chapterList: JavaScript rules are not supported"),
-        ("tag.a@JS:result.trim()", "ruleToc.chapterList: JavaScript rules are not supported"),
+        ("$.v@js:result.replace(/0!/, '')", ["result.replace(/0!/, '')"]),
+        ("tag.a@JS:result.trim()", ["result.trim()"]),
     ])
-    func unsupported(rule: String, message: String) {
-        #expect(throws: RuleError.self) { try RuleParser.parse(rule, field: "ruleToc.chapterList", kind: .list) }
-        do {
-            _ = try RuleParser.parse(rule, field: "ruleToc.chapterList", kind: .list)
-        } catch {
-            #expect(error.description == message)
-            #expect(error.isUnsupported)
-        }
+    func javaScriptSplit(rule: String, scripts: [String]) throws {
+        let parsed = try RuleParser.parse(rule, field: "ruleToc.chapterList", kind: .list)
+        #expect(parsed.dialect == .javaScript)
+        #expect(parsed.scripts.map(\.code) == scripts)
     }
 
     @Test("CSS and JSoup-segment rules run as XPath translations")
@@ -70,15 +66,10 @@ struct RuleDialectTests {
         #expect(try evaluate("tag.a.-1@text", on: document) == ["二"])
     }
 
-    @Test("JavaScript inside {{…}} of a string rule is named")
-    func embeddedJavaScript() {
-        do {
-            _ = try RuleParser.parse("https://x.test/{{result.replace('a','b')}}", field: "ruleSearch.bookUrl", kind: .string)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.dialect == .javaScript)
-            #expect(error.description.hasPrefix("ruleSearch.bookUrl: JavaScript rules are not supported"))
-        }
+    @Test("JavaScript inside {{…}} of a string rule is kept as a template snippet")
+    func embeddedJavaScript() throws {
+        let rule = try RuleParser.parse("https://x.test/{{result.replace('a','b')}}", field: "ruleSearch.bookUrl", kind: .string)
+        #expect(rule.scripts == [ScriptSnippet(code: "result.replace('a','b')", field: "ruleSearch.bookUrl", placement: .template)])
     }
 }
 

@@ -1,0 +1,75 @@
+/// Runs the steps of a rule that mixes rules and JavaScript, as Legado's rule analyser does: `result` starts
+/// as the content the rule runs in, each rule step reads the previous value (strings for string rules,
+/// elements for list rules), each JavaScript step's completion value becomes the next value, and a
+/// JavaScript step that gives `null` ends the chain with nothing.
+enum RuleChain {
+    static func run(_ steps: [ChainStep], kind: RuleKind, in context: RuleContext,
+                    environment: RuleEnvironment) throws -> RuleValue {
+        var value: RuleValue?
+        for step in steps {
+            switch step {
+            case .rule(let body):
+                let inputs = value.map(contexts(of:)) ?? [context]
+                if kind == .list {
+                    value = .items(try inputs.flatMap { try body.elements(in: $0, environment: environment) })
+                } else {
+                    let strings = try inputs.flatMap { try body.strings(in: $0, environment: environment) }
+                    value = .text(strings.joined(separator: "\n"))
+                }
+            case .script(let snippet):
+                guard let script = environment.script else {
+                    throw RuleError(field: snippet.field, dialect: .javaScript,
+                                    reason: "JavaScript needs a script runtime, and none was given to this rule",
+                                    rule: snippet.code)
+                }
+                let result = value ?? initialResult(context, kind: kind)
+                let output = try script.run(snippet, result: result, in: context, environment: environment)
+                if case .texts(let texts) = output, texts.isEmpty { return .none }
+                value = output
+            }
+        }
+        return value ?? .none
+    }
+
+    /// What `result` is before any step ran: the page's source for a page, the element or object itself for
+    /// one element of a list, the text for text.
+    private static func initialResult(_ context: RuleContext, kind: RuleKind) -> RuleValue {
+        switch context {
+        case .node(let node) where node.kind == .document:
+            return node.document.json == nil ? .text(node.document.sourceText) : .item(context)
+        case .text(let text):
+            return .text(text)
+        case .node, .json, .match:
+            return .item(context)
+        }
+    }
+
+    /// The contexts a rule step after a JavaScript step runs in: text is parsed as a page (or JSON) by the
+    /// dialect that reads it; elements are each read in turn.
+    private static func contexts(of value: RuleValue) -> [RuleContext] {
+        switch value {
+        case .text(let text): return [.text(text)]
+        case .texts(let texts): return [.text(texts.joined(separator: "\n"))]
+        case .item(let item): return [item]
+        case .items(let items): return items
+        }
+    }
+}
+
+extension RuleValue {
+    /// The value as list elements: a list rule whose last step is JavaScript. A string that holds a JSON
+    /// array lists its elements (sources return `JSON.stringify(list)` as often as the list itself).
+    var contexts: [RuleContext] {
+        switch self {
+        case .items(let items): return items
+        case .item(let item): return [item]
+        case .texts(let texts): return texts.map(RuleContext.text)
+        case .text(let text):
+            if text.isEmpty { return [] }
+            if case .array(let elements)? = RuleContext.text(text).jsonValue {
+                return elements.map { RuleContext.json($0.value) }
+            }
+            return [.text(text)]
+        }
+    }
+}
