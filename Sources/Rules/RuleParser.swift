@@ -240,6 +240,9 @@ public enum RuleParser {
         "text", "node", "comment", "processing-instruction", "escape-uri",
     ]
 
+    /// XPath 1.0's operator names: followed by `(` they start a parenthesised operand.
+    private static let xpathOperatorNames: Set<String> = ["or", "and", "mod", "div"]
+
     /// The first function called in `expression` that XPath 1.0 does not have.
     private static func unknownFunction(in expression: String) -> String? {
         let scalars = Array(expression.unicodeScalars)
@@ -264,8 +267,9 @@ public enum RuleParser {
             while next < scalars.count, scalars[next] == " " { next += 1 }
             let isAxis = next + 1 < scalars.count && scalars[next] == ":" && scalars[next + 1] == ":"
             let previous = index > 0 ? scalars[index - 1] : " "
+            // `or`, `and`, `mod` and `div` before a parenthesis are operators (`a or (b)`), never functions.
             if next < scalars.count, scalars[next] == "(", !isAxis, previous != "@", !name.contains(":"),
-               !xpathFunctions.contains(name) {
+               !xpathFunctions.contains(name), !xpathOperatorNames.contains(name) {
                 return name
             }
             index = end
