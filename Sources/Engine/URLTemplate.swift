@@ -6,8 +6,10 @@ import BookRuleRules
 /// A source's URL with templates, e.g. `/search.php?q={{key}}&p={{page}},{"method":"POST","charset":"gbk"}`.
 ///
 /// Parsed once at load: `{{key}}`, `{{page}}` with small arithmetic (`{{(page-1)*20}}`), `<a,b,c>` chosen by
-/// page number, and the options object after `,{` (lenient JSON: method, body, charset, headers). Anything in
-/// `{{…}}` beyond that would be JavaScript, which is reported, never guessed.
+/// page number, and the options object after `,{` (lenient JSON: method, body, charset, headers, js). Anything
+/// else in `{{…}}` is JavaScript, as Legado reads URLs; so are `@js:` and `<js>…</js>`, which run first and whose
+/// result is the template (Legado's `AnalyzeUrl`), and the `js` option, which gets the finished URL as `result`
+/// and may replace it.
 public struct URLTemplate: Sendable {
     /// The template as written.
     public let text: String
@@ -21,6 +23,33 @@ public struct URLTemplate: Sendable {
     public let charset: String?
     /// Extra headers from the options.
     public let headers: [HTTPHeader]
+    /// `@js:`/`<js>` parts that compute the template itself; nil for a template written out.
+    let scriptPass: [ScriptSplitter.Part]?
+    /// The `js` option: run on the finished URL.
+    let optionScript: ScriptSnippet?
+
+    /// Every piece of JavaScript in the template, for checks at load.
+    public var scripts: [ScriptSnippet] {
+        var found: [ScriptSnippet] = []
+        for part in scriptPass ?? [] {
+            if case .script(let code, let placement) = part {
+                found.append(ScriptSnippet(code: code, field: field, placement: placement))
+            }
+        }
+        func collect(_ pieces: [URLTemplatePiece]) {
+            for piece in pieces {
+                switch piece {
+                case .script(let snippet): found.append(snippet)
+                case .byPage(let choices): choices.forEach(collect)
+                case .literal, .key, .page: break
+                }
+            }
+        }
+        collect(url)
+        collect(body ?? [])
+        if let optionScript { found.append(optionScript) }
+        return found
+    }
 
     /// Parses a template; errors name `field` and say what is not supported.
     public init(_ text: String, field: String) throws(RuleError) {
@@ -31,8 +60,17 @@ public struct URLTemplate: Sendable {
         }
         let trimmed = text.trimmingASCIIWhitespace()
         if RuleParser.isJavaScript(trimmed) {
-            throw fail(RuleDialect.javaScript.unsupportedReason, .javaScript)
+            // What the template is becomes known only when the script runs.
+            scriptPass = ScriptSplitter.split(trimmed)
+            url = []
+            body = nil
+            method = "GET"
+            charset = nil
+            headers = []
+            optionScript = nil
+            return
         }
+        scriptPass = nil
         var urlText = trimmed
         var options = JSONObject(members: [])
         if let split = Self.optionsStart(in: trimmed) {
@@ -49,8 +87,14 @@ public struct URLTemplate: Sendable {
                 throw fail("the options after the URL are not valid JSON: \(error)")
             }
         }
-        for key in ["js", "bodyJs"] where options[key] != nil {
-            throw fail("JavaScript rules are not supported (option \"\(key)\")", .javaScript)
+        if options["bodyJs"] != nil {
+            throw fail("the bodyJs option is not one Legado reads; compute the body in the URL's JavaScript instead", .javaScript)
+        }
+        if let node = options["js"] {
+            guard let code = node.value.stringValue else { throw fail("the js option must be a string of JavaScript", .javaScript) }
+            optionScript = ScriptSnippet(code: code, field: field, placement: .whole)
+        } else {
+            optionScript = nil
         }
         url = try Self.pieces(urlText, field: field, whole: text)
         method = (options["method"]?.value.stringValue ?? "GET").uppercased()
@@ -84,15 +128,32 @@ public struct URLTemplate: Sendable {
         self.headers = headers
     }
 
-    /// Builds the request for a search key and page, resolved against `baseURL`.
-    public func request(key: String = "", page: Int = 1, baseURL: String, sourceHeaders: [HTTPHeader] = []) throws(RuleError) -> HTTPRequest {
+    /// Whether building a request runs JavaScript (so needs `script`).
+    public var needsScript: Bool { !scripts.isEmpty }
+
+    /// Builds the request for a search key and page, resolved against `baseURL`. `script` runs the template's
+    /// JavaScript (bound to the same key and page); `environment` carries the book's variables to it.
+    public func request(key: String = "", page: Int = 1, baseURL: String, sourceHeaders: [HTTPHeader] = [],
+                        script: (any ScriptEvaluating)? = nil,
+                        variables: RuleVariables = RuleVariables()) throws(RuleError) -> HTTPRequest {
+        let environment = RuleEnvironment(baseURL: baseURL, variables: variables, script: script)
+        if let scriptPass {
+            let computed = try runScriptPass(scriptPass, environment: environment)
+            return try URLTemplate(computed, field: field).request(key: key, page: page, baseURL: baseURL,
+                                                                     sourceHeaders: sourceHeaders, script: script,
+                                                                     variables: variables)
+        }
         let encodedKey: String
         do {
             encodedKey = try Self.percentEncode(key, charset: charset ?? "UTF-8")
         } catch {
             throw RuleError(field: field, dialect: nil, reason: error.description, rule: text)
         }
-        let urlText = Self.render(url, key: encodedKey, page: page)
+        var urlText = try render(url, key: encodedKey, page: page, environment: environment)
+        if let optionScript {
+            let replaced = try run(optionScript, result: .text(urlText), environment: environment)
+            if !replaced.isEmpty { urlText = replaced }
+        }
         guard let absolute = URLReference.resolve(urlText, against: baseURL), URLReference.isHTTP(absolute) else {
             throw RuleError(field: field, dialect: nil,
                             reason: "\"\(urlText)\" does not resolve to an http(s) URL against \(baseURL)", rule: text)
@@ -101,7 +162,7 @@ public struct URLTemplate: Sendable {
         for header in self.headers { headers.set(header.name, header.value) }
         var bodyBytes: [UInt8]?
         if let body {
-            let rendered = Self.render(body, key: encodedKey, page: page)
+            let rendered = try render(body, key: encodedKey, page: page, environment: environment)
             do {
                 bodyBytes = try TextTranscoder.bytes(of: rendered, charset: charset ?? "UTF-8")
             } catch {
@@ -178,9 +239,8 @@ public struct URLTemplate: Sendable {
                 } else if let expression = PageExpression(inner) {
                     result.append(.page(expression))
                 } else {
-                    throw RuleError(field: field, dialect: .javaScript,
-                                    reason: "JavaScript rules are not supported (in {{\(inner)}}; only key, page and arithmetic on page run)",
-                                    rule: whole)
+                    // In a URL every other {{…}} is JavaScript (Legado's AnalyzeUrl has no rule check here).
+                    result.append(.script(ScriptSnippet(code: inner, field: field, placement: .template)))
                 }
                 index = close.upperBound
                 continue
@@ -204,7 +264,8 @@ public struct URLTemplate: Sendable {
         return result
     }
 
-    private static func render(_ pieces: [URLTemplatePiece], key: String, page: Int) -> String {
+    private func render(_ pieces: [URLTemplatePiece], key: String, page: Int,
+                        environment: RuleEnvironment) throws(RuleError) -> String {
         var result = ""
         for piece in pieces {
             switch piece {
@@ -213,9 +274,70 @@ public struct URLTemplate: Sendable {
             case .page(let expression): result += String(expression.value(page: page))
             case .byPage(let choices):
                 guard !choices.isEmpty else { continue }
-                result += render(choices[min(max(page, 1), choices.count) - 1], key: key, page: page)
+                result += try render(choices[min(max(page, 1), choices.count) - 1], key: key, page: page,
+                                     environment: environment)
+            case .script(let snippet):
+                // Scripts see the raw key; what they give is sent in the site's charset, as Legado encodes the
+                // query after building the URL.
+                let value = try run(snippet, result: .none, environment: environment)
+                do {
+                    result += try Self.percentEncodingNonASCII(value, charset: charset ?? "UTF-8")
+                } catch {
+                    throw RuleError(field: field, dialect: .javaScript, reason: error.description, rule: text)
+                }
             }
         }
+        return result
+    }
+
+    /// `@js:`/`<js>` parts in order: text replaces the value, a script's result becomes it; the last value is
+    /// the template.
+    private func runScriptPass(_ parts: [ScriptSplitter.Part], environment: RuleEnvironment) throws(RuleError) -> String {
+        var value = text
+        for part in parts {
+            switch part {
+            case .rule(let literal): value = literal
+            case .script(let code, let placement):
+                value = try run(ScriptSnippet(code: code, field: field, placement: placement), result: .text(value),
+                                environment: environment)
+            }
+        }
+        return value.trimmingASCIIWhitespace()
+    }
+
+    private func run(_ snippet: ScriptSnippet, result: RuleValue, environment: RuleEnvironment) throws(RuleError) -> String {
+        guard let script = environment.script else {
+            throw RuleError(field: field, dialect: .javaScript,
+                            reason: "this URL needs JavaScript, and no script runtime was given", rule: text)
+        }
+        do {
+            return try script.run(snippet, result: result, in: .text(""), environment: environment)
+                .strings.joined(separator: "\n")
+        } catch let error as RuleError {
+            throw error
+        } catch {
+            throw RuleError(field: field, dialect: .javaScript, reason: "\(error)", rule: snippet.code)
+        }
+    }
+
+    /// `text` with every byte outside printable ASCII (and spaces) percent-encoded in `charset`.
+    static func percentEncodingNonASCII(_ text: String, charset: String) throws(CharsetError) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value > 0x7E || $0 == " " }) else { return text }
+        var result = ""
+        var run = ""
+        func flush() throws(CharsetError) {
+            if !run.isEmpty { result += try percentEncode(run, charset: charset) }
+            run = ""
+        }
+        for scalar in text.unicodeScalars {
+            if scalar.value > 0x7E || scalar == " " {
+                run.unicodeScalars.append(scalar)
+            } else {
+                try flush()
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        try flush()
         return result
     }
 }
@@ -226,4 +348,5 @@ indirect enum URLTemplatePiece: Sendable {
     case key
     case page(PageExpression)
     case byPage([[URLTemplatePiece]])
+    case script(ScriptSnippet)
 }

@@ -1,15 +1,15 @@
 /// Cuts a rule into its rule and JavaScript parts as Legado does: `<js>…</js>` blocks (any case, possibly
 /// several, anywhere) and `@js:` (any case), which takes everything after it, `<js>` tags included. The text
 /// between them, trimmed, is a rule step when it is not empty.
-enum ScriptSplitter {
+package enum ScriptSplitter {
     /// One part of a rule.
-    enum Part: Equatable {
+    package enum Part: Equatable, Sendable {
         case rule(String)
         case script(String, ScriptSnippet.Placement)
     }
 
     /// The parts of `text` in order; a single `.rule` when it holds no JavaScript.
-    static func split(_ text: String) -> [Part] {
+    package static func split(_ text: String) -> [Part] {
         var parts: [Part] = []
         let lower = Array(text.lowercased().utf8)
         let bytes = Array(text.utf8)
