@@ -128,7 +128,7 @@ public struct HARRecording: Sendable, Hashable {
         }
 
         /// `startedDateTime` parsed as a date, or nil when it is not ISO 8601 with a time zone.
-        public var startedAt: Date? { HARDates.parse(startedDateTime) }
+        public var startedAt: Date? { DateCodec.iso8601Date(startedDateTime) }
     }
 
     /// `entry.request`.
@@ -337,7 +337,7 @@ extension HARRecording {
     /// `303` for other methods, with `Location` set to the final URL — and the response is recorded under the final
     /// URL with GET. Replay then reports the same final URL. The real intermediate hops are not known.
     public mutating func append(request: HTTPRequest, response: HTTPResponse, startedAt: Date, duration: Duration) {
-        let started = HARDates.format(startedAt)
+        let started = DateCodec.iso8601(startedAt)
         let components = duration.components
         let milliseconds = max(0, Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15)
         let method = request.method.uppercased()
@@ -431,23 +431,6 @@ extension HARRecording {
         case 504: return "Gateway Timeout"
         default: return ""
         }
-    }
-}
-
-/// ISO 8601 dates as HAR writes them (`2024-05-01T12:00:00.123Z`).
-enum HARDates {
-    static func format(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
-
-    static func parse(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
     }
 }
 
