@@ -11,12 +11,11 @@ import BookRuleDocument
 /// order after the request line and `Host` (an `Accept-Encoding` among them is sent where libcurl puts it);
 /// libcurl adds `Accept: */*` when the request has no `Accept`, and never its own User-Agent.
 ///
-/// Redirects are followed here, hop by hop, rather than by libcurl: at most `maxRedirects`, http(s) targets only,
-/// the same request twice (same method, URL and cookies) is a loop, POST becomes GET on 301/302/303 as browsers
-/// do while 307/308 keep method and body, cookies set by a hop go on to later hops of the same host, and
-/// `Cookie`/`Authorization` are dropped when the host changes. `Set-Cookie` fields of earlier hops on the final
-/// host are put in front of the final response's headers, so a cookie jar sees them. The deadline covers the
-/// whole chain.
+/// Redirects are followed here, hop by hop, rather than by libcurl, under the rules of `RedirectChain` (shared
+/// with HAR replay): at most `maxRedirects`, http(s) targets only, loops detected, POST becoming GET on
+/// 301/302/303, `Authorization` kept within the origin and the request's own `Cookie` within the host, and
+/// every hop's cookies through the request's `CookieStore` (a source's jar) or one for the chain. The deadline
+/// covers the whole chain.
 ///
 /// Each transfer runs on its own thread (libcurl blocks), so async callers never block the cooperative pool; when
 /// the system cannot start one, the request fails with `connectionFailed` instead of waiting forever.
@@ -115,17 +114,13 @@ public final class CurlTransport: HTTPTransport {
     ) async throws -> (response: HTTPResponse, delivered: Int, stoppedBySink: Bool) {
         try Task.checkCancellation()
         let deadline = ContinuousClock.now.advanced(by: configuration.totalTimeout)
-        var current = request
-        current.method = request.method.uppercased()
-        if current.headers.value(for: "User-Agent") == nil {
-            current.headers.append(HTTPHeader("User-Agent", configuration.userAgent))
+        var first = request
+        if first.headers.value(for: "User-Agent") == nil {
+            first.headers.append(HTTPHeader("User-Agent", configuration.userAgent))
         }
-        var url = try Self.encodedURL(request.url)
+        _ = try Self.encodedURL(request.url)
+        var chain = RedirectChain(first, limit: configuration.maxRedirects)
         let environment = configuration.useEnvironmentProxy ? ProcessInfo.processInfo.environment : [:]
-        var cookiesByHost: [String: [(name: String, value: String)]] = [:]
-        var hopSetCookies: [(host: String, header: HTTPHeader)] = []
-        var visited: [(key: String, url: String)] = []
-        var redirects = 0
 
         let handle = try checkOutHandle(for: request.url)
         defer { checkIn(handle) }
@@ -133,12 +128,11 @@ public final class CurlTransport: HTTPTransport {
 
         while true {
             try Task.checkCancellation()
-            let host = Self.hostKey(url)
-            var prepared = makeHop(current, url: url, cookies: cookiesByHost[host] ?? [], deadline: deadline,
-                                   environment: environment)
+            let next = chain.hop()
+            let url = try Self.encodedURL(next.url)
+            var prepared = makeHop(next, url: url, deadline: deadline, environment: environment)
             prepared.sink = sink
             let hop = prepared
-            visited.append((Self.loopKey(hop), url))
             guard hop.timeoutMilliseconds > 0 else {
                 throw HTTPTransportError.timedOut(url: url, seconds: Self.seconds(configuration.totalTimeout))
             }
@@ -160,51 +154,31 @@ public final class CurlTransport: HTTPTransport {
                 $0.transfers += 1
                 $0.peakBodyCapacity = max($0.peakBodyCapacity, result.bodyCapacity)
             }
-            var response = try mapResult(result, hop: hop)
+            let response = try mapResult(result, hop: hop)
+            // A streamed response went to the sink: it is the final one.
+            let location = result.streamed ? nil : response.headers.value(for: "Location")
+            let follows: Bool
+            do {
+                follows = try chain.received(
+                    status: response.status, headers: response.headers, location: location, from: url)
+            } catch {
+                throw Self.transportError(error, original: request.url)
+            }
+            if !follows { return (response, result.delivered, result.stoppedBySink) }
+        }
+    }
 
-            guard [301, 302, 303, 307, 308].contains(response.status),
-                  let location = response.headers.value(for: "Location"), !result.streamed
-            else {
-                let earlier = hopSetCookies.filter { $0.host == host }.map(\.header)
-                response.headers.insert(contentsOf: earlier, at: 0)
-                return (response, result.delivered, result.stoppedBySink)
-            }
-            guard let target = URLReference.resolve(location, against: url) else {
-                throw HTTPTransportError.invalidURL(
-                    url: location, reason: "the redirect target from \(url) cannot be resolved")
-            }
-            guard URLReference.isHTTP(target) else { throw HTTPTransportError.unsupportedScheme(url: target) }
-            redirects += 1
-            if redirects > configuration.maxRedirects {
-                throw HTTPTransportError.tooManyRedirects(url: request.url, limit: configuration.maxRedirects)
-            }
-            let targetURL = try Self.encodedURL(target)
-            for header in response.headers where header.name.lowercased() == "set-cookie" {
-                hopSetCookies.append((host, header))
-                let pair = header.value.split(separator: ";", maxSplits: 1).first ?? ""
-                if let equals = pair.firstIndex(of: "=") {
-                    let name = pair[..<equals].trimmingASCIIWhitespace()
-                    let value = pair[pair.index(after: equals)...].trimmingASCIIWhitespace()
-                    cookiesByHost[host, default: []].removeAll { $0.name == name }
-                    cookiesByHost[host, default: []].append((name, value))
-                }
-            }
-            if Self.hostKey(targetURL) != host {
-                current.headers.removeAll { ["cookie", "authorization"].contains($0.name.lowercased()) }
-            }
-            if response.status == 303
-                || ((response.status == 301 || response.status == 302) && current.method == "POST") {
-                if current.method != "HEAD" { current.method = "GET" }
-                current.body = nil
-                current.headers.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
-            }
-            current.url = target
-            url = targetURL
-            let nextKey = Self.loopKey(makeHop(current, url: url, cookies: cookiesByHost[Self.hostKey(url)] ?? [],
-                                               deadline: deadline, environment: environment))
-            if let first = visited.firstIndex(where: { $0.key == nextKey }) {
-                throw HTTPTransportError.redirectLoop(url: request.url, loop: visited[first...].map(\.url) + [url])
-            }
+    /// The transport's error for a redirect the chain refused.
+    private static func transportError(_ refusal: RedirectChain.Refusal, original: String) -> HTTPTransportError {
+        switch refusal {
+        case .unresolvable(let location, let from):
+            return .invalidURL(url: location, reason: "the redirect target from \(from) cannot be resolved")
+        case .unsupportedScheme(let target, _, _):
+            return .unsupportedScheme(url: target)
+        case .tooMany(let limit):
+            return .tooManyRedirects(url: original, limit: limit)
+        case .loop(let urls):
+            return .redirectLoop(url: original, loop: urls)
         }
     }
 
@@ -250,30 +224,9 @@ public final class CurlTransport: HTTPTransport {
     }
 
     private func makeHop(
-        _ request: HTTPRequest, url: String, cookies: [(name: String, value: String)],
-        deadline: ContinuousClock.Instant, environment: [String: String]
+        _ request: HTTPRequest, url: String, deadline: ContinuousClock.Instant, environment: [String: String]
     ) -> Hop {
-        var headers = request.headers
-        if !cookies.isEmpty {
-            // The request's own cookies first (minus any a redirect replaced), then the carried ones, in one field
-            // where the request's first Cookie field was.
-            var pairs: [(name: String, value: String)] = []
-            for header in headers where header.name.lowercased() == "cookie" {
-                for piece in header.value.split(separator: ";") {
-                    let text = piece.trimmingASCIIWhitespace()
-                    guard !text.isEmpty else { continue }
-                    let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
-                    let value = text.count > name.count ? String(text.dropFirst(name.count + 1)) : ""
-                    pairs.append((name, value))
-                }
-            }
-            pairs.removeAll { pair in cookies.contains { $0.name == pair.name } }
-            pairs.append(contentsOf: cookies)
-            let field = HTTPHeader("Cookie", pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "; "))
-            let position = headers.firstIndex { $0.name.lowercased() == "cookie" } ?? headers.endIndex
-            headers.removeAll { $0.name.lowercased() == "cookie" }
-            headers.insert(field, at: min(position, headers.endIndex))
-        }
+        let headers = request.headers
         let requestedEncoding = headers.value(for: "Accept-Encoding")
         let acceptEncoding = requestedEncoding ?? configuration.acceptEncoding
         var lines: [String] = []
@@ -297,12 +250,6 @@ public final class CurlTransport: HTTPTransport {
             connectTimeoutMilliseconds: max(1, min(connect, remaining)), timeoutMilliseconds: remaining,
             connectTimeoutClipped: remaining < connect, bodyLimit: max(0, configuration.maxBodyBytes),
             stallSeconds: Int(Self.seconds(configuration.totalTimeout).rounded(.up)), sink: nil)
-    }
-
-    /// Identifies a hop for loop detection: the same method, URL and cookies twice means no progress.
-    private static func loopKey(_ hop: Hop) -> String {
-        let cookie = hop.headerLines.first { $0.lowercased().hasPrefix("cookie:") } ?? ""
-        return hop.method + " " + URLEncoding.normalizedForComparison(hop.url) + " " + cookie
     }
 
     private func mapResult(_ result: HopResult, hop: Hop) throws -> HTTPResponse {
@@ -520,14 +467,6 @@ public final class CurlTransport: HTTPTransport {
             throw .invalidURL(url: text, reason: "non-ASCII host names are not supported; write the xn-- (punycode) form")
         }
         return URLEncoding.encode(trimmed)
-    }
-
-    /// Scheme, host and port in lower case: cookies and credentials stay within it.
-    private static func hostKey(_ url: String) -> String {
-        let parts = URLReference.Parts(url)
-        var authority = (parts?.authority ?? "").lowercased()
-        if let at = authority.lastIndex(of: "@") { authority = String(authority[authority.index(after: at)...]) }
-        return authority
     }
 
     /// The proxy and no-proxy list for a URL with `scheme`: the configuration's, else the environment's
