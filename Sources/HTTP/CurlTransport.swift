@@ -74,6 +74,9 @@ public final class CurlTransport: HTTPTransport {
     public let configuration: Configuration
 
     private let idleHandles = Mutex<[CurlHandle]>([])
+    /// DNS answers and TLS sessions shared by all of this transport's handles (nil if libcurl refused a
+    /// share: each handle then keeps its own).
+    private let share = CurlShare()
     private static let maximumIdleHandles = 4
     /// A stream moving fewer bytes per second than this for `totalTimeout` fails with `timedOut`.
     static let streamMinimumBytesPerSecond = 512
@@ -317,6 +320,10 @@ public final class CurlTransport: HTTPTransport {
                     }
                 }
                 check(bookrule_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errors.baseAddress), "ERRORBUFFER")
+                if let share = handle.share {
+                    // After every reset: curl_easy_reset forgets the share too.
+                    check(bookrule_curl_setopt_pointer(easy, CURLOPT_SHARE, share.handle), "SHARE")
+                }
                 check(bookrule_curl_setopt_string(easy, CURLOPT_URL, hop.url), "the URL")
                 check(bookrule_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
                 check(bookrule_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0), "FOLLOWLOCATION")
@@ -403,7 +410,12 @@ public final class CurlTransport: HTTPTransport {
                     }
                     if finished || running == 0 { break }
                     if cancel.isCancelled { break }
-                    _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+                    let polled = curl_multi_poll(multi, nil, 0, 1000, nil)
+                    if polled != CURLM_OK {
+                        code = CURLE_RECV_ERROR
+                        errors.baseAddress.map { _ = strncpy($0, curl_multi_strerror(polled), Int(CURL_ERROR_SIZE) - 1) }
+                        break
+                    }
                 }
                 var result = HopResult()
                 var status = 0
@@ -438,7 +450,7 @@ public final class CurlTransport: HTTPTransport {
 
     private func checkOutHandle(for url: String) throws -> CurlHandle {
         if let handle = idleHandles.withLock({ $0.popLast() }) { return handle }
-        guard let handle = CurlHandle() else {
+        guard let handle = CurlHandle(share: share) else {
             throw HTTPTransportError.connectionFailed(url: url, message: "libcurl could not be initialised")
         }
         return handle
@@ -518,16 +530,19 @@ public final class CurlTransport: HTTPTransport {
 
 // MARK: - libcurl plumbing
 
-/// One libcurl easy handle with the multi handle it runs in (which keeps the connection and DNS caches), used by
-/// one transfer at a time.
+/// One libcurl easy handle with the multi handle it runs in (which keeps its connections), used by one transfer
+/// at a time. Its DNS answers and TLS sessions live in the transport's `CurlShare`, which it keeps alive until
+/// it is cleaned up itself.
 final class CurlHandle: @unchecked Sendable {
     let easy: UnsafeMutableRawPointer
     let multi: UnsafeMutableRawPointer
+    let share: CurlShare?
 
-    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_SSL | CURL_GLOBAL_WIN32))
+    static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_SSL | CURL_GLOBAL_WIN32))
 
-    init?() {
+    init?(share: CurlShare?) {
         guard Self.globalInit == CURLE_OK else { return nil }
+        self.share = share
         guard let easy = curl_easy_init() else { return nil }
         guard let multi = curl_multi_init() else {
             curl_easy_cleanup(easy)

@@ -445,6 +445,11 @@ struct CurlTransportTests {
         await #expect(throws: CancellationError.self) { try await already.value }
     }
 
+    @Test("libcurl accepts the share of DNS answers and TLS sessions, with its locks")
+    func shareHandle() {
+        #expect(CurlShare()?.handle != nil)
+    }
+
     @Test("an explicit proxy receives the absolute-form request")
     func explicitProxy() async throws {
         let proxy = try LoopbackServer(maxConnections: 1) { _, _ in ok("from the proxy") }
