@@ -16,6 +16,7 @@ let package = Package(
         systemLibrary("CLibXML2", pkgConfig: "libxml-2.0", apt: "libxml2-dev"),
         systemLibrary("CPCRE2", pkgConfig: "libpcre2-8", apt: "libpcre2-dev"),
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+        systemLibrary("CPSL", pkgConfig: "libpsl", apt: "libpsl-dev"),
         systemLibrary("CLibZip", pkgConfig: "libzip", apt: "libzip-dev"),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
 
@@ -28,7 +29,9 @@ let package = Package(
             dependencies: ["BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "CLibXML2"],
             path: "Sources/Rules"
         ),
-        .target(name: "BookRuleHTTP", dependencies: ["BookRuleJSON", "BookRuleDocument", "CCurl"], path: "Sources/HTTP"),
+        .target(
+            name: "BookRuleHTTP", dependencies: ["BookRuleJSON", "BookRuleDocument", "CCurl", "CPSL"], path: "Sources/HTTP"
+        ),
         .target(
             name: "BookRuleEngine",
             dependencies: ["BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP"],

@@ -2,6 +2,7 @@
 //
 //   bookrule-bench toc FILE ENCODING ITERATIONS
 //   bookrule-bench regex UTF8-TOC-FILE ITERATIONS     (PCRE2 through RegexPattern vs NSRegularExpression)
+//   bookrule-bench politeness REQUESTS                 (elapsed ÷ time the server asked for, virtual clock)
 //
 // Runs a whole `SourceEngine.toc` (fetch from memory, charset detection, parse, XPath, field rules, URL
 // resolution, de-duplication) on a saved TOC page and prints one line in the format run.sh reads:
@@ -38,12 +39,16 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[1] == "politeness", let requests = Int(arguments[2]), requests > 1 {
+    try await PolitenessBenchmark.run(requests: requests)
+    exit(0)
+}
 if arguments.count == 4, arguments[1] == "regex", let iterations = Int(arguments[3]), iterations > 0 {
     try RegexBenchmark.run(tocPage: arguments[2], iterations: iterations)
     exit(0)
 }
 guard arguments.count == 5, arguments[1] == "toc", let iterations = Int(arguments[4]), iterations > 0 else {
-    fail("usage: bookrule-bench toc FILE ENCODING ITERATIONS | bookrule-bench regex UTF8-TOC-FILE ITERATIONS")
+    fail("usage: bookrule-bench toc FILE ENCODING ITERATIONS | bookrule-bench regex UTF8-TOC-FILE ITERATIONS | bookrule-bench politeness REQUESTS")
 }
 let path = arguments[2]
 guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }

@@ -18,7 +18,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .hostDeferred(let host, let until, let retryAfter):
             return "\(host) asked bookrule to wait \(retryAfter.readable) (Retry-After), longer than the cap; "
-                + "its remaining work is deferred: run again after \(RetryAfter.utcTimestamp(until)) "
+                + "its remaining work is deferred: run again after \(DateCodec.utcTimestamp(until)) "
                 + "(or raise the Retry-After cap)"
         case .breakerOpen(let host, let failures):
             return "\(host) failed \(failures) times in a row, so bookrule stopped sending it requests for this "

@@ -1,4 +1,5 @@
 import Foundation
+import BookRuleDocument
 
 /// One request the polite fetcher sent, reported to the app (a CLI prints these with `--verbose`).
 public struct FetchEvent: Sendable, Hashable, CustomStringConvertible {
@@ -24,8 +25,10 @@ public struct FetchEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// Wall-clock time the request started.
     public var time: Date
-    /// The host's key, `scheme://host:port`.
-    public var host: String
+    /// The server asked: scheme, host and port.
+    public var origin: URLOrigin
+    /// The host's key, `scheme://host:port` (the origin written out).
+    public var host: String { origin.description }
     /// The request method.
     public var method: String
     /// The URL requested.
@@ -49,11 +52,11 @@ public struct FetchEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates an event.
     public init(
-        time: Date, host: String, method: String, url: String, attempt: Int, status: Int?, bytes: Int,
+        time: Date, origin: URLOrigin, method: String, url: String, attempt: Int, status: Int?, bytes: Int,
         wait: Duration, duration: Duration, retryReason: RetryReason?, error: String?, userAgent: String
     ) {
         self.time = time
-        self.host = host
+        self.origin = origin
         self.method = method
         self.url = url
         self.attempt = attempt
@@ -70,7 +73,7 @@ public struct FetchEvent: Sendable, Hashable, CustomStringConvertible {
     /// attempt and its reason on a retry.
     public var description: String {
         let result = status.map { "\($0)" } ?? "failed (\(error ?? "no response"))"
-        var line = "\(RetryAfter.utcTimestamp(time)) \(method) \(url) -> \(result), \(bytes) B, "
+        var line = "\(DateCodec.utcTimestamp(time)) \(method) \(url) -> \(result), \(bytes) B, "
             + "waited \(wait.readable), took \(duration.readable)"
         if let retryReason {
             line += " [attempt \(attempt), retry after \(retryReason)]"

@@ -39,12 +39,13 @@ public enum HARReplayError: Error, Sendable, Hashable, CustomStringConvertible {
 /// body bytes (an absent body equals an empty one). URLs are compared exactly first; if nothing matches, they are
 /// compared after normalising percent-encoding (raw CJK vs `%E4…`, hex case), the `#fragment`, host case and
 /// default port. Several matching entries are returned in recorded order by successive calls, the last one
-/// repeating. Recorded 3xx responses with a `Location` are followed as a real transport would (at most
-/// `maximumRedirects`, POST becoming GET on 301/302/303), and the final response carries the URL that
-/// answered. HTTP/2 pseudo-headers (`:status`) are dropped from replayed responses.
+/// repeating. Recorded 3xx responses with a `Location` are followed under the rules `CurlTransport` follows
+/// live ones by (`RedirectChain`: at most `maximumRedirects`, loops, http(s) only, POST becoming GET on
+/// 301/302/303, which headers survive a change of origin, cookies through the request's `CookieStore`), and
+/// the final response carries the URL that answered. HTTP/2 pseudo-headers (`:status`) are dropped from replayed responses.
 public struct HARReplayTransport: HTTPTransport {
     /// The most redirects followed for one request, as in `CurlTransport`.
-    public static let maximumRedirects = 10
+    public static let maximumRedirects = RedirectChain.defaultLimit
 
     /// The recording being replayed.
     public let recording: HARRecording
@@ -80,15 +81,13 @@ public struct HARReplayTransport: HTTPTransport {
         try replay(request)
     }
 
-    /// The synchronous core of `send`.
+    /// The synchronous core of `send`: the recorded hops, followed under `RedirectChain`'s rules (as
+    /// `CurlTransport` follows live ones), cookies included.
     func replay(_ request: HTTPRequest) throws(HARReplayError) -> HTTPResponse {
-        var current = request
-        current.method = request.method.uppercased()
-        var served: Set<Int> = []
-        var redirects = 0
+        var chain = RedirectChain(request, limit: Self.maximumRedirects)
         while true {
+            let current = chain.hop()
             let index = try nextEntry(for: current)
-            if !served.insert(index).inserted { throw .redirectLoop(url: request.url) }
             let entry = recording.entries[index]
             let recorded = entry.response
             if recorded.status <= 0 { throw .recordedFailure(method: current.method, url: current.url) }
@@ -97,21 +96,22 @@ public struct HARReplayTransport: HTTPTransport {
                 url: entry.request.url, status: recorded.status, headers: headers,
                 body: recorded.content.body ?? []
             )
-            guard [301, 302, 303, 307, 308].contains(recorded.status) else { return response }
             var location = headers.value(for: "Location") ?? ""
             if location.isEmpty { location = recorded.redirectURL }
-            if location.isEmpty { return response }
-            guard let target = URLReference.resolve(location, against: entry.request.url), URLReference.isHTTP(target)
-            else { throw .invalidRedirect(from: entry.request.url, location: location) }
-            redirects += 1
-            if redirects > Self.maximumRedirects {
-                throw .tooManyRedirects(url: request.url, limit: Self.maximumRedirects)
+            do {
+                let follows = try chain.received(
+                    status: recorded.status, headers: headers, location: location, from: entry.request.url)
+                if !follows { return response }
+            } catch {
+                switch error {
+                case .unresolvable(let location, let from), .unsupportedScheme(_, let location, let from):
+                    throw .invalidRedirect(from: from, location: location)
+                case .tooMany(let limit):
+                    throw .tooManyRedirects(url: request.url, limit: limit)
+                case .loop:
+                    throw .redirectLoop(url: request.url)
+                }
             }
-            if recorded.status == 303 || ((recorded.status == 301 || recorded.status == 302) && current.method == "POST") {
-                if current.method != "HEAD" { current.method = "GET" }
-                current.body = nil
-            }
-            current.url = target
         }
     }
 

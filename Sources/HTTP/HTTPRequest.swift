@@ -8,12 +8,19 @@ public struct HTTPRequest: Sendable, Hashable {
     public var headers: [HTTPHeader]
     /// The request body (already encoded in the charset the site expects), for POST.
     public var body: [UInt8]?
+    /// The cookie store a transport reads and fills on every hop of a redirect chain (a source's
+    /// `CookieJar` sets it); nil gives the chain a store of its own, forgotten afterwards.
+    public var cookies: CookieStore?
 
     /// Creates a request.
-    public init(url: String, method: String = "GET", headers: [HTTPHeader] = [], body: [UInt8]? = nil) {
+    public init(
+        url: String, method: String = "GET", headers: [HTTPHeader] = [], body: [UInt8]? = nil,
+        cookies: CookieStore? = nil
+    ) {
         self.url = url
         self.method = method
         self.headers = headers
         self.body = body
+        self.cookies = cookies
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import BookRuleDocument
 
 /// The one transport every request of a run goes through: it paces each host, backs off when a host is
 /// struggling, retries what is safe to retry, stops hammering a host that keeps failing, and sends a browser
@@ -8,10 +9,13 @@ import Synchronization
 /// Hosts are keyed by `scheme://host:port` and are independent: a slow or backing-off host never delays another.
 /// For each host:
 /// - By default one request is in flight at a time, and the next one starts no sooner than `policy.delay`
-///   after the previous response ended (`policy.failureDelay` after a failure; with jitter the gap is drawn
-///   from [d, 1.5 d]). After failures stop, the gap steps back down, halving the extra delay per success.
-///   `setConcurrentRate(_:forHostOf:)` replaces this pacing with a source's `concurrentRate`.
-/// - `Retry-After` on a 408, 429 or 5xx pauses the whole host; one longer than `policy.retryAfterCap` throws
+///   after the previous response ended (`policy.failureDelay` after a failure that carries no `Retry-After`;
+///   with jitter the gap is drawn from [d, 1.5 d]). After such failures stop, the gap steps back down, halving
+///   the extra delay per success. `setConcurrentRate(_:forHostOf:)` replaces this pacing with a source's
+///   `concurrentRate`.
+/// - `Retry-After` on a 408, 429 or 5xx pauses the whole host for exactly what the server asked (never less
+///   than the host delay, plus jitter of up to half of it) and does not raise the host's delay: the next
+///   success is followed by the normal gap. One longer than `policy.retryAfterCap` throws
 ///   `FetchError.hostDeferred` at once (and for every later request to the host until that time).
 /// - GET and HEAD are retried on 408, 429, 5xx and transport errors, at most `policy.maxAttempts` tries, with
 ///   exponential backoff and full jitter when there is no `Retry-After`; then `FetchError.gaveUp`. Other
@@ -60,7 +64,7 @@ public final class PoliteFetcher: HTTPTransport {
     /// Replaces the default pacing of the host of `url` with `rate` (a source's `concurrentRate`), or restores
     /// the default with nil. Backoff, Retry-After and the breaker still apply.
     public func setConcurrentRate(_ rate: ConcurrentRate?, forHostOf url: String) throws(FetchError) {
-        guard let key = Self.hostKey(url) else { throw .invalidURL(url) }
+        guard let key = URLOrigin(url)?.description else { throw .invalidURL(url) }
         let granted = state.withLock { state -> [Waiter] in
             state.ensureHost(key, poolSize: policy.userAgents.agents.count)
             state.hosts[key, default: HostState()].rate = rate
@@ -71,7 +75,7 @@ public final class PoliteFetcher: HTTPTransport {
 
     /// Closes the breaker of the host of `url` and forgets its failure count, so requests go to it again.
     public func resetBreaker(forHostOf url: String) throws(FetchError) {
-        guard let key = Self.hostKey(url) else { throw .invalidURL(url) }
+        guard let key = URLOrigin(url)?.description else { throw .invalidURL(url) }
         state.withLock { state in
             state.hosts[key]?.breakerOpen = false
             state.hosts[key]?.consecutiveFailures = 0
@@ -83,7 +87,7 @@ public final class PoliteFetcher: HTTPTransport {
     /// `CancellationError` when the calling task is cancelled while waiting; and the transport's own error when
     /// a request that may not be retried fails.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let key = Self.hostKey(request.url) else { throw FetchError.invalidURL(request.url) }
+        guard let origin = URLOrigin(request.url) else { throw FetchError.invalidURL(request.url) }
         let method = request.method.uppercased()
         let retriable = method == "GET" || method == "HEAD"
         let maxAttempts = retriable ? max(1, policy.maxAttempts) : 1
@@ -92,7 +96,7 @@ public final class PoliteFetcher: HTTPTransport {
         while true {
             number += 1
             let (decision, _) = try await attempt(
-                request, at: key, number: number, maxAttempts: maxAttempts, retriable: retriable,
+                request, at: origin, number: number, maxAttempts: maxAttempts, retriable: retriable,
                 retryReason: retryReason, exchange: { try await self.transport.send($0) },
                 response: { $0 }, bytes: { $0.body.count })
             switch decision {
@@ -114,9 +118,9 @@ public final class PoliteFetcher: HTTPTransport {
     /// so retrying is the downloader's decision. Throws `FetchError` when the host is deferred or its breaker
     /// is open, `CancellationError` when cancelled, and the transport's error when the transfer fails.
     public func stream(_ request: HTTPRequest, to sink: any HTTPBodySink) async throws -> HTTPStreamResult {
-        guard let key = Self.hostKey(request.url) else { throw FetchError.invalidURL(request.url) }
+        guard let origin = URLOrigin(request.url) else { throw FetchError.invalidURL(request.url) }
         let (decision, answer) = try await attempt(
-            request, at: key, number: 1, maxAttempts: 1, retriable: false, retryReason: nil,
+            request, at: origin, number: 1, maxAttempts: 1, retriable: false, retryReason: nil,
             exchange: { try await self.transport.stream($0, to: sink) },
             response: { HTTPResponse(url: $0.head.url, status: $0.head.status, headers: $0.head.headers) },
             bytes: { $0.bodyBytes })
@@ -128,10 +132,11 @@ public final class PoliteFetcher: HTTPTransport {
     /// the outcome for the host (from `response` of the answer, or the error), reports the event, and returns
     /// the host's decision together with the answer.
     private func attempt<Answer>(
-        _ request: HTTPRequest, at key: String, number: Int, maxAttempts: Int, retriable: Bool,
+        _ request: HTTPRequest, at origin: URLOrigin, number: Int, maxAttempts: Int, retriable: Bool,
         retryReason: FetchEvent.RetryReason?, exchange: (HTTPRequest) async throws -> Answer,
         response: (Answer) -> HTTPResponse, bytes: (Answer) -> Int
     ) async throws -> (decision: Decision, answer: Result<Answer, any Error>) {
+        let key = origin.description
         let waitStart = clock.now
         let turn = try await takeTurn(at: key)
         var outgoing = request
@@ -160,7 +165,7 @@ public final class PoliteFetcher: HTTPTransport {
             var errorText: String?
             if case .failure(let error) = answer { errorText = String(describing: error) }
             events(FetchEvent(
-                time: startedDate, host: key, method: request.method.uppercased(), url: request.url, attempt: number,
+                time: startedDate, origin: origin, method: request.method.uppercased(), url: request.url, attempt: number,
                 status: (try? result.get())?.status, bytes: (try? answer.get()).map(bytes) ?? 0,
                 wait: started - waitStart, duration: ended - started, retryReason: retryReason, error: errorText,
                 userAgent: outgoing.headers.value(for: "User-Agent") ?? turn.userAgent))
@@ -342,24 +347,18 @@ public final class PoliteFetcher: HTTPTransport {
         // an oversized body will not, so those are neither retried nor counted against the host.
         let connectionError = transportError.map(Self.isConnectionError) ?? false
         let failed = connectionError || retryableStatus || status == 403
-        if failed {
-            host.consecutiveFailures += 1
-            let extra = policy.failureDelay - baseDelay
-            if extra > host.extraDelay { host.extraDelay = extra }
-        } else {
-            host.consecutiveFailures = 0
-            host.extraDelay = host.extraDelay < .milliseconds(1) ? .zero : host.extraDelay / 2
-        }
-        host.setGap(after: now, base: baseDelay, policy: policy, random: &state.random)
-        if let status, status == 403 || status == 429 || status == 503, policy.userAgentRotation == .session {
-            host.userAgentIndex += 1
-        }
-
         var retryAfter: Duration?
         if retryableStatus, let value = response?.headers.value(for: "Retry-After") {
             retryAfter = RetryAfter.delay(value, now: wallNow)
         }
+        if failed {
+            host.consecutiveFailures += 1
+        } else {
+            host.consecutiveFailures = 0
+        }
         if let retryAfter {
+            // The server said when to come back: that is the wait, not the failure delay, and the host's delay
+            // is not raised (the next success goes on at the normal pace).
             if retryAfter > policy.retryAfterCap {
                 let until = wallNow.addingTimeInterval(retryAfter.inSeconds)
                 host.deferred = Deferral(until: now + retryAfter, date: until, retryAfter: retryAfter)
@@ -368,7 +367,19 @@ public final class PoliteFetcher: HTTPTransport {
                 granted.failed = host.failAllWaiters(with: error, clock: clock)
                 return (.fail(error), granted)
             }
-            host.pausedUntil = max(host.pausedUntil, now + retryAfter)
+            host.setWait(after: now, retryAfter: retryAfter, base: baseDelay, policy: policy, random: &state.random)
+        } else {
+            if failed {
+                // A failure that says nothing: slow down, and come back down gradually (halving per success).
+                let extra = policy.failureDelay - baseDelay
+                if extra > host.extraDelay { host.extraDelay = extra }
+            } else {
+                host.extraDelay = host.extraDelay < .milliseconds(1) ? .zero : host.extraDelay / 2
+            }
+            host.setGap(after: now, base: baseDelay, policy: policy, random: &state.random)
+        }
+        if let status, status == 403 || status == 429 || status == 503, policy.userAgentRotation == .session {
+            host.userAgentIndex += 1
         }
 
         if failed, policy.breakerThreshold > 0, host.consecutiveFailures >= policy.breakerThreshold,
@@ -411,41 +422,10 @@ public final class PoliteFetcher: HTTPTransport {
 
     // MARK: - Host keys
 
-    /// `scheme://host:port` for an absolute http(s) URL (host lower-cased, default port filled in), or nil.
+    /// `scheme://host:port` for an absolute http(s) URL (host lower-cased, default port filled in), or nil:
+    /// the `URLOrigin` of the URL, the key of the host's queue.
     package static func hostKey(_ url: String) -> String? {
-        let text = url.trimmingCharacters(in: .whitespaces)
-        guard let separator = text.range(of: "://") else { return nil }
-        let scheme = text[..<separator.lowerBound].lowercased()
-        guard scheme == "http" || scheme == "https" else { return nil }
-        let rest = text[separator.upperBound...]
-        var authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        var host = authority
-        var port: Substring = ""
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            host = authority[...close]
-            let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") {
-                port = after.dropFirst()
-            } else if !after.isEmpty {
-                return nil
-            }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = authority[..<colon]
-            port = authority[authority.index(after: colon)...]
-        }
-        guard !host.isEmpty else { return nil }
-        let number: Int
-        if port.isEmpty {
-            number = scheme == "https" ? 443 : 80
-        } else {
-            guard port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(port),
-                  value <= 65_535
-            else { return nil }
-            number = value
-        }
-        return "\(scheme)://\(host.lowercased()):\(number)"
+        URLOrigin(url)?.description
     }
 }
 
@@ -549,6 +529,19 @@ private struct HostState {
             drawn = max(gap, gap.scaled(by: 1 + 0.5 * random.unit()))
         }
         nextEarliest = max(nextEarliest, end + drawn)
+    }
+
+    /// Pauses the host after a response that ended at `end` and asked, with `Retry-After`, for `retryAfter`:
+    /// no request starts before that wait, never shorter than the host's `base` delay, plus jitter that only
+    /// adds (up to half the base delay, the same spread as a normal gap).
+    mutating func setWait(
+        after end: Duration, retryAfter: Duration, base: Duration, policy: PolitenessPolicy,
+        random: inout any RandomNumberGenerator & Sendable
+    ) {
+        var wait = max(retryAfter, base)
+        if policy.jitter, base > .zero { wait += (base / 2).scaled(by: random.unit()) }
+        pausedUntil = max(pausedUntil, end + retryAfter)
+        nextEarliest = max(nextEarliest, end + wait)
     }
 
     /// Gives up a place: to the first waiter if there is room, otherwise frees it. Returns the waiter to resume.

@@ -6,8 +6,9 @@ public struct PolitenessPolicy: Sendable, Hashable {
     /// The least time from the end of one response to the start of the next request to the same host, after
     /// a success. Default 0.5 s.
     public var delay: Duration
-    /// The same gap after a failure (a connection error, 403, 408, 429 or 5xx). Default 5 s. After the host
-    /// recovers, the gap steps back down towards `delay`, halving the difference with each success.
+    /// The same gap after a failure that does not say when to come back (a connection error, 403, or a 408,
+    /// 429 or 5xx without `Retry-After`). Default 5 s. After the host recovers, the gap steps back down towards
+    /// `delay`, halving the difference with each success. A `Retry-After` replaces it with the server's wait.
     public var failureDelay: Duration
     /// Whether gaps are drawn from [d, 1.5 d] instead of being exactly d. Jitter only ever adds. Default on.
     public var jitter: Bool

@@ -3,8 +3,9 @@ import Foundation
 /// Reads a `Retry-After` header value (RFC 9110 section 10.2.3): delta-seconds, or an HTTP-date in any of its
 /// three forms (IMF-fixdate, the obsolete RFC 850 form and asctime).
 ///
-/// Dates are parsed by hand, in ASCII and UTC, so the result never depends on the process locale or time zone
-/// (a locale-dependent `DateFormatter` reads month names in the user's language and breaks on other systems).
+/// This type holds the strict RFC 9110 grammar (only those three forms, GMT only, real calendar days, the
+/// 50-year rule for two-digit years); turning the checked fields into an instant is `DateCodec`'s
+/// (`curl_getdate`), which alone would also accept `PST` or `31 Apr`.
 public enum RetryAfter {
     /// How long `value` asks the client to wait, seen at the wall-clock date `now`; a date in the past counts as
     /// zero. Nil when `value` is neither delta-seconds nor an HTTP-date (the caller then falls back to its own
@@ -55,24 +56,6 @@ public enum RetryAfter {
         return makeDate(year: year, month: words[1], day: words[2], time: words[3])
     }
 
-    // MARK: - Formatting (for messages and tests)
-
-    /// `date` as an IMF-fixdate, e.g. `Thu, 05 Nov 2026 12:00:00 GMT`.
-    static func imfFixdate(_ date: Date) -> String {
-        let parts = utcParts(date)
-        let weekday = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][parts.weekday]
-        let month = monthNames[parts.month - 1].capitalized
-        return "\(weekday), \(pad(parts.day)) \(month) \(parts.year) \(pad(parts.hour)):\(pad(parts.minute)):"
-            + "\(pad(parts.second)) GMT"
-    }
-
-    /// `date` as `2026-11-05 12:00:00 UTC`, for messages a user reads.
-    static func utcTimestamp(_ date: Date) -> String {
-        let parts = utcParts(date)
-        return "\(parts.year)-\(pad(parts.month))-\(pad(parts.day)) \(pad(parts.hour)):\(pad(parts.minute)):"
-            + "\(pad(parts.second)) UTC"
-    }
-
     // MARK: - Parsing helpers
 
     private static let dayNames: Set<String> = [
@@ -115,12 +98,14 @@ public enum RetryAfter {
     }
 
     private static func fullYear(twoDigits: Int, now: Date) -> Int {
-        let currentYear = utcParts(now).year
+        let currentYear = DateCodec.utcYear(of: now)
         var year = currentYear - currentYear % 100 + twoDigits
         if year > currentYear + 50 { year -= 100 } else if year <= currentYear - 50 { year += 100 }
         return year
     }
 
+    /// The instant of checked fields, through `DateCodec` on the IMF-fixdate they spell; nil for a day the
+    /// month does not have or a time out of range.
     private static func makeDate(year: Int, month monthText: Substring, day dayText: Substring, time: Substring)
         -> Date?
     {
@@ -128,15 +113,16 @@ public enum RetryAfter {
               dayText.count <= 2, let day = number(dayText)
         else { return nil }
         let month = monthIndex + 1
-        guard year >= 1, day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        guard year >= 1, year <= 9999, day >= 1, day <= daysIn(month: month, year: year) else { return nil }
         let clock = time.split(separator: ":", omittingEmptySubsequences: false)
         guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
               let hour = number(clock[0]), let minute = number(clock[1]), let second = number(clock[2]),
               hour < 24, minute < 60, second <= 60
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
+        var yearText = String(year)
+        while yearText.count < 4 { yearText = "0" + yearText }
+        // The weekday is not checked against the date (RFC 9110 lets a recipient ignore it); curl ignores it too.
+        return DateCodec.httpDate("Mon, \(dayText.count == 1 ? "0" : "")\(dayText) \(monthNames[monthIndex]) \(yearText) \(time) GMT")
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {
@@ -149,48 +135,5 @@ public enum RetryAfter {
         default:
             return 31
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let shiftedMonth = (month + 9) % 12
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private struct UTCParts {
-        var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int
-    }
-
-    private static func utcParts(_ date: Date) -> UTCParts {
-        // Clamped to years 0001–9999 so a hostile date can't overflow the arithmetic below.
-        let total = Int(min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799).rounded(.down))
-        var days = total / 86_400
-        var secondOfDay = total % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
-        }
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        let weekday = ((days % 7) + 11) % 7  // 1970-01-01 was a Thursday (4)
-        return UTCParts(
-            year: year, month: month, day: day, hour: secondOfDay / 3_600, minute: secondOfDay % 3_600 / 60,
-            second: secondOfDay % 60, weekday: weekday)
-    }
-
-    private static func pad(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : "\(value)"
     }
 }

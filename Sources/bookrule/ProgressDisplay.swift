@@ -16,6 +16,8 @@ final class ProgressDisplay: Sendable {
 
     private let terminal: Terminal
     private let mode: Mode
+    /// The bar's width in columns; nil asks the terminal at each redraw.
+    private let width: Int?
     private let state = Mutex(State())
 
     private struct State {
@@ -29,9 +31,10 @@ final class ProgressDisplay: Sendable {
         var barShown = false
     }
 
-    init(terminal: Terminal, mode: Mode) {
+    init(terminal: Terminal, mode: Mode, width: Int? = nil) {
         self.terminal = terminal
         self.mode = mode
+        self.width = width
     }
 
     /// The mode for this process: JSON when asked, a bar on a terminal (unless TERM is dumb), lines otherwise.
@@ -89,10 +92,11 @@ final class ProgressDisplay: Sendable {
             return
         }
         if let reason = event.retryReason {
-            line("retrying \(event.url): \(reason)")
+            line("retried \(event.url) after waiting \(String(format: "%.1f", event.wait.seconds)) s (\(reason))")
         }
         if event.wait > .seconds(2) {
-            state.withLock { $0.waiting = String(format: "waited %.1f s for %@", event.wait.seconds, event.host) }
+            let note = String(format: "waited %.1f s for %@", event.wait.seconds, event.origin.authority)
+            state.withLock { $0.waiting = note }
             redraw()
         }
     }
@@ -101,19 +105,26 @@ final class ProgressDisplay: Sendable {
         guard mode == .bar else { return }
         let text = state.withLock { state -> String in
             state.barShown = true
-            let width = 24
-            let fraction = state.total > 0 ? Double(state.done) / Double(state.total) : 0
-            let filled = Int(fraction * Double(width))
-            let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
             let elapsed = (ContinuousClock.now - state.started).seconds
             let rate = elapsed > 0 ? Double(state.fetchedThisRun) / elapsed : 0
             let remaining = state.total - state.done
             let eta = rate > 0 ? Self.clock(Double(remaining) / rate) : "--:--"
-            var text = "[\(bar)] \(state.done)/\(state.total) \(String(format: "%.1f", rate)) ch/s ETA \(eta)"
-            if state.failures > 0 { text += " failed \(state.failures)" }
-            if let waiting = state.waiting { text += " (\(waiting))" }
-            text += " " + state.current
-            return String(text.prefix(Self.columns()))
+            var counts = " \(state.done)/\(state.total) \(String(format: "%.1f", rate)) ch/s ETA \(eta)"
+            if state.failures > 0 { counts += " failed \(state.failures)" }
+            let columns = self.width ?? Self.columns()
+            // The wait note goes in whole or not at all (a note cut mid-host says nothing): the bar gives up
+            // to 16 of its 24 columns for it; the title takes what is left.
+            var width = 24
+            if let waiting = state.waiting {
+                let note = " (\(waiting))"
+                let needed = 2 + Self.displayWidth(counts) + Self.displayWidth(note)
+                width = min(24, max(8, columns - needed))
+                if width + needed <= columns { counts += note } else { width = 24 }
+            }
+            let fraction = state.total > 0 ? Double(state.done) / Double(state.total) : 0
+            let filled = min(width, Int(fraction * Double(width)))
+            let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+            return Self.prefix("[\(bar)]" + counts + " " + state.current, columns: columns)
         }
         terminal.errorRaw("\r\u{1B}[K" + text)
     }
@@ -165,6 +176,32 @@ final class ProgressDisplay: Sendable {
         let total = Int(seconds.rounded())
         return total >= 3600 ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
             : String(format: "%d:%02d", total / 60, total % 60)
+    }
+
+    /// The longest start of `text` that fits in `columns` terminal columns (CJK characters take two).
+    static func prefix(_ text: String, columns: Int) -> String {
+        var used = 0
+        var end = text.startIndex
+        for index in text.indices {
+            used += displayWidth(text[index])
+            if used > columns { break }
+            end = text.index(after: index)
+        }
+        return String(text[..<end])
+    }
+
+    /// The columns `text` takes on a terminal: two for East Asian wide characters, one for others.
+    static func displayWidth<S: StringProtocol>(_ text: S) -> Int {
+        text.reduce(0) { $0 + displayWidth($1) }
+    }
+
+    private static func displayWidth(_ character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first?.value else { return 0 }
+        let wide = (0x1100...0x115F).contains(scalar) || (0x2E80...0xA4CF).contains(scalar)
+            || (0xAC00...0xD7A3).contains(scalar) || (0xF900...0xFAFF).contains(scalar)
+            || (0xFE30...0xFE4F).contains(scalar) || (0xFF00...0xFF60).contains(scalar)
+            || (0xFFE0...0xFFE6).contains(scalar) || (0x20000...0x3FFFD).contains(scalar)
+        return wide ? 2 : 1
     }
 
     private static func columns() -> Int {

@@ -53,3 +53,27 @@ struct URLTests {
         #expect(throws: RuleError.self) { try URLTemplate("@js:'/s?q='+key", field: "searchUrl") }
     }
 }
+
+@Suite struct URLOriginTests {
+    @Test func schemeHostAndPortWithDefaults() throws {
+        let origin = try #require(URLOrigin("https://User:pw@WWW.Example.com/x?y#z"))
+        #expect(origin.scheme == "https" && origin.host == "www.example.com" && origin.port == 443)
+        #expect(origin.description == "https://www.example.com:443")
+        #expect(origin.authority == "www.example.com:443")
+        #expect(origin.isSecure)
+        #expect(URLOrigin("http://a.example")?.port == 80)
+        #expect(URLOrigin("HTTP://a.example:8080?q")?.description == "http://a.example:8080")
+        #expect(URLOrigin(" http://127.0.0.1:8791/book ")?.authority == "127.0.0.1:8791")
+        #expect(URLOrigin("http://[::1]:8080/x")?.host == "[::1]")
+        #expect(URLOrigin("http://[::1]/x")?.port == 80)
+        // The same server however the URL writes it.
+        #expect(URLOrigin("http://a.example/")  == URLOrigin("http://A.EXAMPLE:80/b"))
+        #expect(URLOrigin("http://a.example/") != URLOrigin("https://a.example/"))
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "/relative", "ftp://a.example/", "http://a.example:99999/",
+                      "http://a.example:8x/", "http:///path", "http://[::1/", "http://[::1]x/", "mailto:a@b"])
+    func notAnHTTPOrigin(url: String) {
+        #expect(URLOrigin(url) == nil)
+    }
+}

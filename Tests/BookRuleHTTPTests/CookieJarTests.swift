@@ -56,4 +56,42 @@ struct CookieJarTests {
         clock.withLock { $0 = $0.addingTimeInterval(120) }
         #expect(jar.cookies(for: "http://a.test/") == ["sid=new"])
     }
+
+    @Test("Domain=com and Domain=co.uk are refused (public suffixes); a registrable parent domain is accepted")
+    func publicSuffixDomainsAreRefused() async throws {
+        let site = CookieSite(setCookies: [
+            "https://www.shop.co.uk/": ["uk=1; Domain=co.uk", "shop=1; Domain=shop.co.uk"],
+            "https://www.novel.com/": ["super=1; Domain=com", "dot=1; Domain=.com", "site=1; Domain=novel.com"],
+        ])
+        let jar = CookieJar(upstream: site)
+        _ = try await jar.send(HTTPRequest(url: "https://www.shop.co.uk/"))
+        _ = try await jar.send(HTTPRequest(url: "https://www.novel.com/"))
+        #expect(jar.cookies(for: "https://other.co.uk/") == [])
+        #expect(jar.cookies(for: "https://m.shop.co.uk/") == ["shop=1"])
+        #expect(jar.cookies(for: "https://elsewhere.com/") == [])
+        #expect(jar.cookies(for: "https://m.novel.com/") == ["site=1"])
+    }
+
+    @Test("a redirect chain replayed from HAR goes through the jar: the login host's Domain cookie is sent and kept")
+    func redirectCookieThroughHARReplay() async throws {
+        let recording = HARRecording(entries: [
+            Self.entry("https://login.example.com/login", status: 302, headers: [
+                HTTPHeader("Location", "https://www.example.com/book/1"),
+                HTTPHeader("Set-Cookie", "sid=s1; Domain=example.com; Path=/"), HTTPHeader("Set-Cookie", "x=1; Domain=com"),
+            ]),
+            Self.entry("https://www.example.com/book/1", status: 200, headers: []),
+        ])
+        let jar = CookieJar(upstream: HARReplayTransport(recording: recording))
+        let response = try await jar.send(HTTPRequest(url: "https://login.example.com/login"))
+        #expect(response.url == "https://www.example.com/book/1")
+        #expect(jar.cookies(for: "https://www.example.com/") == ["sid=s1"])
+    }
+
+    private static func entry(_ url: String, status: Int, headers: [HTTPHeader]) -> HARRecording.Entry {
+        HARRecording.Entry(
+            startedDateTime: "2026-01-01T00:00:00.000Z", time: 0, request: HARRecording.Request(method: "GET", url: url),
+            response: HARRecording.Response(
+                status: status, headers: headers, content: HARRecording.Content(size: 0, mimeType: "", body: [])),
+            timings: HARRecording.Timings(send: 0, wait: 0, receive: 0))
+    }
 }

@@ -120,13 +120,16 @@ struct CurlTransportTests {
                 return ok("final page")
             }
         }
+        let store = CookieStore()
         let response = try await Self.transport().send(HTTPRequest(
             url: "http://127.0.0.1:\(server.port)/start",
-            headers: [HTTPHeader("Cookie", "lang=zh"), HTTPHeader("X-After", "1"), HTTPHeader("Cookie", "sid=old")]))
+            headers: [HTTPHeader("Cookie", "lang=zh"), HTTPHeader("X-After", "1"), HTTPHeader("Cookie", "sid=old")],
+            cookies: store))
         #expect(response.status == 200)
         #expect(response.url == "http://127.0.0.1:\(server.port)/final.html")
         #expect(response.body == Array("final page".utf8))
-        #expect(response.headers.value(for: "Set-Cookie") == "sid=abc; Path=/")
+        // The cookie set on the way went into the request's store, for the URL that set it.
+        #expect(store.cookies(for: "http://127.0.0.1:\(server.port)/other") == ["sid=abc"])
         let requests = server.requests
         #expect(requests.map(\.target) == ["/start", "/middle?x=1", "/final.html"])
         #expect(requests[0].headers.filter { $0.name == "Cookie" }.map(\.value) == ["lang=zh", "sid=old"])
@@ -140,6 +143,7 @@ struct CurlTransportTests {
 
     @Test("Cookie and Authorization stay with their host; carried cookies resume when the chain comes back")
     func crossHostRedirect() async throws {
+        // "localhost" and "127.0.0.1" are the same machine but different hosts to cookies and credentials.
         let other = try LoopbackServer(maxConnections: 1) { request, _ in
             let homePort = request.target.split(separator: "=").last ?? ""
             return LoopbackServer.reply(302, "Found", headers: [
@@ -149,14 +153,15 @@ struct CurlTransportTests {
         let home = try LoopbackServer(maxConnections: 2) { request, port in
             if request.target == "/start" {
                 return LoopbackServer.reply(302, "Found", headers: [
-                    ("Location", "http://127.0.0.1:\(other.port)/hop?home=\(port)"), ("Set-Cookie", "sid=abc"),
+                    ("Location", "http://localhost:\(other.port)/hop?home=\(port)"), ("Set-Cookie", "sid=abc"),
                 ])
             }
             return ok("home again")
         }
+        let store = CookieStore()
         let response = try await Self.transport().send(HTTPRequest(
             url: "http://127.0.0.1:\(home.port)/start",
-            headers: [HTTPHeader("Authorization", "Bearer t"), HTTPHeader("Cookie", "mine=1")]))
+            headers: [HTTPHeader("Authorization", "Bearer t"), HTTPHeader("Cookie", "mine=1")], cookies: store))
         #expect(response.url == "http://127.0.0.1:\(home.port)/back")
         #expect(response.body == Array("home again".utf8))
         let hop = try #require(other.requests.first)
@@ -165,7 +170,32 @@ struct CurlTransportTests {
         let back = try #require(home.requests.last)
         #expect(back.headers.value(for: "Authorization") == nil)
         #expect(back.headers.value(for: "Cookie") == "sid=abc")
-        #expect(response.headers.filter { $0.name == "Set-Cookie" }.map(\.value) == ["sid=abc"])
+        #expect(store.cookies(for: "http://localhost/") == ["elsewhere=1"])
+        #expect(store.cookies(for: "http://127.0.0.1/") == ["sid=abc"])
+    }
+
+    @Test("a Domain cookie set by login.example.com on a 302 reaches www.example.com and is kept; Domain=com is refused")
+    func redirectCookieAcrossTheDomain() async throws {
+        // The "proxy" is the site: it answers each absolute-form request by its host, so no name is resolved.
+        let site = try LoopbackServer(maxConnections: 2) { request, _ in
+            if request.target.hasPrefix("http://login.example.com/") {
+                return LoopbackServer.reply(302, "Found", headers: [
+                    ("Location", "http://www.example.com/book/1"), ("Set-Cookie", "sid=s1; Domain=example.com; Path=/"),
+                    ("Set-Cookie", "super=1; Domain=com; Path=/"), ("Set-Cookie", "uk=1; Domain=co.uk"),
+                ])
+            }
+            return ok("book page")
+        }
+        let jar = CookieJar(upstream: Self.transport(proxy: "http://127.0.0.1:\(site.port)"))
+        let response = try await jar.send(HTTPRequest(url: "http://login.example.com/login"))
+        #expect(response.url == "http://www.example.com/book/1")
+        #expect(response.body == Array("book page".utf8))
+        let requests = site.requests
+        #expect(requests.map(\.target) == ["http://login.example.com/login", "http://www.example.com/book/1"])
+        #expect(requests.last?.headers.value(for: "Cookie") == "sid=s1")
+        #expect(jar.cookies(for: "http://www.example.com/") == ["sid=s1"])
+        #expect(jar.cookies(for: "http://m.example.com/other") == ["sid=s1"])
+        #expect(jar.cookies(for: "http://elsewhere.com/") == [])
     }
 
     @Test("a HEAD answer announcing a large body is not refused")
@@ -413,6 +443,11 @@ struct CurlTransportTests {
             return try await transport.send(HTTPRequest(url: "http://127.0.0.1:\(server.port)/unused"))
         }
         await #expect(throws: CancellationError.self) { try await already.value }
+    }
+
+    @Test("libcurl accepts the share of DNS answers and TLS sessions, with its locks")
+    func shareHandle() {
+        #expect(CurlShare()?.handle != nil)
     }
 
     @Test("an explicit proxy receives the absolute-form request")

@@ -516,8 +516,76 @@ struct PoliteFetcherBackoffTests {
         let fetcher = makeFetcher(transport, clock: clock, policy: policy, events: log)
         let response = try await clock.run { try await fetcher.send(HTTPRequest(url: "https://a.example/")) }
         #expect(response.status == 200)
-        #expect(endToStartGaps(transport.records) == [.milliseconds(200)])
+        // "Come back now": the normal delay, not the failure delay.
+        #expect(endToStartGaps(transport.records) == [.milliseconds(100)])
         #expect(log.all.last?.retryReason == .retryAfter(status: 503, delay: .zero))
+    }
+
+    /// Defect 6 of issue #11: under 10% random 503s with `Retry-After: 2`, a 1,200-chapter book took 2.5 times
+    /// what the server asked for, because the 5 s failure delay overrode the Retry-After and the gaps after
+    /// the next successes stayed high.
+    @Test func aBookUnderRandomRetryAfterTakesWhatTheServerAskedFor() async throws {
+        let clock = VirtualFetchClock()
+        let log = EventLog()
+        let random = Mutex(SeededRandomNumberGenerator(seed: 11))
+        let transport = ScriptedTransport(clock: clock, latency: .zero) { _ in
+            let unavailable = random.withLock { $0.next() % 10 == 0 }
+            return unavailable ? .status(503, headers: [HTTPHeader("Retry-After", "2")]) : .status(200)
+        }
+        let fetcher = makeFetcher(transport, clock: clock, events: log)
+        let requests = 1_204
+        let statuses = try await clock.run {
+            var statuses: [Int] = []
+            for index in 0..<requests {
+                statuses.append(try await fetcher.send(HTTPRequest(url: "https://a.example/\(index).html")).status)
+            }
+            return statuses
+        }
+        #expect(statuses.allSatisfy { $0 == 200 })
+        let records = transport.records
+        let unavailable = records.filter { $0.status == 503 }.count
+        #expect(unavailable > 80 && unavailable < 180)
+        #expect(records.count == requests + unavailable)
+        // After a 503 the wait is the 2 s asked for (plus jitter that only adds); after a success, 0.5 s (plus
+        // jitter) at once, also right after a 503.
+        for (previous, next) in zip(records, records.dropFirst()) {
+            let gap = next.start - previous.end
+            if previous.status == 503 {
+                #expect(gap >= .seconds(2) && gap <= .milliseconds(2_250))
+            } else {
+                #expect(gap >= .milliseconds(500) && gap <= .milliseconds(750))
+            }
+        }
+        let asked = Double(requests - 1) * 0.5 + Double(unavailable) * 2
+        let elapsed = try #require(records.last).end.inSeconds
+        #expect(elapsed >= asked)
+        #expect(elapsed / asked <= 1.2)
+        // The retry's event states the wait it really had.
+        let retries = log.all.filter { $0.retryReason != nil }
+        #expect(retries.count == unavailable)
+        for retry in retries {
+            #expect(retry.retryReason == .retryAfter(status: 503, delay: .seconds(2)))
+            #expect(retry.wait >= .seconds(2) && retry.wait <= .milliseconds(2_250))
+        }
+    }
+
+    @Test func aFailureWithoutRetryAfterStillSlowsDownAndRecoversGradually() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .zero) { call in
+            switch call.index {
+            case 0: return .status(503, headers: [HTTPHeader("Retry-After", "1")])
+            case 2: return .status(503)
+            default: return .status(200)
+            }
+        }
+        let policy = PolitenessPolicy(jitter: false, backoffBase: .milliseconds(1))
+        let fetcher = makeFetcher(transport, clock: clock, policy: policy)
+        try await clock.run {
+            for index in 0..<3 { _ = try await fetcher.send(HTTPRequest(url: "https://a.example/\(index)")) }
+        }
+        let gaps = endToStartGaps(transport.records)
+        // 1 s asked; 0.5 s after the success; 5 s after the silent 503; then 2.75 s, stepping down.
+        #expect(gaps == [.seconds(1), .milliseconds(500), .seconds(5), .milliseconds(2_750)])
     }
 
     @Test func garbageRetryAfterFallsBackToBackoff() async throws {
@@ -915,9 +983,9 @@ struct PoliteFetcherCancellationTests {
     @Test func leapDaysAndFormatting() {
         #expect(RetryAfter.date("Tue, 29 Feb 2028 00:00:00 GMT", now: now) != nil)
         let date = VirtualFetchClock.defaultEpoch
-        #expect(RetryAfter.imfFixdate(date) == "Thu, 05 Nov 2026 12:00:00 GMT")
-        #expect(RetryAfter.utcTimestamp(date) == "2026-11-05 12:00:00 UTC")
-        #expect(RetryAfter.date(RetryAfter.imfFixdate(date), now: now) == date)
+        #expect(DateCodec.imfFixdate(date) == "Thu, 05 Nov 2026 12:00:00 GMT")
+        #expect(DateCodec.utcTimestamp(date) == "2026-11-05 12:00:00 UTC")
+        #expect(RetryAfter.date(DateCodec.imfFixdate(date), now: now) == date)
     }
 }
 

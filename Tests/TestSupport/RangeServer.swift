@@ -374,7 +374,7 @@ package final class RangeServer: Sendable {
         if let etag { fields.append(("ETag", etag)) }
         if let lastModified = config.lastModified { fields.append(("Last-Modified", lastModified)) }
         if let coding = config.contentEncoding { fields.append(("Content-Encoding", coding)) }
-        fields.append(("Date", RetryAfter.imfFixdate(Date())))
+        fields.append(("Date", DateCodec.imfFixdate(Date())))
 
         var status = 200
         var start = 0
