@@ -233,10 +233,11 @@ public struct SourceEngine: Sendable {
             visited.insert(Self.pageKey(document.url))
             pages.append(document.url)
             let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
-            let strings = try traced(contentRule, url: document.url) { () throws(RuleError) in
-                try contentRule.strings(in: document.rootContext, environment: environment)
+            let values = try traced(contentRule, url: document.url) { () throws(RuleError) in
+                try contentRule.texts(in: document.rootContext, environment: environment)
             }
-            parts.append(contentsOf: strings.map(HTMLTextFormatter.text(fromMarkup:)))
+            let strings = values.map(\.text)
+            parts.append(contentsOf: values.map(FieldReader.text(of:)))
             if source.type == .audio || source.type == .image {
                 media += MediaLinks.urls(in: strings, baseURL: document.baseURL)
             }
@@ -358,9 +359,14 @@ public struct SourceEngine: Sendable {
 
     /// Runs a string rule whose failure fails the step, reporting it to the tracer.
     private func traced(_ rule: Rule, url: String, _ body: () throws(RuleError) -> [String]) throws -> [String] {
+        try traced(rule, url: url) { () throws(RuleError) in try body().map { RuleText($0, isMarkup: false) } }.map(\.text)
+    }
+
+    /// `traced` for a rule's values with their kind (markup or text).
+    private func traced(_ rule: Rule, url: String, _ body: () throws(RuleError) -> [RuleText]) throws -> [RuleText] {
         do {
             let values = try body()
-            tracer?.record(rule, values: values)
+            tracer?.record(rule, values: values.map(\.text))
             return values
         } catch {
             tracer?.record(rule, values: [], error: error.description)
