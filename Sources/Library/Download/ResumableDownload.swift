@@ -262,14 +262,10 @@ struct ResumableDownload: Sendable {
                 return .failed(.checksumMismatch(path: task.destination, expected: expected, actual: actual))
             }
         }
-        guard rename(task.partPath, task.destination) == 0 else {
-            return .failed(.file(path: task.destination, reason: PartialFileWriter.systemMessage()))
-        }
-        let directory = (task.destination as NSString).deletingLastPathComponent
-        let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if descriptor >= 0 {
-            _ = fsync(descriptor)
-            close(descriptor)
+        do {
+            try LocalFile.moveAtomically(task.partPath, to: task.destination)
+        } catch {
+            return .failed(.file(path: task.destination, reason: error.reason))
         }
         unlink(task.sidecarPath)
         return .completed(bytes: size, alreadyPresent: false)
