@@ -78,6 +78,7 @@ public struct SourceEngine: Sendable {
 
     /// Reads the book page at `url`. `variables` carries `@put` values from the search result.
     public func bookInfo(url: String, variables: [String: String] = [:]) async throws -> BookInfo {
+        try requireRules(source.bookInfo, step: .bookInfo)  // before fetching: a refused step sends nothing
         let absolute = try absoluteURL(url, field: "book URL")
         let document = try await fetchDocument(HTTPRequest(url: absolute, headers: source.headers), charset: nil)
         var warnings = Warnings()

@@ -208,7 +208,7 @@ struct ResumableDownload: Sendable {
             record = try PartialDownloadRecord.decode(try LocalFile.read(task.sidecarPath))
         } catch {
             discardPartialData(part)
-            return (0, nil, "the sidecar \(task.sidecarPath) could not be read (\(error)); starting again from byte 0")
+            return (0, nil, "the sidecar \(task.sidecarPath) could not be read (\(error))")
         }
         let offset = min(record.committedBytes, partSize ?? 0)
         guard offset > 0 else { return (0, nil, nil) }
@@ -227,7 +227,7 @@ struct ResumableDownload: Sendable {
         }
         if let reason {
             discardPartialData(part)
-            return (0, nil, reason + "; starting again from byte 0")
+            return (0, nil, reason)
         }
         return (offset, record, nil)
     }
