@@ -4,6 +4,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+@testable import BookRuleEngine
 @testable import BookRuleJSON
 @testable import BookRuleLibrary
 import BookRule
@@ -436,4 +437,35 @@ private func temporaryDirectory() throws -> String {
 
 private func removeTree(_ path: String) {
     try? FileManager.default.removeItem(atPath: path)
+}
+
+@Suite("BookFetch keeps only a whole cover")
+struct CoverFetchTests {
+    func fetch(cover: [UInt8]) async throws -> (problem: CoverError?, kept: Bool) {
+        let directory = try scratchDirectory()
+        let store = try LibraryStore(path: directory + "/library.sqlite")
+        let source = try loadSource(#"{"bookSourceUrl": "https://novel.test", "bookSourceName": "covers"}"#)
+        let site = TestSite(["https://novel.test/cover.jpg": .init(headers: [HTTPHeader("Content-Type", "image/jpeg")], body: cover)])
+        let record = BookSourceRecord(sourceURL: source.url, sourceName: source.name, json: "{}")
+        let book = try store.upsertBook(source: record, info: BookInfo(
+            url: "https://novel.test/book/1/", name: "书", author: "", intro: "", kind: "", lastChapter: "",
+            updateTime: "", coverURL: "https://novel.test/cover.jpg", tocURL: "https://novel.test/book/1/", wordCount: "",
+            variables: [:], warnings: []))
+        let fetch = BookFetch(source: source, transport: site, store: store)
+        let problem = await fetch.saveCover(of: book)
+        let kept = FileManager.default.fileExists(atPath: store.coverPath(bookID: book.id))
+        let export = try LibraryExport(book, store: store)
+        #expect((export.book.cover != nil) == kept)
+        return (problem, kept)
+    }
+
+    @Test("a cover that only begins like a JPEG is left out with a warning; a whole one is kept")
+    func damagedCover() async throws {
+        let fake: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF\0<html>error</html>".utf8) + [0xFF, 0xD9]
+        let bad = try await fetch(cover: fake)
+        #expect(!bad.kept)
+        #expect(bad.problem?.description.hasPrefix("the cover https://novel.test/cover.jpg is a damaged JPEG image") == true)
+        let good = try await fetch(cover: TinyImages.jpeg)
+        #expect(good.kept && good.problem == nil)
+    }
 }

@@ -154,3 +154,25 @@ struct CommandLineDefectTests {
         #expect(toc.terminal.errors.contains("warning: ruleSearch.name: JavaScript rules are not supported"))
     }
 }
+
+@Suite("The fetch progress bar")
+struct ProgressBarTests {
+    func event(_ url: String, wait: Duration = .zero) -> FetchEvent {
+        FetchEvent(time: Date(), host: "127.0.0.1", method: "GET", url: url, attempt: 1, status: 200, bytes: 100,
+                   wait: wait, duration: .milliseconds(10), retryReason: nil, error: nil, userAgent: "test")
+    }
+
+    @Test("while the book page and TOC are read, the bar counts the pages read instead of showing 0/0")
+    func tocPhase() {
+        let terminal = Terminal.capture()
+        let display = ProgressDisplay(terminal: terminal, mode: .bar)
+        display.handle(event("http://127.0.0.1/book/1/"))
+        display.handle(event("http://127.0.0.1/book/1/toc.html"))
+        display.handle(event("http://127.0.0.1/book/1/toc_2.html", wait: .seconds(3)))
+        #expect(terminal.errors.contains("reading the book page and TOC: 3 page(s) read"))
+        #expect(!terminal.errors.contains("0/0"))
+        display.handle(.started(total: 5, alreadySaved: 1, toFetch: 4))
+        display.handle(.chapterStarted(position: 1, title: "第二章"))
+        #expect(terminal.errors.contains("1/5"))
+    }
+}
