@@ -5,9 +5,7 @@ import BookRuleJSON
 public enum SnapshotStore {
     /// The snapshot as stable JSON: sorted keys, pretty-printed, slashes unescaped, so diffs stay readable.
     public static func encode(_ snapshot: Snapshot) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(snapshot)) + [0x0A]
+        try JSONWriter.bytes(snapshot, style: .pretty)
     }
 
     /// Compares `snapshot` with the one stored at `path`; nil when nothing is stored there.

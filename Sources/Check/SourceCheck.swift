@@ -6,6 +6,9 @@ import BookRuleRegex
 /// Runs a source's whole chain (search → book info → TOC → first and last chapter) and reports, step by step,
 /// what was fetched, what every rule matched, and which checks failed. This is `bookrule test`.
 public struct SourceCheck: Sendable {
+    /// The search step's error when there is no keyword to search for (the caller says how to give one).
+    public static let missingKeyword = "no keyword: set ruleSearch.checkKeyWord in the source or give one"
+
     /// The source under test.
     public let source: BookSource
     /// Where requests go (usually a HAR replay).
@@ -51,7 +54,7 @@ public struct SourceCheck: Sendable {
             steps.append(step)
         } else {
             steps.append(StepReport(name: "search", status: options.bookURL == nil ? .failed : .skipped,
-                                    error: "no keyword: set ruleSearch.checkKeyWord in the source or pass --keyword",
+                                    error: Self.missingKeyword,
                                     requests: [], rules: [], checks: [], milliseconds: 0))
         }
 

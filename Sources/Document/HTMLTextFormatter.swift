@@ -39,20 +39,21 @@ public enum HTMLTextFormatter {
         if let only = root.pointee.children, only.pointee.next == nil,
            only.pointee.type == XML_TEXT_NODE, let content = only.pointee.content,
            case let name = HTMLNode.name(of: root), !skipped.contains(name), name != "pre" {
-            return titleLine(String(cString: content))
+            return titleLine(String(cString: content), isMarkup: false)
         }
         var output: [UInt8] = []
         var state = WalkState()
         walk(root, into: &output, state: &state)
-        return titleLine(String(decoding: output, as: UTF8.self))
+        return titleLine(String(decoding: output, as: UTF8.self), isMarkup: false)
     }
 
     /// A chapter title on one line, as Legado keeps it: like `singleLine`, but a leading or trailing
     /// IDEOGRAPHIC SPACE stays (jsoup's `text()` and Legado's chapter list keep it; book names and authors,
-    /// which Legado trims, use `singleLine`).
-    public static func titleLine(_ text: String) -> String {
+    /// which Legado trims, use `singleLine`). `isMarkup` false says `text` came out of the DOM and its
+    /// entities are already decoded: it is then never read as markup again.
+    public static func titleLine(_ text: String, isMarkup: Bool = true) -> String {
         if text.isEmpty { return text }
-        let plain = containsMarkup(text) ? self.text(fromMarkup: text) : text
+        let plain = isMarkup && containsMarkup(text) ? self.text(fromMarkup: text) : text
         return jsoupNormalisedWhitespace(plain)
     }
 
@@ -118,7 +119,7 @@ public enum HTMLTextFormatter {
     }
 
     /// Plain text from a string that may hold markup or entities (a regex group taken from raw HTML, an
-    /// `html()` result). Strings with no tag and no entity are already text (an element's value) and are only
+    /// `html()` result, a JSON string): its tags read and its character references decoded, once. Strings with no tag and no entity are already text (an element's value) and are only
     /// trimmed per paragraph, so their line breaks survive and a decoded `&` is not decoded twice.
     public static func text(fromMarkup markup: String) -> String {
         let kind = markupKind(markup)
@@ -205,23 +206,20 @@ public enum HTMLTextFormatter {
     }
 
     /// Text on one line: markup removed, every run of whitespace (line breaks included) one space, and the
-    /// ends trimmed of paragraph space. For titles, names and other one-line fields.
-    public static func singleLine(_ text: String) -> String {
+    /// ends trimmed of paragraph space. For titles, names and other one-line fields. `isMarkup` false says
+    /// `text` came out of the DOM and its entities are already decoded: it is then never read as markup again.
+    public static func singleLine(_ text: String, isMarkup: Bool = true) -> String {
         if text.isEmpty { return text }
-        let plain = containsMarkup(text) ? self.text(fromMarkup: text) : text
+        let plain = isMarkup && containsMarkup(text) ? self.text(fromMarkup: text) : text
         return collapsingWhitespace(plain).trimmingParagraphSpace()
     }
 
-    /// `singleLine` (or, for a chapter title, `titleLine`) of UTF-8 bytes, using `scratch` (emptied first, its
-    /// storage reused) so that a value with no markup costs one string allocation: the per-chapter path of
-    /// the TOC.
+    /// `singleLine(_:isMarkup: false)` (or, for a chapter title, `titleLine(_:isMarkup: false)`) of UTF-8
+    /// bytes read off the DOM, using `scratch` (emptied first, its storage reused) so that a value costs one
+    /// string allocation: the per-chapter path of the TOC. The bytes are text, their entities already decoded.
     package static func singleLine(utf8 bytes: [UInt8], scratch output: inout [UInt8], isTitle: Bool) -> String {
         if bytes.isEmpty { return "" }
         return bytes.withUnsafeBufferPointer { input in
-            if containsMarkup(utf8: input) {
-                let text = String(decoding: input, as: UTF8.self)
-                return isTitle ? titleLine(text) : singleLine(text)
-            }
             output.removeAll(keepingCapacity: true)
             if isTitle {
                 if !needsJsoupNormalising(input) { return String(decoding: input, as: UTF8.self) }

@@ -24,22 +24,22 @@ struct FieldReader {
 
     /// A single-line field (name, author, chapter title): markup and entities removed, whitespace collapsed.
     /// Chapter titles keep a leading or trailing IDEOGRAPHIC SPACE, as Legado does (it trims names, not titles).
+    /// Entities are decoded once: only values that are still markup are read as markup (see `RuleText`).
     func line(_ field: RuleField, _ warnings: inout Warnings) -> String {
-        let values = raw(field, &warnings)
-        let value = values.count == 1 ? values[0] : values.joined(separator: "\n")
-        if field == .chapterName || field == .title { return HTMLTextFormatter.titleLine(value) }
-        return HTMLTextFormatter.singleLine(value)
+        let value = RuleText.joined(raw(field, &warnings), separator: "\n")
+        if field == .chapterName || field == .title { return HTMLTextFormatter.titleLine(value.text, isMarkup: value.isMarkup) }
+        return HTMLTextFormatter.singleLine(value.text, isMarkup: value.isMarkup)
     }
 
     /// A multi-paragraph field (intro): paragraphs kept, each trimmed.
     func paragraphs(_ field: RuleField, _ warnings: inout Warnings) -> String {
-        HTMLTextFormatter.text(fromMarkup: raw(field, &warnings).joined(separator: "\n"))
+        Self.text(of: RuleText.joined(raw(field, &warnings), separator: "\n"))
     }
 
     /// A list field (kind): every non-empty value, comma-separated.
     func list(_ field: RuleField, _ warnings: inout Warnings) -> String {
         raw(field, &warnings)
-            .flatMap { HTMLTextFormatter.text(fromMarkup: $0).split(whereSeparator: \.isNewline) }
+            .flatMap { Self.text(of: $0).split(whereSeparator: \.isNewline) }
             .flatMap { $0.split(separator: ",") }
             .map { $0.trimmingParagraphSpace() }
             .filter { !$0.isEmpty }
@@ -65,7 +65,7 @@ struct FieldReader {
     /// A URL field: the first non-empty value, resolved against the page's base URL; nil when empty.
     func url(_ field: RuleField, _ warnings: inout Warnings) -> String? {
         for value in raw(field, &warnings) {
-            if let absolute = absoluteURL(value, field, &warnings) { return absolute }
+            if let absolute = absoluteURL(value.text, isMarkup: value.isMarkup, field, &warnings) { return absolute }
         }
         return nil
     }
@@ -88,7 +88,7 @@ struct FieldReader {
                 return plain ? base.fastResolve(utf8: kept) : nil
             }
             if let fast { return fast }
-            if let absolute = absoluteURL(String(decoding: scratch.bytes, as: UTF8.self), field, &warnings) {
+            if let absolute = absoluteURL(String(decoding: scratch.bytes, as: UTF8.self), isMarkup: false, field, &warnings) {
                 return absolute
             }
         }
@@ -96,25 +96,25 @@ struct FieldReader {
     }
 
     /// One value of a URL field resolved: the value itself, else its first line that is a URL.
-    private func absoluteURL(_ value: String, _ field: RuleField, _ warnings: inout Warnings) -> String? {
+    private func absoluteURL(_ value: String, isMarkup: Bool, _ field: RuleField, _ warnings: inout Warnings) -> String? {
         if !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-            return resolve(value, field, &warnings)
+            return resolve(value, isMarkup: isMarkup, field, &warnings)
         }
         for line in value.split(whereSeparator: \.isNewline) {
-            if let absolute = resolve(String(line), field, &warnings) { return absolute }
+            if let absolute = resolve(String(line), isMarkup: isMarkup, field, &warnings) { return absolute }
         }
         return nil
     }
 
     /// One candidate URL resolved against the page; nil (with a warning when it is not a URL) when empty.
-    private func resolve(_ value: String, _ field: RuleField, _ warnings: inout Warnings) -> String? {
+    private func resolve(_ value: String, isMarkup: Bool, _ field: RuleField, _ warnings: inout Warnings) -> String? {
         var trimmed = value.trimmingASCIIWhitespace()
         // Legado's `url,{options}` (`,{'webView': true}`) asks for how to fetch, and is not part of the address.
         if trimmed.utf8.contains(UInt8(ascii: "{")), let comma = trimmed.range(of: ",{") ?? trimmed.range(of: ", {") {
             trimmed = String(trimmed[..<comma.lowerBound]).trimmingASCIIWhitespace()
         }
         if trimmed.isEmpty { return nil }
-        let decoded = HTMLTextFormatter.containsMarkup(trimmed) ? HTMLTextFormatter.singleLine(trimmed) : trimmed
+        let decoded = isMarkup && HTMLTextFormatter.containsMarkup(trimmed) ? HTMLTextFormatter.singleLine(trimmed) : trimmed
         guard let absolute = base?.resolve(decoded) else {
             warnings.add("\(section.name.rawValue).\(field.rawValue): \"\(trimmed)\" is not a URL")
             return nil
@@ -125,15 +125,20 @@ struct FieldReader {
     /// A yes/no field (isVolume, isVip, isPay): true when the rule yields anything but "", "false", "0" or "null".
     func flag(_ field: RuleField, _ warnings: inout Warnings) -> Bool {
         guard section[field] != nil else { return false }
-        let value = raw(field, &warnings).joined().trimmingASCIIWhitespace().lowercased()
+        let value = raw(field, &warnings).map(\.text).joined().trimmingASCIIWhitespace().lowercased()
         return !(value.isEmpty || value == "false" || value == "0" || value == "null")
     }
 
-    private func raw(_ field: RuleField, _ warnings: inout Warnings) -> [String] {
+    /// Paragraphs of a value: markup read once, text only split and trimmed.
+    static func text(of value: RuleText) -> String {
+        value.isMarkup ? HTMLTextFormatter.text(fromMarkup: value.text) : HTMLTextFormatter.paragraphs(of: value.text)
+    }
+
+    private func raw(_ field: RuleField, _ warnings: inout Warnings) -> [RuleText] {
         guard let rule = section[field] else { return [] }
         do {
-            let values = try rule.strings(in: context, environment: environment)
-            tracer?.record(rule, values: values)
+            let values = try rule.texts(in: context, environment: environment)
+            tracer?.record(rule, values: values.map(\.text))
             return values
         } catch {
             tracer?.record(rule, values: [], error: error.description)

@@ -30,14 +30,9 @@ public struct SourceEngine: Sendable {
 
     /// Searches the site for `key` and reads every result on the page.
     public func search(key: String, page: Int = 1) async throws -> SearchPage {
-        guard let template = source.searchURL else {
-            if let problem = source.problems.first(where: { $0.field.hasSuffix("searchUrl") }) {
-                throw EngineError.unusableRules(step: "search", problems: [problem])
-            }
-            throw EngineError.missingRule(field: "searchUrl")
-        }
         let section = source.search
-        try requireRules(section, [.bookList, .name], step: "search")
+        try requireRules(section, step: .search)
+        guard let template = source.searchURL else { throw EngineError.missingRule(field: "searchUrl") }
         let request: HTTPRequest
         do {
             request = try template.request(key: key, page: page, baseURL: source.url, sourceHeaders: source.headers)
@@ -83,6 +78,7 @@ public struct SourceEngine: Sendable {
 
     /// Reads the book page at `url`. `variables` carries `@put` values from the search result.
     public func bookInfo(url: String, variables: [String: String] = [:]) async throws -> BookInfo {
+        try requireRules(source.bookInfo, step: .bookInfo)  // before fetching: a refused step sends nothing
         let absolute = try absoluteURL(url, field: "book URL")
         let document = try await fetchDocument(HTTPRequest(url: absolute, headers: source.headers), charset: nil)
         var warnings = Warnings()
@@ -92,7 +88,7 @@ public struct SourceEngine: Sendable {
 
     private func readBookInfo(_ document: HTMLDocument, variables: RuleVariables, warnings: inout Warnings) throws -> BookInfo {
         let section = source.bookInfo
-        try requireRules(section, [.initRule], step: "book info")
+        try requireRules(section, step: .bookInfo)
         let environment = RuleEnvironment(baseURL: document.baseURL, variables: variables)
         var context = document.rootContext
         if let initRule = section[.initRule] {
@@ -127,7 +123,7 @@ public struct SourceEngine: Sendable {
     /// Reads the whole table of contents starting at `url`.
     public func toc(url: String, variables: [String: String] = [:]) async throws -> TableOfContents {
         let section = source.toc
-        try requireRules(section, [.chapterList, .chapterName, .chapterUrl, .nextTocUrl, .isVolume], step: "TOC")
+        try requireRules(section, step: .toc)
         guard let listRule = section[.chapterList] else { throw EngineError.missingRule(field: "ruleToc.chapterList") }
         let start = try absoluteURL(url, field: "TOC URL")
         let store = RuleVariables(variables)
@@ -204,7 +200,7 @@ public struct SourceEngine: Sendable {
     public func content(of chapter: Chapter, next: Chapter? = nil, book: BookInfo? = nil,
                         variables: [String: String] = [:]) async throws -> ChapterContent {
         let section = source.content
-        try requireRules(section, [.content, .nextContentUrl, .replaceRegex], step: "content")
+        try requireRules(section, step: .content)
         guard let contentRule = section[.content] else { throw EngineError.missingRule(field: "ruleContent.content") }
         let start = try absoluteURL(chapter.url, field: "chapter URL")
         var stopKeys = Set([next?.url, book?.url, book?.tocURL].compactMap { $0 }.map(Self.pageKey))
@@ -233,10 +229,11 @@ public struct SourceEngine: Sendable {
             visited.insert(Self.pageKey(document.url))
             pages.append(document.url)
             let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
-            let strings = try traced(contentRule, url: document.url) { () throws(RuleError) in
-                try contentRule.strings(in: document.rootContext, environment: environment)
+            let values = try traced(contentRule, url: document.url) { () throws(RuleError) in
+                try contentRule.texts(in: document.rootContext, environment: environment)
             }
-            parts.append(contentsOf: strings.map(HTMLTextFormatter.text(fromMarkup:)))
+            let strings = values.map(\.text)
+            parts.append(contentsOf: values.map(FieldReader.text(of:)))
             if source.type == .audio || source.type == .image {
                 media += MediaLinks.urls(in: strings, baseURL: document.baseURL)
             }
@@ -327,10 +324,9 @@ public struct SourceEngine: Sendable {
         return result.filter { Self.pageKey($0) != Self.pageKey(document.url) }
     }
 
-    private func requireRules(_ section: RuleSection, _ fields: [RuleField], step: String) throws {
-        let required = section.name.fields.filter { fields.contains($0) || $0 == section.name.fields.first }
-        let problems = required.compactMap { section.problems[$0] }
-        if !problems.isEmpty { throw EngineError.unusableRules(step: step, problems: problems) }
+    private func requireRules(_ section: RuleSection, step: SourceStep) throws {
+        let problems = source.problems(stopping: step)
+        if !problems.isEmpty { throw EngineError.unusableRules(step: step.rawValue, problems: problems) }
         if let list = section.name.fields.first, list.isList, list != .initRule, section[list] == nil {
             throw EngineError.missingRule(field: "\(section.name.rawValue).\(list.rawValue)")
         }
@@ -358,9 +354,14 @@ public struct SourceEngine: Sendable {
 
     /// Runs a string rule whose failure fails the step, reporting it to the tracer.
     private func traced(_ rule: Rule, url: String, _ body: () throws(RuleError) -> [String]) throws -> [String] {
+        try traced(rule, url: url) { () throws(RuleError) in try body().map { RuleText($0, isMarkup: false) } }.map(\.text)
+    }
+
+    /// `traced` for a rule's values with their kind (markup or text).
+    private func traced(_ rule: Rule, url: String, _ body: () throws(RuleError) -> [RuleText]) throws -> [RuleText] {
         do {
             let values = try body()
-            tracer?.record(rule, values: values)
+            tracer?.record(rule, values: values.map(\.text))
             return values
         } catch {
             tracer?.record(rule, values: [], error: error.description)

@@ -19,6 +19,12 @@ public enum LocalFile {
         /// What the system said.
         public let reason: String
 
+        /// A failure at `path`, for callers that write through `replaceAtomically` with their own library.
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
+
         /// `path: reason`.
         public var description: String { "\(path): \(reason)" }
     }
@@ -54,44 +60,76 @@ public enum LocalFile {
 
     /// Replaces the file at `path` with `bytes` atomically (temp file, fsync, rename, directory fsync).
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
-        let directory: String
-        let name: String
-        if let slash = path.lastIndex(of: "/") {
-            directory = path[..<slash].isEmpty ? "/" : String(path[..<slash])
-            name = String(path[path.index(after: slash)...])
-        } else {
-            directory = "."
-            name = path
+        try replaceAtomically(path) { (temporary) throws(Failure) in
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw Failure(path: path, reason: "creating \(temporary) failed: \(systemMessage())") }
+            defer { close(descriptor) }
+            var written = 0
+            while written < bytes.count {
+                let count = bytes.withUnsafeBytes { buffer in
+                    posixWrite(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+                }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(path: path, reason: "write failed: \(systemMessage())")
+                }
+                written += count
+            }
         }
-        guard !name.isEmpty else { throw Failure(path: path, reason: "the path names a directory, not a file") }
+    }
+
+    /// Replaces the file at `path` atomically with what `produce` writes to the temporary path it is given (a
+    /// file in the same directory, which must not exist yet): the temporary file is flushed to disk and
+    /// renamed over `path`, then the directory is flushed. Every atomic write goes through here (JSON files,
+    /// exports built by libzip), so an interrupted write leaves the old file or the new one, never half.
+    public static func replaceAtomically(_ path: String, producing produce: (String) throws(Failure) -> Void) throws(Failure) {
+        let (directory, name) = split(path)
+        guard !name.isEmpty, name != ".", name != ".." else {
+            throw Failure(path: path, reason: "the path names a directory, not a file")
+        }
         let prefix = directory == "/" ? "" : directory
         let temporary = prefix + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Failure(path: path, reason: "creating \(temporary) failed: \(systemMessage())") }
-        var failure: String?
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                posixWrite(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+        do throws(Failure) {
+            try produce(temporary)
+            try flush(temporary, for: path)
+            guard rename(temporary, path) == 0 else {
+                throw Failure(path: path, reason: "rename to \(path) failed: \(systemMessage())")
             }
-            if count < 0 {
-                if errno == EINTR { continue }
-                failure = "write failed: \(systemMessage())"
-                break
-            }
-            written += count
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = "fsync failed: \(systemMessage())" }
-        if close(descriptor) != 0, failure == nil { failure = "close failed: \(systemMessage())" }
-        if failure == nil, rename(temporary, path) != 0 { failure = "rename to \(path) failed: \(systemMessage())" }
-        if let failure {
+        } catch {
             unlink(temporary)
-            throw Failure(path: path, reason: failure)
+            throw error
         }
-        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            _ = fsync(directoryDescriptor)
-            close(directoryDescriptor)
+        flushDirectory(of: path)
+    }
+
+    /// Moves the complete file at `source` over `destination` (same file system) and flushes the directory,
+    /// so that after a crash the file is either still at `source` or wholly at `destination`.
+    public static func moveAtomically(_ source: String, to destination: String) throws(Failure) {
+        try flush(source, for: destination)
+        guard rename(source, destination) == 0 else {
+            throw Failure(path: destination, reason: "rename from \(source) failed: \(systemMessage())")
+        }
+        flushDirectory(of: destination)
+    }
+
+    private static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = path[..<slash].isEmpty ? "/" : String(path[..<slash])
+        return (directory, String(path[path.index(after: slash)...]))
+    }
+
+    private static func flush(_ file: String, for path: String) throws(Failure) {
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(path: path, reason: "cannot reopen \(file): \(systemMessage())") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw Failure(path: path, reason: "fsync failed: \(systemMessage())") }
+    }
+
+    private static func flushDirectory(of path: String) {
+        let descriptor = open(split(path).directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if descriptor >= 0 {
+            _ = fsync(descriptor)
+            close(descriptor)
         }
     }
 

@@ -3,6 +3,14 @@ import BookRuleDocument
 import BookRuleRegex
 
 extension JSoupExtractor {
+    /// Whether `values(from:)` gives markup (`html`, `all`) rather than text.
+    var yieldsMarkup: Bool {
+        switch self {
+        case .html, .all: return true
+        default: return false
+        }
+    }
+
     /// Script and style elements, removed from `html` results as Legado does.
     private static let scriptOrStyle = try? RegexPattern("(?is)<(script|style)\\b.*?</\\1\\s*>")
 

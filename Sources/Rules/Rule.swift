@@ -108,7 +108,7 @@ struct XPathRule: Sendable {
     /// Whether the translated rule lists its elements in reverse document order (`[-1:0]`).
     var reversed = false
 
-    /// Whether `strings(at:)` reads its values straight off the nodes a simple path selects.
+    /// Whether `texts(at:)` reads its values straight off the nodes a simple path selects.
     var readsNodeValues: Bool { simple != nil && (extractor == .value || extractor == .allText) }
 
     /// Evaluates with the context node, preferring the direct walk.
@@ -119,17 +119,20 @@ struct XPathRule: Sendable {
         return value
     }
 
-    /// The rule's strings at `node`: straight from libxml2's nodes when the path is simple, without making
-    /// node values first.
-    func strings(at node: HTMLNode) throws(XPathError) -> [String] {
+    /// The rule's values at `node`: straight from libxml2's nodes when the path is simple, without making
+    /// node values first. Node values, attributes and XPath strings are text; `html()`, `outerHtml()` and
+    /// JSoup's `html`/`all` are markup.
+    func texts(at node: HTMLNode) throws(XPathError) -> [RuleText] {
         if readsNodeValues, let pointers = simple?.evaluatePointers(at: node.pointer) {
-            return pointers.map { HTMLNode.stringValue(of: $0, in: node.document) }
+            return pointers.map { RuleText(HTMLNode.stringValue(of: $0, in: node.document), isMarkup: false) }
         }
         switch try evaluate(at: node) {
-        case .nodes(let nodes): return jsoup.map { $0.values(from: nodes) } ?? nodes.map { extractor.extract(from: $0) }
-        case .string(let text): return [text]
-        case .number(let number): return [Self.format(number)]
-        case .boolean(let value): return [value ? "true" : "false"]
+        case .nodes(let nodes):
+            if let jsoup { return jsoup.values(from: nodes).map { RuleText($0, isMarkup: jsoup.yieldsMarkup) } }
+            return nodes.map { RuleText(extractor.extract(from: $0), isMarkup: extractor.yieldsMarkup) }
+        case .string(let text): return [RuleText(text, isMarkup: false)]
+        case .number(let number): return [RuleText(Self.format(number), isMarkup: false)]
+        case .boolean(let value): return [RuleText(value ? "true" : "false", isMarkup: false)]
         }
     }
 

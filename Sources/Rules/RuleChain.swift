@@ -2,10 +2,15 @@
 /// as the content the rule runs in, each rule step reads the previous value (strings for string rules,
 /// elements for list rules), each JavaScript step's completion value becomes the next value, and a
 /// JavaScript step that gives `null` ends the chain with nothing.
+///
+/// Whether the value is markup (see `RuleText`) is carried along: a script transforms what it was given, so
+/// its result is markup when its input was (the page source, a JSON string), and text when it was text off
+/// the DOM, which keeps entities decoded exactly once.
 enum RuleChain {
     static func run(_ steps: [ChainStep], kind: RuleKind, in context: RuleContext,
-                    environment: RuleEnvironment) throws -> RuleValue {
+                    environment: RuleEnvironment) throws -> (value: RuleValue, isMarkup: Bool) {
         var value: RuleValue?
+        var isMarkup = context.rawTextIsMarkup
         for step in steps {
             switch step {
             case .rule(let body):
@@ -13,8 +18,10 @@ enum RuleChain {
                 if kind == .list {
                     value = .items(try inputs.flatMap { try body.elements(in: $0, environment: environment) })
                 } else {
-                    let strings = try inputs.flatMap { try body.strings(in: $0, environment: environment) }
-                    value = .text(strings.joined(separator: "\n"))
+                    let joined = RuleText.joined(try inputs.flatMap { try body.texts(in: $0, environment: environment) },
+                                                 separator: "\n")
+                    value = .text(joined.text)
+                    isMarkup = joined.isMarkup
                 }
             case .script(let snippet):
                 guard let script = environment.script else {
@@ -23,12 +30,13 @@ enum RuleChain {
                                     rule: snippet.code)
                 }
                 let result = value ?? initialResult(context, kind: kind)
+                if value == nil, case .item(.node) = result { isMarkup = false }
                 let output = try script.run(snippet, result: result, in: context, environment: environment)
-                if case .texts(let texts) = output, texts.isEmpty { return .none }
+                if case .texts(let texts) = output, texts.isEmpty { return (.none, isMarkup) }
                 value = output
             }
         }
-        return value ?? .none
+        return (value ?? .none, isMarkup)
     }
 
     /// What `result` is before any step ran: the page's source for a page, the element or object itself for

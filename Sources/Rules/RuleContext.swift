@@ -29,6 +29,13 @@ public enum RuleContext: Sendable {
         }
     }
 
+    /// Whether `rawText` is markup (page source, an element's markup, a regex match over it, JSON) rather
+    /// than text already read off the DOM (an XPath string, a chapter's text for `replaceRegex`).
+    var rawTextIsMarkup: Bool {
+        if case .text = self { return false }
+        return true
+    }
+
     /// Whether Legado would read a rule without a dialect prefix as JSONPath here: a JSON value, a JSON
     /// answer, or text that starts like JSON (`{` or `[`).
     var isJSON: Bool {

@@ -36,9 +36,14 @@ extension Rule {
 
     /// Every string a rule yields, in order.
     public func strings(in context: RuleContext, environment: RuleEnvironment) throws(RuleError) -> [String] {
+        try texts(in: context, environment: environment).map(\.text)
+    }
+
+    /// Every value a rule yields, in order, each saying whether it is still markup (see `RuleText`).
+    public func texts(in context: RuleContext, environment: RuleEnvironment) throws(RuleError) -> [RuleText] {
         try runPuts(in: context, environment: environment)
         do {
-            return try body.strings(in: context, environment: environment)
+            return try body.texts(in: context, environment: environment)
         } catch {
             throw wrap(error)
         }
@@ -122,70 +127,87 @@ extension RuleBody {
             }
             return results.map(RuleContext.json)
         case .chain(let steps, let kind):
-            return try RuleChain.run(steps, kind: kind, in: context, environment: environment).contexts
+            return try RuleChain.run(steps, kind: kind, in: context, environment: environment).value.contexts
         }
     }
 
     func strings(in context: RuleContext, environment: RuleEnvironment) throws -> [String] {
+        try texts(in: context, environment: environment).map(\.text)
+    }
+
+    func texts(in context: RuleContext, environment: RuleEnvironment) throws -> [RuleText] {
         switch self {
         case .empty:
             return []
         case .xpath(let rule):
-            return try rule.strings(at: context.xpathNode(baseURL: environment.baseURL))
+            return try rule.texts(at: context.xpathNode(baseURL: environment.baseURL))
         case .byContent(let html, let json):
-            return try (context.isJSON ? json : html).strings(in: context, environment: environment)
+            return try (context.isJSON ? json : html).texts(in: context, environment: environment)
         case .allInOne:
-            return try elements(in: context, environment: environment).map(\.rawText)
+            return try elements(in: context, environment: environment).map { RuleText($0.rawText, isMarkup: $0.rawTextIsMarkup) }
         case .firstNonEmpty(let parts):
             for part in parts {
-                let result = try part.strings(in: context, environment: environment)
-                if result.contains(where: { !$0.isEmpty }) { return result }
+                let result = try part.texts(in: context, environment: environment)
+                if result.contains(where: { !$0.text.isEmpty }) { return result }
             }
             return []
         case .concatenation(let parts):
-            return try parts.flatMap { try $0.strings(in: context, environment: environment) }
+            return try parts.flatMap { try $0.texts(in: context, environment: environment) }
         case .interleaving(let parts):
-            return interleave(try parts.map { try $0.strings(in: context, environment: environment) })
+            return interleave(try parts.map { try $0.texts(in: context, environment: environment) })
         case .template(let pieces):
-            var result = ""
+            // Literals are the author's own text and never escaped; a rule's or group's markup makes the whole
+            // value markup, and plain values then go in escaped (see `RuleText.joined`).
+            var values: [RuleText] = []
             for piece in pieces {
                 switch piece {
                 case .literal(let text):
-                    result += text
+                    values.append(RuleText(text, isMarkup: true))
                 case .variable(let key):
-                    result += environment.variables[key]
+                    values.append(RuleText(environment.variables[key], isMarkup: false))
                 case .group(let number):
-                    if case .match(let match) = context { result += match[number] ?? "" }
+                    var group = ""
+                    if case .match(let match) = context { group = match[number] ?? "" }
+                    values.append(RuleText(group, isMarkup: true))
                 case .rule(let body):
-                    result += try body.strings(in: context, environment: environment).joined(separator: "\n")
+                    values.append(.joined(try body.texts(in: context, environment: environment), separator: "\n"))
                 }
             }
-            return [result]
+            let hasMarkupValue = zip(pieces, values).contains { piece, value in
+                if case .literal = piece { return false }
+                return value.isMarkup
+            }
+            return [RuleText(values.map { hasMarkupValue ? $0.markup : $0.text }.joined(), isMarkup: hasMarkupValue)]
         case .replace(let inner, let replacement):
-            return try inner.strings(in: context, environment: environment).map { text in
+            return try inner.texts(in: context, environment: environment).map { value in
                 if replacement.firstOnly {
-                    guard let match = try replacement.pattern.firstMatch(in: text) else { return "" }
-                    return replacement.replacement.expand(match)
+                    guard let match = try replacement.pattern.firstMatch(in: value.text) else { return RuleText("", isMarkup: value.isMarkup) }
+                    return RuleText(replacement.replacement.expand(match), isMarkup: value.isMarkup)
                 }
-                return try replacement.pattern.replacingMatches(in: text, with: replacement.replacement)
+                return RuleText(try replacement.pattern.replacingMatches(in: value.text, with: replacement.replacement),
+                                isMarkup: value.isMarkup)
             }
         case .rawText:
-            return [context.rawText]
+            return [RuleText(context.rawText, isMarkup: context.rawTextIsMarkup)]
         case .dynamic(let rule):
-            return try rule.body(in: context, environment: environment).strings(in: context, environment: environment)
+            return try rule.body(in: context, environment: environment).texts(in: context, environment: environment)
         case .jsonPath(let path):
             guard let root = context.jsonValue else { return [] }
-            return path.strings(from: root)
+            return path.strings(from: root).map { RuleText($0, isMarkup: true) }
         case .jsonTemplate(let template):
             guard let root = context.jsonValue else { return [] }
-            return [template.render(root)]
+            return [RuleText(template.render(root), isMarkup: true)]
         case .chain(let steps, let kind):
-            return try RuleChain.run(steps, kind: kind, in: context, environment: environment).strings
+            let result = try RuleChain.run(steps, kind: kind, in: context, environment: environment)
+            return result.value.strings.map { RuleText($0, isMarkup: result.isMarkup) }
         }
     }
 }
 
 extension XPathExtractor {
+    /// Whether `extract(from:)` gives markup (`html()`, `outerHtml()`) rather than text.
+    var yieldsMarkup: Bool { self == .html || self == .outerHTML }
+
     func extract(from node: HTMLNode) -> String {
         switch self {
         case .value, .allText: return node.stringValue

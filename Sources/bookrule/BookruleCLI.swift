@@ -58,7 +58,7 @@ enum BookruleCLI {
         case "library":
             return LibraryCommand.run(rest, terminal: terminal)
         default:
-            terminal.error("error: unknown command \"\(command)\"\n\n\(usage)")
+            terminal.error("error: unknown command \"\(command)\"\nsee 'bookrule --help'")
             return 2
         }
     }

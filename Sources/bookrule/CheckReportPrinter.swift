@@ -16,7 +16,8 @@ struct CheckReportPrinter {
             case .failed: mark = style.red("✗")
             case .skipped: mark = style.yellow("-")
             }
-            let summary = step.error ?? step.checks.first?.detail ?? step.checks.first?.name ?? ""
+            var summary = step.error ?? step.checks.first?.detail ?? step.checks.first?.name ?? ""
+            if step.error == SourceCheck.missingKeyword { summary += " with --keyword" }
             terminal.print("  \(mark) \(step.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(summary)")
             guard verbose || step.status == .failed else { continue }
             for request in step.requests {

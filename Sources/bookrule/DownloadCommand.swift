@@ -75,7 +75,7 @@ enum DownloadCommand {
                 transport: fetch.fetcher(terminal: terminal), jobs: jobs,
                 options: MediaDownloader.Options(maxAttempts: fetch.policy.maxAttempts))
         } catch {
-            terminal.error("error: \(error)\n\n\(help)")
+            terminal.error(UsageMessage.text(error, command: "download"))
             return 2
         }
 

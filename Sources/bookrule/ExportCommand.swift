@@ -3,14 +3,14 @@ import BookRule
 /// `bookrule export BOOK (--txt | --epub)`: writes a saved book from the library, with no network.
 enum ExportCommand {
     static let help = """
-    Usage: bookrule export BOOK (--txt | --epub) [-o PATH] [--library PATH]
+    Usage: bookrule export BOOK (--txt | --epub | --txt --epub) [-o PATH] [--library PATH]
 
     BOOK is the book's number in `bookrule library`, its URL, or part of its title. Chapters not saved yet are
     left out (and counted). The file is named after the title in the current directory unless -o names a
-    file or a directory.
+    file or a directory (with both formats, -o is a directory).
 
     Options:
-      --txt, --epub       The format (EPUB 3, or plain UTF-8 text)
+      --txt, --epub       The format (EPUB 3, or plain UTF-8 text); give both for both
       -o PATH             Output file or directory
     \(LibraryAccess.help)  -h, --help          Show this help
     """
@@ -24,20 +24,22 @@ enum ExportCommand {
                 return 0
             }
             guard arguments.positionals.count == 1 else { throw UsageError("name one BOOK") }
-            guard arguments.has("--txt") != arguments.has("--epub") else { throw UsageError("choose --txt or --epub") }
+            let formats = LibraryAccess.formats(arguments)
+            guard !formats.isEmpty else { throw UsageError("choose --txt or --epub (or both)") }
             let store = try LibraryAccess.open(arguments, create: false)
             let stored = try LibraryAccess.book(arguments.positionals[0], in: store)
-            let (book, missing) = try LibraryAccess.exportBook(stored, store: store)
-            let path = try LibraryAccess.write(book, epub: arguments.has("--epub"), output: arguments.value("-o"))
-            terminal.print(path)
-            terminal.error("exported \(book.chapters.filter { !$0.isVolume }.count) chapter(s)"
-                           + (missing > 0 ? "; \(missing) not saved yet (run bookrule fetch to complete the book)" : ""))
+            let export = try LibraryExport(stored, store: store)
+            for path in try LibraryAccess.write(export, formats: formats, output: arguments.value("-o"), terminal: terminal) {
+                terminal.print(path)
+            }
+            terminal.error("exported \(export.chapterCount) chapter(s)"
+                           + (export.missing > 0 ? "; \(export.missing) not saved yet (run bookrule fetch to complete the book)" : ""))
             return 0
         } catch let error as UsageError {
-            terminal.error("error: \(error)\n\n\(help)")
+            terminal.error(UsageMessage.text(error, command: "export"))
             return 2
         } catch {
-            terminal.error("error: \(error)")
+            terminal.error("error: \(ErrorHint.message(error))")
             return 1
         }
     }

@@ -22,8 +22,9 @@ enum FetchCommand {
       --search KEYWORD    Search instead of giving BOOK_URL
       --pick N            Which search result (default 1)
       --from N, --to M    Only chapters N to M (1-based TOC positions)
-    \(LibraryAccess.help)  --txt, --epub        Export the book when the download ends
-      -o PATH             Export file or directory (default: the title in the current directory)
+    \(LibraryAccess.help)  --txt, --epub       Export the book when the download ends (both: both files)
+      -o PATH             Export file or directory (a directory with both formats; default: the title in
+                          the current directory)
       --replay HAR        Answer every request from a HAR recording (offline)
       --record HAR        Keep every exchange of this run in a HAR file (for fixtures)
       --json              Progress as JSON lines on stdout
@@ -42,18 +43,16 @@ enum FetchCommand {
                                                              "--library", "-o", "--replay", "--record"]),
                 flagOptions: FetchOptions.flagNames.union(["--help", "--txt", "--epub", "--json"]))
         } catch {
-            terminal.error("error: \(error)\n\n\(help)")
+            terminal.error(UsageMessage.text(error, command: "fetch"))
             return 2
         }
         if arguments.has("--help") {
             terminal.print(help)
             return 0
         }
-        let engine: SourceEngine
-        let store: LibraryStore
+        let fetch: BookFetch
         let range: ClosedRange<Int>?
         let display = ProgressDisplay(terminal: terminal, mode: ProgressDisplay.mode(json: arguments.has("--json")))
-        var transport: any HTTPTransport
         var recorder: (transport: RecordingTransport, path: String)?
         do {
             guard let path = arguments.value("--source") else { throw UsageError("--source FILE is required") }
@@ -61,22 +60,26 @@ enum FetchCommand {
             guard (search == nil) == (arguments.positionals.count == 1), arguments.positionals.count <= 1 else {
                 throw UsageError("give either one BOOK_URL or --search KEYWORD")
             }
-            if arguments.has("--txt") && arguments.has("--epub") { throw UsageError("choose --txt or --epub, not both") }
             let from = try arguments.positiveInt("--from", default: 1)
             let to = try arguments.positiveInt("--to", default: Int.max)
             guard from <= to else { throw UsageError("--from \(from) is after --to \(to)") }
             range = arguments.value("--from") == nil && arguments.value("--to") == nil ? nil : from...to
-            let source = try SourceCommand.pickSource(path: path, name: arguments.value("--source-name"))
-            let fetch = try FetchOptions(arguments)
+            let source = try SourceCommand.pickSource(path: path, name: arguments.value("--source-name"),
+                                                      steps: (search == nil ? [] : [.search]) + [.bookInfo, .toc, .content],
+                                                      terminal: terminal)
+            let options = try FetchOptions(arguments)
+            var transport: any HTTPTransport
+            var pacing: PoliteFetcher?
             if let replay = arguments.value("--replay") {
                 transport = try HARReplayTransport(contentsOf: replay)
             } else {
-                let verbose = fetch.verbose
-                let fetcher = PoliteFetcher(transport: CurlTransport(configuration: fetch.curl), policy: fetch.policy) { event in
+                let verbose = options.verbose
+                let fetcher = PoliteFetcher(transport: CurlTransport(configuration: options.curl), policy: options.policy) { event in
                     if verbose { terminal.error(event.description) }
                     display.handle(event)
                 }
-                transport = FetchOptions.transport(for: source, over: fetcher, terminal: terminal)
+                transport = fetcher
+                pacing = fetcher
             }
             if let path = arguments.value("--record") {
                 guard arguments.value("--replay") == nil else { throw UsageError("--record and --replay exclude each other") }
@@ -84,13 +87,14 @@ enum FetchCommand {
                 recorder = (recording, path)
                 transport = recording
             }
-            engine = SourceEngine(source: source, transport: transport)
-            store = try LibraryAccess.open(arguments, create: true)
+            fetch = BookFetch(source: source, transport: transport, pacing: pacing,
+                              store: try LibraryAccess.open(arguments, create: true))
+            for warning in fetch.warnings { terminal.error("warning: \(warning)") }
         } catch let error as UsageError {
-            terminal.error("error: \(error)\n\n\(help)")
+            terminal.error(UsageMessage.text(error, command: "fetch"))
             return 2
         } catch {
-            terminal.error("error: \(error)")
+            terminal.error("error: \(ErrorHint.message(error))")
             return 2
         }
 
@@ -99,7 +103,7 @@ enum FetchCommand {
             var bookURL = arguments.positionals.first ?? ""
             var variables: [String: String] = [:]
             if let keyword = arguments.value("--search") {
-                let page = try await engine.search(key: keyword)
+                let page = try await fetch.engine.search(key: keyword)
                 let pick = try arguments.positiveInt("--pick", default: 1)
                 guard pick <= page.results.count else {
                     throw UsageError("the search for \"\(keyword)\" found \(page.results.count) book(s); --pick \(pick) is out of range")
@@ -114,9 +118,7 @@ enum FetchCommand {
                 variables = page.results[pick - 1].variables
             }
             var summary: DownloadSummary?
-            let media = store.mediaRoot
-            for try await event in BookDownload(engine: engine, store: store).run(
-                bookURL: bookURL, options: .init(range: range, variables: variables, mediaDirectory: media)) {
+            for try await event in fetch.run(bookURL: bookURL, range: range, variables: variables) {
                 display.handle(event)
                 if case .finished(let final) = event { summary = final }
             }
@@ -144,7 +146,7 @@ enum FetchCommand {
             terminal.error("error: \(error)")
             return error.exitStatus
         } catch {
-            terminal.error("error: \(error)")
+            terminal.error("error: \(ErrorHint.message(error))")
             return 1
         }
         guard let summary else {
@@ -158,15 +160,15 @@ enum FetchCommand {
             return 1
         }
 
-        await saveCover(of: summary.book, transport: transport, store: store, terminal: terminal)
-        if arguments.has("--txt") || arguments.has("--epub") {
+        let formats = LibraryAccess.formats(arguments)
+        if !formats.isEmpty {
             do {
-                let (book, missing) = try LibraryAccess.exportBook(summary.book, store: store)
-                let path = try LibraryAccess.write(book, epub: arguments.has("--epub"), output: arguments.value("-o"))
-                terminal.error("exported \(book.chapters.filter { !$0.isVolume }.count) chapter(s) to \(path)"
-                               + (missing > 0 ? " (\(missing) missing)" : ""))
+                let export = try LibraryExport(summary.book, store: fetch.store)
+                let paths = try LibraryAccess.write(export, formats: formats, output: arguments.value("-o"), terminal: terminal)
+                terminal.error("exported \(export.chapterCount) chapter(s) to \(paths.joined(separator: " and "))"
+                               + (export.missing > 0 ? " (\(export.missing) missing)" : ""))
             } catch {
-                terminal.error("error: export failed: \(error)")
+                terminal.error("error: export failed: \(ErrorHint.message(error))")
                 return 1
             }
         }
@@ -189,42 +191,6 @@ enum FetchCommand {
         }
     }
 
-    /// A cover larger than this is not an image a reader wants in an EPUB (or not an image at all).
-    static let maximumCoverBytes: Int64 = 16 << 20
-
-    /// Keeps the book's cover beside the library for EPUB export, when the source names one and it is an image.
-    /// It goes through `MediaDownloader` like any other file: streamed to a `.part` file, resumable, and put in
-    /// place only when complete.
-    static func saveCover(of book: StoredBook, transport: any HTTPTransport, store: LibraryStore, terminal: Terminal) async {
-        let path = store.coverPath(bookID: book.id)
-        guard !book.coverURL.isEmpty, !FileManager.default.fileExists(atPath: path) else { return }
-        let downloader = MediaDownloader(transport: transport, jobs: 1)
-        do {
-            try await downloader.add(MediaDownloadTask(
-                id: "cover", url: book.coverURL, destination: path, maximumBytes: Self.maximumCoverBytes))
-        } catch {
-            terminal.error("warning: the cover could not be fetched: \(error)")
-            return
-        }
-        await downloader.waitUntilIdle()
-        await downloader.finishEvents()
-        for await event in downloader.events {
-            switch event {
-            case .completed:
-                // The exporter only takes complete JPEG, PNG or GIF images; anything else is not kept as the cover.
-                let bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
-                if ExportCover(bytes: bytes, mediaType: "").epubMediaType == nil {
-                    try? FileManager.default.removeItem(atPath: path)
-                }
-            case .failed(_, .httpStatus):
-                break  // A cover the site answers with an error status is simply absent, as before.
-            case .failed(_, let error):
-                terminal.error("warning: the cover could not be fetched: \(error)")
-            default:
-                break
-            }
-        }
-    }
 }
 
 /// Turns the first Ctrl-C into a cancellation and the second into an immediate exit.

@@ -60,19 +60,6 @@ struct FetchOptions {
         return PoliteFetcher(transport: CurlTransport(configuration: curl), policy: policy, events: events)
     }
 
-    /// What `source`'s engine sends through: the shared fetcher with the source's `concurrentRate` applied to
-    /// its host, behind a cookie jar of its own when `enabledCookieJar` is on.
-    static func transport(for source: BookSource, over fetcher: PoliteFetcher, terminal: Terminal) -> any HTTPTransport {
-        if let text = source.concurrentRate {
-            do {
-                if let rate = try ConcurrentRate.parse(text) { try fetcher.setConcurrentRate(rate, forHostOf: source.url) }
-            } catch {
-                terminal.error("warning: concurrentRate \"\(text)\" ignored: \(error)")
-            }
-        }
-        return source.enabledCookieJar ? CookieJar(upstream: fetcher) : fetcher
-    }
-
     private static func seconds(_ text: String, _ name: String) throws(UsageError) -> Duration {
         guard let value = Double(text), value >= 0, value < 86_400 * 7 else {
             throw UsageError("\(name) takes a number of seconds, not \"\(text)\"")

@@ -26,12 +26,14 @@ enum LibraryCommand {
             switch arguments.positionals.first ?? "list" {
             case "list":
                 guard arguments.positionals.count <= 1 else { throw UsageError("`library list` takes no arguments") }
-                let books = try store.books()
+                // "Updated" is the last save, not the start of the run that made it.
+                let books = try store.books().map { book throws(LibraryError) -> StoredBook in
+                    var book = book
+                    book.updatedAt = try store.lastSaved(book)
+                    return book
+                }
                 if arguments.has("--json") {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    encoder.dateEncodingStrategy = .iso8601
-                    terminal.print(String(decoding: try encoder.encode(books), as: UTF8.self))
+                    terminal.print(try JSONWriter.string(books, style: .pretty))
                     return 0
                 }
                 if books.isEmpty { terminal.print("the library is empty (bookrule fetch adds books)") }
@@ -52,10 +54,10 @@ enum LibraryCommand {
             }
             return 0
         } catch let error as UsageError {
-            terminal.error("error: \(error)\n\n\(help)")
+            terminal.error(UsageMessage.text(error, command: "library"))
             return 2
         } catch {
-            terminal.error("error: \(error)")
+            terminal.error("error: \(ErrorHint.message(error))")
             return 1
         }
     }

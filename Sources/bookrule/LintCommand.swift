@@ -60,7 +60,7 @@ enum LintCommand {
         do {
             arguments = try CommandLineArguments(words, valueOptions: [], flagOptions: ["--help", "--quiet", "--summary"])
         } catch {
-            terminal.error("error: \(error)\n\n\(help)")
+            terminal.error(UsageMessage.text(error, command: "lint"))
             return 2
         }
         if arguments.has("--help") {
@@ -68,7 +68,7 @@ enum LintCommand {
             return 0
         }
         guard !arguments.positionals.isEmpty else {
-            terminal.error("error: name at least one source file\n\n\(help)")
+            terminal.error(UsageMessage.text(UsageError("name at least one source file"), command: "lint"))
             return 2
         }
         if arguments.has("--summary") { return summary(arguments.positionals, terminal: terminal) }

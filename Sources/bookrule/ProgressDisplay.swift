@@ -29,6 +29,10 @@ final class ProgressDisplay: Sendable {
         var waiting: String?
         var started = ContinuousClock.now
         var barShown = false
+        /// Whether chapter fetching has started; before it, the book page and TOC pages are being read.
+        var chaptersStarted = false
+        /// Pages answered before chapter fetching started (book page and TOC pages).
+        var pagesRead = 0
     }
 
     init(terminal: Terminal, mode: Mode, width: Int? = nil) {
@@ -60,6 +64,7 @@ final class ProgressDisplay: Sendable {
                 $0.total = total
                 $0.done = saved
                 $0.started = ContinuousClock.now
+                $0.chaptersStarted = true
             }
             line(toFetch == 0 ? "all \(total) chapters are already saved" : "fetching \(toFetch) of \(total) chapters (\(saved) already saved)")
         case .chapterStarted(_, let title):
@@ -77,6 +82,8 @@ final class ProgressDisplay: Sendable {
         case .chapterFailed(let position, let title, let error):
             state.withLock { $0.failures += 1 }
             line("failed \(position + 1) \(title): \(error)")
+        case .coverMissing(let problem):
+            line("warning: \(problem)")
         case .finished:
             clearBar()
         }
@@ -91,8 +98,14 @@ final class ProgressDisplay: Sendable {
                                       "retryReason": event.retryReason.map { "\($0)" } ?? ""]))
             return
         }
+        let reading = state.withLock { state -> Bool in
+            if !state.chaptersStarted && event.status != nil { state.pagesRead += 1 }
+            return !state.chaptersStarted
+        }
         if let reason = event.retryReason {
             line("retried \(event.url) after waiting \(String(format: "%.1f", event.wait.seconds)) s (\(reason))")
+        } else if reading {
+            redraw()
         }
         if event.wait > .seconds(2) {
             let note = String(format: "waited %.1f s for %@", event.wait.seconds, event.origin.authority)
@@ -105,6 +118,12 @@ final class ProgressDisplay: Sendable {
         guard mode == .bar else { return }
         let text = state.withLock { state -> String in
             state.barShown = true
+            if !state.chaptersStarted {
+                // No chapter count yet: say what is being read instead of a 0/0 bar.
+                var text = "reading the book page and TOC: \(state.pagesRead) page(s) read"
+                if let waiting = state.waiting { text += " (\(waiting))" }
+                return Self.prefix(text, columns: self.width ?? Self.columns())
+            }
             let elapsed = (ContinuousClock.now - state.started).seconds
             let rate = elapsed > 0 ? Double(state.fetchedThisRun) / elapsed : 0
             let remaining = state.total - state.done
@@ -158,6 +177,8 @@ final class ProgressDisplay: Sendable {
             fields = ["event": "chapterSaved", "number": String(position + 1), "title": title, "characters": String(characters)]
         case .chapterFailed(let position, let title, let error):
             fields = ["event": "chapterFailed", "number": String(position + 1), "title": title, "error": error]
+        case .coverMissing(let problem):
+            fields = ["event": "coverMissing", "warning": problem.description]
         case .finished(let summary):
             fields = ["event": "finished", "fetched": String(summary.fetched), "failed": String(summary.failures.count),
                       "missing": String(summary.missing), "cancelled": String(summary.cancelled)]
@@ -166,9 +187,7 @@ final class ProgressDisplay: Sendable {
     }
 
     static func json(_ fields: [String: String]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(fields), as: UTF8.self)) ?? "{}"
+        (try? JSONWriter.string(fields)) ?? "{}"
     }
 
     private static func clock(_ seconds: Double) -> String {

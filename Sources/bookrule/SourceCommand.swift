@@ -49,7 +49,7 @@ enum SourceCommand {
                 words, valueOptions: FetchOptions.valueNames.union(["--source", "--source-name", "--replay", "--record", "--page", "--next"]),
                 flagOptions: FetchOptions.flagNames.union(["--help", "--json", "--toc-url"]))
         } catch {
-            terminal.error("error: \(error)\n\n\(help(command))")
+            terminal.error(UsageMessage.text(error, command: command))
             return 2
         }
         if arguments.has("--help") {
@@ -67,10 +67,22 @@ enum SourceCommand {
             }
             target = arguments.positionals[0]
             page = try arguments.positiveInt("--page", default: 1)
-            let source = try pickSource(path: path, name: arguments.value("--source-name"))
+            let steps: [SourceStep] = switch command {
+            case "search": [.search]
+            case "info": [.bookInfo]
+            case "toc": arguments.has("--toc-url") ? [.toc] : [.bookInfo, .toc]
+            default: [.content]
+            }
+            let source = try pickSource(path: path, name: arguments.value("--source-name"), steps: steps, terminal: terminal)
             let fetch = try FetchOptions(arguments)
-            var transport: any HTTPTransport = try arguments.value("--replay").map { try HARReplayTransport(contentsOf: $0) }
-                ?? FetchOptions.transport(for: source, over: fetch.fetcher(terminal: terminal), terminal: terminal)
+            var transport: any HTTPTransport
+            if let replay = arguments.value("--replay") {
+                transport = try HARReplayTransport(contentsOf: replay)
+            } else {
+                let wrapped = SourceTransport(for: source, over: fetch.fetcher(terminal: terminal))
+                for warning in wrapped.warnings { terminal.error("warning: \(warning)") }
+                transport = wrapped.transport
+            }
             if let path = arguments.value("--record") {
                 guard arguments.value("--replay") == nil else { throw UsageError("--record and --replay exclude each other") }
                 let existing = FileManager.default.fileExists(atPath: path) ? try HARRecording.load(contentsOf: path) : HARRecording()
@@ -80,7 +92,7 @@ enum SourceCommand {
             }
             engine = SourceEngine(source: source, transport: transport)
         } catch let error as UsageError {
-            terminal.error("error: \(error)\n\n\(help(command))")
+            terminal.error(UsageMessage.text(error, command: command))
             return 2
         } catch {
             terminal.error("error: \(error)")
@@ -144,8 +156,15 @@ enum SourceCommand {
         }
     }
 
-    /// Loads the file and picks the one source to run.
-    static func pickSource(path: String, name: String?) throws -> BookSource {
+    /// Loads the file and picks the one source to run, warning (in `lint`'s words) about its problems that do
+    /// not stop `steps`; the engine refuses a step its problems stop, naming them.
+    static func pickSource(path: String, name: String?, steps: [SourceStep], terminal: Terminal) throws -> BookSource {
+        let source = try loadSource(path: path, name: name)
+        for problem in source.problems(notStopping: steps) { terminal.error("warning: \(problem)") }
+        return source
+    }
+
+    private static func loadSource(path: String, name: String?) throws -> BookSource {
         let sources = try BookSource.load(contentsOf: path)
         if let name {
             let matches = sources.filter { $0.name == name || $0.url == name }
@@ -166,9 +185,7 @@ enum SourceCommand {
     }
 
     private static func printJSON<T: Encodable>(_ value: T, _ terminal: Terminal) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        terminal.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        terminal.print(try JSONWriter.string(value, style: .pretty))
     }
 
     private static func printSearch(_ page: SearchPage, _ terminal: Terminal) {

@@ -64,7 +64,7 @@ enum TestCommand {
             fetch = try FetchOptions(arguments)
             jobs = try arguments.positiveInt("--jobs", default: 4, maximum: 64)
         } catch {
-            terminal.error("error: \(error)\n\n\(help)")
+            terminal.error(UsageMessage.text(error, command: "test"))
             return 2
         }
 
@@ -93,15 +93,15 @@ enum TestCommand {
         let update = arguments.has("--update")
         let fetcher = fetch.fetcher(terminal: terminal)
         let reports = await checkAll(targets, jobs: jobs) { target in
-            let live = FetchOptions.transport(for: target.source, over: fetcher, terminal: terminal)
+            let wrapped = SourceTransport(for: target.source, over: fetcher)
+            for warning in wrapped.warnings { terminal.error("warning: \(target.source.name): \(warning)") }
+            let live = wrapped.transport
             return await checkOne(target, options: options, mode: mode, live: live, update: update, timeout: timeout)
         }
 
         if arguments.has("--json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             do {
-                terminal.print(String(decoding: try encoder.encode(reports), as: UTF8.self))
+                terminal.print(try JSONWriter.string(reports, style: .pretty))
             } catch {
                 terminal.error("error: \(error)")
                 return 1

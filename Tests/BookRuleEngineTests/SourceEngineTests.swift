@@ -341,6 +341,7 @@ struct TOCFastPathTests {
         <li><a href="%E7%AC%AC14.html">第十四章 \u{00A0}</a></li>
         <li><a href="15.html" title=" 2024\u{00A0}\u{00A0}05-01 ">第十五章\u{00A0}\u{00A0}开始</a></li>
         <li><a href="16.html" title="\u{3000}昨天\u{3000}">x\u{200B}y so\u{00AD}ft \u{3000}</a></li>
+        <li><a href="17.html">第三章 &lt;甲&gt; &amp; 乙 &amp;amp; 丙</a></li>
         <li><a>无链接</a></li>
         </ul></body></html>
         """
@@ -393,10 +394,77 @@ struct TOCFastPathTests {
         // jsoup's text(): NO-BREAK SPACE is whitespace, ZERO WIDTH SPACE and SOFT HYPHEN are dropped, U+3000 stays.
         #expect(byTitle["第十五章 开始"] == "https://novel.test/book/7/15.html")
         #expect(byTitle["xy soft \u{3000}"] == "https://novel.test/book/7/16.html")
+        // Entities are decoded once: the DOM's text is what a browser shows.
+        #expect(byTitle["第三章 <甲> & 乙 &amp; 丙"] == "https://novel.test/book/7/17.html")
         // The first 第一章 is listed again later: the later one is kept (Legado keeps the last occurrence). The
         // two entries without a link both stand for the page itself, so the first of them is dropped too.
         #expect(toc.chapters.first?.title == "第二章 风起")
         #expect(toc.droppedDuplicates == 2)
         #expect(byTitle["第一章 重复"] == "https://novel.test/book/7/1.html")
+    }
+}
+
+@Suite("Entities are decoded exactly once")
+struct EntityDecodingTests {
+    static let written = "第三章 &lt;甲&gt; &amp; 乙 &amp;amp; 丙"
+    static let shown = "第三章 <甲> & 乙 &amp; 丙"
+    static let page = """
+        <html><body><ul id="list"><li><a href="3.html">\(written)</a></li></ul>
+        <div id="intro">\(written)</div><div id="content"><p>\(written)</p></div></body></html>
+        """
+
+    func toc(_ rules: String, body: String = page, type: String = "text/html") async throws -> [String] {
+        let source = try loadSource("""
+            {"bookSourceUrl": "https://novel.test", "bookSourceName": "entities", "ruleToc": \(rules)}
+            """)
+        let site = TestSite(["https://novel.test/list": .init(headers: [HTTPHeader("Content-Type", type)], body: Array(body.utf8))])
+        let fast = try await SourceEngine(source: source, transport: site).toc(url: "https://novel.test/list")
+        let general = try await SourceEngine(source: source, transport: site, tracer: RuleTracer()).toc(url: "https://novel.test/list")
+        #expect(fast.chapters == general.chapters)
+        return fast.chapters.map(\.title)
+    }
+
+    @Test("DOM text, html(), an AllInOne regex over the source and a JSON string all show what a browser shows")
+    func titles() async throws {
+        #expect(try await toc(#"{"chapterList": "//ul[@id='list']/li", "chapterName": "//a/text()", "chapterUrl": "//a/@href"}"#)
+                == [Self.shown])
+        #expect(try await toc(#"{"chapterList": "//ul[@id='list']/li", "chapterName": "//a", "chapterUrl": "//a/@href"}"#)
+                == [Self.shown])
+        #expect(try await toc(#"{"chapterList": "//ul[@id='list']/li", "chapterName": "//a/html()", "chapterUrl": "//a/@href"}"#)
+                == [Self.shown])
+        #expect(try await toc(#"{"chapterList": "id.list@tag.li", "chapterName": "tag.a@html", "chapterUrl": "tag.a@href"}"#)
+                == [Self.shown])
+        #expect(try await toc(#"{"chapterList": "id.list@tag.li", "chapterName": "tag.a@text", "chapterUrl": "tag.a@href"}"#)
+                == [Self.shown])
+        #expect(try await toc(#"{"chapterList": ":<a href=\"([^\"]+)\">([^<]+)</a>", "chapterName": "$2", "chapterUrl": "$1"}"#)
+                == [Self.shown])
+        // A template mixing DOM text with a literal: the text is not decoded again.
+        #expect(try await toc(#"{"chapterList": "//ul[@id='list']/li", "chapterName": "{{//a/text()}}!", "chapterUrl": "//a/@href"}"#)
+                == [Self.shown + "!"])
+        let json = #"{"list": [{"title": "\#(Self.written)", "url": "/3.html"}]}"#
+        #expect(try await toc(#"{"chapterList": "$.list[*]", "chapterName": "$.title", "chapterUrl": "$.url"}"#,
+                              body: json, type: "application/json") == [Self.shown])
+    }
+
+    @Test("intro and content are decoded once too")
+    func introAndContent() async throws {
+        let source = try loadSource("""
+            {"bookSourceUrl": "https://novel.test", "bookSourceName": "entities",
+             "ruleBookInfo": {"name": "//title/text()", "intro": "//div[@id='intro']"},
+             "ruleContent": {"content": "//div[@id='content']"}}
+            """)
+        let site = TestSite(html: ["https://novel.test/b": Self.page])
+        let info = try await SourceEngine(source: source, transport: site).bookInfo(url: "https://novel.test/b")
+        #expect(info.intro == Self.shown)
+        let content = try await SourceEngine(source: source, transport: site)
+            .content(of: Chapter(index: 0, title: "", url: "https://novel.test/b"))
+        #expect(content.text == Self.shown)
+        let htmlSource = try loadSource("""
+            {"bookSourceUrl": "https://novel.test", "bookSourceName": "entities",
+             "ruleContent": {"content": "//div[@id='content']/html()"}}
+            """)
+        let markup = try await SourceEngine(source: htmlSource, transport: site)
+            .content(of: Chapter(index: 0, title: "", url: "https://novel.test/b"))
+        #expect(markup.text == Self.shown)
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+@testable import BookRuleEngine
 @testable import BookRuleJSON
 @testable import BookRuleLibrary
 import BookRule
@@ -256,10 +257,44 @@ struct ExportTests {
         #expect(book.cover?.epubMediaType == nil)
         let names = EPUBExporter.files(book, modified: "2024-01-01T00:00:00Z").map(\.name)
         #expect(!names.contains { $0.hasPrefix("OEBPS/images/") || $0 == "OEBPS/text/cover.xhtml" })
-        #expect(ExportCover(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0xFF, 0xD9]).epubMediaType == "image/jpeg")
-        #expect(ExportCover(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46]).epubMediaType == nil, "truncated")
+        #expect(ExportCover(bytes: TinyImages.jpeg).epubMediaType == "image/jpeg")
+        #expect(ExportCover(bytes: Array(TinyImages.jpeg.dropLast(2))).epubMediaType == nil, "truncated")
         #expect(ExportCover(bytes: Array(Self.png.dropLast(12))).epubMediaType == nil, "truncated")
         #expect(ExportCover(bytes: Self.png).epubMediaType == "image/png")
+    }
+
+    @Test("images are judged by their structure: a file that only begins like a JPEG, PNG or GIF is refused")
+    func imageStructure() throws {
+        func problem(_ bytes: [UInt8]) -> String? { ExportCover(bytes: bytes).problem?.description }
+        #expect(problem(TinyImages.jpeg) == nil)
+        #expect(problem(TinyImages.gif) == nil)
+        #expect(problem(Self.png) == nil)
+        // A JPEG signature, then an error page, then an EOI: what epubcheck calls a corrupted image.
+        let fake: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF\0<html>error</html>".utf8) + [0xFF, 0xD9]
+        #expect(problem(fake)?.hasPrefix("a damaged JPEG image") == true)
+        // No frame header before the scan, and a 0×1 frame.
+        let noFrame: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x00, 0xFF, 0xD9]
+        #expect(problem(noFrame) == "a damaged JPEG image (no frame header before the scan)")
+        var zeroWidth = TinyImages.jpeg
+        zeroWidth[TinyImages.jpegWidthOffset + 1] = 0
+        #expect(problem(zeroWidth) == "a damaged JPEG image (the frame is 0×1)")
+        // PNG: IHDR first, chunks to IEND.
+        var badIHDR = Self.png
+        badIHDR[12] = UInt8(ascii: "X")
+        #expect(problem(badIHDR) == "a damaged PNG image (it does not start with IHDR)")
+        #expect(problem(Array(Self.png.prefix(40)))?.hasPrefix("a damaged PNG image") == true)
+        // GIF: dimensions and trailer.
+        #expect(problem(Array(TinyImages.gif.dropLast())) == "a damaged GIF image (no trailer: the file is incomplete)")
+        var emptyGIF = TinyImages.gif
+        emptyGIF[6] = 0
+        #expect(problem(emptyGIF) == "a damaged GIF image (the image is 0×1)")
+        #expect(problem(Array("<html>".utf8)) == "not a JPEG, PNG or GIF image")
+        // Files are checked the same way, reading only their headers.
+        let directory = try scratchDirectory()
+        try LocalFile.writeAtomically(fake, to: directory + "/fake.jpg")
+        try LocalFile.writeAtomically(TinyImages.jpeg, to: directory + "/real.jpg")
+        #expect(ExportImage(path: directory + "/fake.jpg") == nil)
+        #expect(ExportImage(path: directory + "/real.jpg")?.mediaType == "image/jpeg")
     }
 
     @Test("identifiers are stable, distinct and urn:uuid-shaped; language tags are checked")
@@ -402,4 +437,35 @@ private func temporaryDirectory() throws -> String {
 
 private func removeTree(_ path: String) {
     try? FileManager.default.removeItem(atPath: path)
+}
+
+@Suite("BookFetch keeps only a whole cover")
+struct CoverFetchTests {
+    func fetch(cover: [UInt8]) async throws -> (problem: CoverError?, kept: Bool) {
+        let directory = try scratchDirectory()
+        let store = try LibraryStore(path: directory + "/library.sqlite")
+        let source = try loadSource(#"{"bookSourceUrl": "https://novel.test", "bookSourceName": "covers"}"#)
+        let site = TestSite(["https://novel.test/cover.jpg": .init(headers: [HTTPHeader("Content-Type", "image/jpeg")], body: cover)])
+        let record = BookSourceRecord(sourceURL: source.url, sourceName: source.name, json: "{}")
+        let book = try store.upsertBook(source: record, info: BookInfo(
+            url: "https://novel.test/book/1/", name: "书", author: "", intro: "", kind: "", lastChapter: "",
+            updateTime: "", coverURL: "https://novel.test/cover.jpg", tocURL: "https://novel.test/book/1/", wordCount: "",
+            variables: [:], warnings: []))
+        let fetch = BookFetch(source: source, transport: site, store: store)
+        let problem = await fetch.saveCover(of: book)
+        let kept = FileManager.default.fileExists(atPath: store.coverPath(bookID: book.id))
+        let export = try LibraryExport(book, store: store)
+        #expect((export.book.cover != nil) == kept)
+        return (problem, kept)
+    }
+
+    @Test("a cover that only begins like a JPEG is left out with a warning; a whole one is kept")
+    func damagedCover() async throws {
+        let fake: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF\0<html>error</html>".utf8) + [0xFF, 0xD9]
+        let bad = try await fetch(cover: fake)
+        #expect(!bad.kept)
+        #expect(bad.problem?.description.hasPrefix("the cover https://novel.test/cover.jpg is a damaged JPEG image") == true)
+        let good = try await fetch(cover: TinyImages.jpeg)
+        #expect(good.kept && good.problem == nil)
+    }
 }

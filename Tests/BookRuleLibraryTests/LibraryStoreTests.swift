@@ -125,6 +125,23 @@ struct LibraryStoreTests {
         #expect(try reopened.chapters(bookID: saved.id).map(\.state) == [.done, .failed, .pending])
     }
 
+    @Test("the last save is the newest chapter's save, not when the run that saved it read the book page")
+    func lastSaved() throws {
+        let directory = try LibraryTemporaryDirectory()
+        let clock = LibraryTestClock()
+        let store = try LibraryStore(path: directory.library, busyTimeout: .seconds(5), now: { clock.now })
+        let book = try store.upsertBook(source: testSource, info: testBookInfo())
+        try store.mergeTOC(bookID: book.id, chapters: testTOC([1, 2]))
+        #expect(try store.lastSaved(book) == book.updatedAt)
+        clock.advance(90)
+        try store.saveChapter(bookID: book.id, url: chapterURL(1), text: "one")
+        clock.advance(30)
+        try store.saveChapter(bookID: book.id, url: chapterURL(2), text: "two")
+        let stored = try #require(try store.book(id: book.id))
+        #expect(stored.updatedAt == book.updatedAt, "the book record says when the run began")
+        #expect(try store.lastSaved(stored) == book.updatedAt.addingTimeInterval(120))
+    }
+
     @Test("upserting the same book twice changes nothing; new metadata updates it under the same id")
     func upsertIsIdempotent() throws {
         let directory = try LibraryTemporaryDirectory()
@@ -444,7 +461,7 @@ struct LibraryStoreTests {
         #expect(error == .newerSchema(path: directory.library, found: newer, supported: LibraryStore.schemaVersion))
         #expect(error?.description == "the library at \(directory.library) was written by a newer bookrule "
                 + "(schema version \(newer); this build knows versions up to \(LibraryStore.schemaVersion)): "
-                + "upgrade bookrule or use another --library")
+                + "upgrade bookrule or use another library")
         let raw = try SQLiteDatabase(path: directory.library)
         let version = try raw.query("PRAGMA user_version", purpose: "test") { (row) throws(LibraryError) in row.int(0) }
         #expect(version == [newer])
@@ -493,7 +510,7 @@ struct LibraryStoreTests {
         let waited = ContinuousClock.now - started
         #expect(error == .busy(path: directory.library, purpose: "saving chapter \(chapterURL(1))"))
         #expect(error?.description == "the library at \(directory.library) is busy: another bookrule process is "
-                + "writing to it; wait for it to finish or use another --library (while saving chapter \(chapterURL(1)))")
+                + "writing to it; wait for it to finish or use another library (while saving chapter \(chapterURL(1)))")
         #expect(waited >= .milliseconds(150) && waited < .seconds(3))
         // Readers do not wait for the writer, and see the last committed state.
         #expect(try waiter.book(id: book.id)?.name == "星河 Voyage")

@@ -17,7 +17,7 @@ final class ComicSite: Sendable {
     let pictures: RangeServer
     static let pictureLength = 300_000
     /// A tiny complete JPEG (SOI … EOI), enough for the exporter to take it as a cover.
-    static let cover: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0x00, 0x01, 0x01, 0x00, 0xFF, 0xD9]
+    static let cover: [UInt8] = TinyImages.jpeg
 
     init() throws {
         let pictures = try RangeServer(.init(length: Self.pictureLength))

@@ -1,9 +1,67 @@
 import Foundation
 import BookRuleDocument
 
-/// File names for downloads, from their URLs: the last segment of the path, percent-decoded and made safe
-/// with `SafeFileName`, so a rerun of the same list gives the same names (and so resumes the same files).
-public enum MediaFileName {
+/// The names of downloaded media files, written and read here only.
+///
+/// A chapter's media files (audio and image sources) are `<chapter number>-<identity>-<file number>.<ext>`,
+/// e.g. `0007-3fa9c2d1-002.jpg`: the number keeps the folder in reading order; the identity (the first 8 hex
+/// digits of the SHA-256 of the chapter's URL without its fragment) keeps a chapter's files its own when the
+/// TOC shifts (a retried chapter at a new place must not find another chapter's complete files); the
+/// extension comes from the file's URL. Files `bookrule download` fetches are named after their URLs (`make`).
+public struct MediaFileName: Sendable, Equatable, CustomStringConvertible {
+    /// The chapter's 1-based TOC position.
+    public var chapterNumber: Int
+    /// Whose files these are: 8 hex digits from the chapter's URL (see `identity(chapterURL:)`).
+    public var identity: String
+    /// The file's 1-based position among the chapter's files.
+    public var fileNumber: Int
+    /// The extension, without its dot ("" for none).
+    public var fileExtension: String
+
+    /// The name of the `fileNumber`th file of the chapter at `chapterURL`, its extension taken from `fileURL`.
+    public init(chapterNumber: Int, chapterURL: String, fileNumber: Int, fileURL: String) {
+        self.chapterNumber = chapterNumber
+        identity = Self.identity(chapterURL: chapterURL)
+        self.fileNumber = fileNumber
+        let name = Self.make(forURL: fileURL)
+        fileExtension = name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? ""
+    }
+
+    /// Reads a chapter media file's name; nil for any other file (a `.part` file, a sidecar, a stray file).
+    public init?(parsing name: String) {
+        guard !name.hasSuffix(".part"), !name.hasSuffix(".part.json") else { return nil }
+        let parts = name.split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count >= 4, let chapter = Int(parts[0]), chapter > 0,
+              parts[1].count == 8, parts[1].allSatisfy(\.isHexDigit) else { return nil }
+        let last = parts[2]
+        let dot = last.firstIndex(of: ".")
+        let number = dot.map { last[..<$0] } ?? last
+        guard number.count >= 3, let file = Int(number), file > 0 else { return nil }
+        chapterNumber = chapter
+        identity = String(parts[1])
+        fileNumber = file
+        fileExtension = dot.map { String(last[last.index(after: $0)...]) } ?? ""
+    }
+
+    /// The file name.
+    public var description: String {
+        Self.padded(chapterNumber, 4) + "-" + identity + "-" + Self.padded(fileNumber, 3)
+            + (fileExtension.isEmpty ? "" : "." + fileExtension)
+    }
+
+    /// The identity part of a chapter's media file names: the first 8 hex digits of the SHA-256 of the
+    /// chapter's URL without its fragment.
+    public static func identity(chapterURL: String) -> String {
+        var hash = SHA256()
+        hash.update(Array(URLReference.withoutFragment(chapterURL).utf8))
+        return String(hash.hexDigest().prefix(8))
+    }
+
+    private static func padded(_ number: Int, _ width: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
     /// A safe name from the last path segment of `url` (`download` when the path has none).
     public static func make(forURL url: String) -> String {
         var path = URLReference.withoutFragment(url)

@@ -1,4 +1,5 @@
 import Foundation
+import BookRuleJSON
 
 /// The sidecar `NAME.part.json` beside a partial download `NAME.part`: what is needed to continue it safely.
 ///
@@ -47,9 +48,7 @@ public struct PartialDownloadRecord: Sendable, Hashable, Codable {
 
     /// The record as pretty JSON.
     public func encoded() throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return Array(try encoder.encode(self))
+        try JSONWriter.bytes(self, style: .pretty)
     }
 
     /// A record read from `bytes`; throws when they are not a valid record.

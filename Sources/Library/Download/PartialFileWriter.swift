@@ -139,6 +139,18 @@ final class PartialFileWriter: HTTPBodySink {
 
     // MARK: - Deciding on the head
 
+    /// Why a resume got the whole file: the change the validators show (the `If-Range` did not match, so the
+    /// file on the server is another one), or, when they did not change, that the server ignored the range.
+    static func wholeFileReason(previous: PartialDownloadRecord?, etag: String?, lastModified: String?) -> String {
+        if let old = previous?.etag, let etag, old != etag {
+            return "the file changed on the server (ETag \(old) → \(etag))"
+        }
+        if let old = previous?.lastModified, let lastModified, old != lastModified {
+            return "the file changed on the server (Last-Modified \(old) → \(lastModified))"
+        }
+        return "the server sent the whole file (200) instead of the requested range"
+    }
+
     private func judge(_ head: HTTPResponseHead, state: inout State) -> Verdict {
         let etag = head.headers.value(for: "ETag")
         if let limit = task.maximumBytes, (200...206).contains(head.status),
@@ -150,7 +162,7 @@ final class PartialFileWriter: HTTPBodySink {
         case 200:
             if state.written > 0 {
                 state.restartNote = requestedFrom > 0
-                    ? "the server sent the whole file (200) instead of the requested range"
+                    ? Self.wholeFileReason(previous: state.record, etag: etag, lastModified: head.headers.value(for: "Last-Modified"))
                     : "the partial data was replaced"
                 guard ftruncate(state.descriptor, 0) == 0, lseek(state.descriptor, 0, SEEK_SET) == 0 else {
                     return .failed(.file(path: task.partPath, reason: Self.systemMessage()))

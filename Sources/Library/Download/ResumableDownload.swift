@@ -208,7 +208,7 @@ struct ResumableDownload: Sendable {
             record = try PartialDownloadRecord.decode(try LocalFile.read(task.sidecarPath))
         } catch {
             discardPartialData(part)
-            return (0, nil, "the sidecar \(task.sidecarPath) could not be read (\(error)); starting again from byte 0")
+            return (0, nil, "the sidecar \(task.sidecarPath) could not be read (\(error))")
         }
         let offset = min(record.committedBytes, partSize ?? 0)
         guard offset > 0 else { return (0, nil, nil) }
@@ -227,7 +227,7 @@ struct ResumableDownload: Sendable {
         }
         if let reason {
             discardPartialData(part)
-            return (0, nil, reason + "; starting again from byte 0")
+            return (0, nil, reason)
         }
         return (offset, record, nil)
     }
@@ -262,14 +262,10 @@ struct ResumableDownload: Sendable {
                 return .failed(.checksumMismatch(path: task.destination, expected: expected, actual: actual))
             }
         }
-        guard rename(task.partPath, task.destination) == 0 else {
-            return .failed(.file(path: task.destination, reason: PartialFileWriter.systemMessage()))
-        }
-        let directory = (task.destination as NSString).deletingLastPathComponent
-        let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if descriptor >= 0 {
-            _ = fsync(descriptor)
-            close(descriptor)
+        do {
+            try LocalFile.moveAtomically(task.partPath, to: task.destination)
+        } catch {
+            return .failed(.file(path: task.destination, reason: error.reason))
         }
         unlink(task.sidecarPath)
         return .completed(bytes: size, alreadyPresent: false)

@@ -1,4 +1,5 @@
 import CLibZip
+import BookRuleJSON
 
 #if canImport(Glibc)
 import Glibc
@@ -393,40 +394,20 @@ public enum EPUBExporter {
 
     // MARK: - Writing the archive
 
-    /// Builds the archive with libzip in a temporary file next to `path`, flushes it and renames it into place.
+    /// Builds the archive with libzip in a temporary file next to `path` and puts it in place atomically
+    /// (`LocalFile.replaceAtomically`).
     static func writeArchive(_ files: [File], to path: String) throws(ExportError) {
-        let (directory, name) = split(path)
-        guard !name.isEmpty, name != ".", name != ".." else {
-            throw .cannotWrite(path: path, reason: "the path names a directory, not a file")
-        }
-        let temporary = (directory == "/" ? "" : directory)
-            + "/.bookrule-export-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).epub.tmp"
-        do throws(ZipWriter.Failure) {
-            try ZipWriter.write(files, to: temporary)
-            try flush(temporary)
-            guard rename(temporary, path) == 0 else { throw ZipWriter.Failure("rename failed: " + systemMessage()) }
+        do throws(LocalFile.Failure) {
+            try LocalFile.replaceAtomically(path) { (temporary) throws(LocalFile.Failure) in
+                do throws(ZipWriter.Failure) {
+                    try ZipWriter.write(files, to: temporary)
+                } catch {
+                    throw LocalFile.Failure(path: path, reason: error.reason)
+                }
+            }
         } catch {
-            unlink(temporary)
             throw .cannotWrite(path: path, reason: error.reason)
         }
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if descriptor >= 0 {
-            _ = fsync(descriptor)
-            close(descriptor)
-        }
-    }
-
-    private static func split(_ path: String) -> (directory: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let directory = path[..<slash].isEmpty ? "/" : String(path[..<slash])
-        return (directory, String(path[path.index(after: slash)...]))
-    }
-
-    private static func flush(_ path: String) throws(ZipWriter.Failure) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ZipWriter.Failure("cannot reopen the archive: " + systemMessage()) }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw ZipWriter.Failure("fsync failed: " + systemMessage()) }
     }
 
     fileprivate static func systemMessage() -> String {

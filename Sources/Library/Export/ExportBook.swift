@@ -99,15 +99,15 @@ public struct ExportImage: Sendable, Equatable {
     /// The picture at `path`; nil when the file cannot be read or is not a complete JPEG, PNG or GIF (an
     /// audio file, a WebP, an error page saved by a site), which an EPUB could not show.
     public init?(path: String) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd(), size > 0,
-              (try? handle.seek(toOffset: 0)) != nil, let head = try? handle.read(upToCount: 64),
-              (try? handle.seek(toOffset: size > 32 ? size - 32 : 0)) != nil, let tail = try? handle.read(upToCount: 32),
-              let mediaType = ExportCover.epubMediaType(head: [UInt8](head), tail: [UInt8](tail), count: Int(size))
-        else { return nil }
+        guard case .success(let mediaType)? = Self.check(path: path) else { return nil }
         self.path = path
         self.mediaType = mediaType
+    }
+
+    /// The media type of the picture at `path`, or what is wrong with it; nil when it cannot be read.
+    static func check(path: String) -> Result<String, ImageStructure.Problem>? {
+        guard let file = ImageFileBytes(path: path), file.count > 0 else { return nil }
+        return ImageStructure.mediaType(of: file)
     }
 
     /// The file extension for `mediaType`.
@@ -134,28 +134,17 @@ public struct ExportCover: Sendable, Equatable {
     }
 
     /// The media type the bytes really are, when it is one every EPUB reader must show (JPEG, PNG, GIF) and
-    /// the file looks complete (its end marker is there, so a truncated download doesn't make the EPUB
-    /// invalid); nil otherwise (WebP, SVG, an HTML error page…), and the EPUB is then written without a cover.
-    /// Decided from the file's signature, not from the declared type, which sites often get wrong.
+    /// its structure is whole (see `ImageStructure`: a file that only begins like an image, or a truncated
+    /// download, would make the EPUB invalid); nil otherwise (WebP, SVG, an HTML error page…), and the EPUB is
+    /// then written without a cover. Decided from the bytes, not from the declared type, which sites often get
+    /// wrong.
     public var epubMediaType: String? {
-        Self.epubMediaType(head: Array(bytes.prefix(64)), tail: Array(bytes.suffix(32)), count: bytes.count)
+        try? ImageStructure.mediaType(of: InMemoryImageBytes(bytes: bytes)).get()
     }
 
-    /// `epubMediaType` from a file's first 64 and last 32 bytes and its length.
-    static func epubMediaType(head: [UInt8], tail: [UInt8], count: Int) -> String? {
-        func tailContains(_ marker: [UInt8]) -> Bool {
-            tail.count >= marker.count && (0...(tail.count - marker.count)).contains { offset in
-                tail.dropFirst(offset).starts(with: marker)
-            }
-        }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), count >= 45, head.count >= 16,
-           head[12..<16].elementsEqual(Array("IHDR".utf8)), tailContains(Array("IEND".utf8)) {
-            return "image/png"
-        }
-        if head.starts(with: [0xFF, 0xD8, 0xFF]), count >= 8, tailContains([0xFF, 0xD9]) { return "image/jpeg" }
-        if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)), tail.contains(0x3B) {
-            return "image/gif"
-        }
+    /// Why the bytes cannot be a cover, nil when they can.
+    var problem: ImageStructure.Problem? {
+        if case .failure(let problem) = ImageStructure.mediaType(of: InMemoryImageBytes(bytes: bytes)) { return problem }
         return nil
     }
 

@@ -15,9 +15,9 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case .noChapters(let title):
             return "the book has no saved chapters (\(title)): download its chapters first, then export again"
         case .unusableDirectory(let path, let reason):
-            return "\(path): cannot export into this directory (\(reason)); create it or choose another with -o"
+            return "\(path): cannot export into this directory (\(reason)); create it or choose another"
         case .outsideDirectory(let path, let directory):
-            return "\(path): refusing to write outside the output directory \(directory); choose another name with -o"
+            return "\(path): refusing to write outside the output directory \(directory); choose another name"
         case .cannotWrite(let path, let reason):
             return "\(path): cannot write the export (\(reason)); check the directory's permissions and free space"
         }

@@ -28,8 +28,7 @@ public struct BookDownload: Sendable {
         /// Book variables from a search result (`@put` values).
         public var variables: [String: String]
         /// For audio and image sources: where the media files each chapter links go, as
-        /// `<mediaDirectory>/<book id>/<chapter number>-<chapter URL hash>-<file number>.<ext>`
-        /// (`0007-3fa9c2d1-002.jpg`), downloaded in order
+        /// `<mediaDirectory>/<book id>/<MediaFileName>` (`0007-3fa9c2d1-002.jpg`), downloaded in order
         /// through `MediaDownloader` before the chapter counts as saved. Nil skips them.
         public var mediaDirectory: String?
 
@@ -132,15 +131,10 @@ public struct BookDownload: Sendable {
     /// ones; throws the first failure, or `CancellationError` (after pausing, which keeps the partial data).
     private func downloadMedia(_ urls: [String], chapterNumber: Int, chapterURL: String, into directory: String) async throws {
         let downloader = MediaDownloader(transport: engine.transport, jobs: 1)
-        // The number keeps the folder in reading order; the chapter URL's hash keeps a chapter's files its own
-        // when the TOC shifts (a retried chapter at a new place must not find another chapter's complete files).
-        let identity = Self.mediaIdentity(chapterURL: chapterURL)
         for (index, url) in urls.enumerated() {
-            let name = MediaFileName.make(forURL: url)
-            let suffix = name.lastIndex(of: ".").map { String(name[$0...]) } ?? ""
-            let stem = Self.padded(chapterNumber, 4) + "-" + identity + "-" + Self.padded(index + 1, 3)
+            let name = MediaFileName(chapterNumber: chapterNumber, chapterURL: chapterURL, fileNumber: index + 1, fileURL: url)
             try await downloader.add(MediaDownloadTask(
-                id: String(index), url: url, destination: directory + "/" + stem + suffix, headers: engine.source.headers))
+                id: String(index), url: url, destination: directory + "/\(name)", headers: engine.source.headers))
         }
         await withTaskCancellationHandler {
             await downloader.waitUntilIdle()
@@ -153,19 +147,6 @@ public struct BookDownload: Sendable {
             if case .failed(let reason) = state { throw DownloadError.mediaFailed(url: task.url, reason: reason) }
             if state != .completed { throw CancellationError() }
         }
-    }
-
-    /// The part of a chapter's media file names that says whose they are (`<number>-<identity>-<n>.<ext>`):
-    /// the first 8 hex digits of the SHA-256 of the chapter's URL without its fragment.
-    public static func mediaIdentity(chapterURL: String) -> String {
-        var hash = SHA256()
-        hash.update(Array(URLReference.withoutFragment(chapterURL).utf8))
-        return String(hash.hexDigest().prefix(8))
-    }
-
-    private static func padded(_ number: Int, _ width: Int) -> String {
-        let digits = String(number)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
     /// The reason to stop the whole run when `error` means the host will refuse everything for now.
@@ -193,6 +174,8 @@ public enum DownloadEvent: Sendable {
     case chapterSaved(position: Int, title: String, characters: Int)
     /// A chapter failed and was recorded as missing with its error.
     case chapterFailed(position: Int, title: String, error: String)
+    /// The book has no cover, though its source names one (`BookFetch`, before `.finished`).
+    case coverMissing(CoverError)
     /// The run ended (completed, cancelled, or stopped by the host).
     case finished(DownloadSummary)
 }

@@ -26,12 +26,12 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .busy(let path, let purpose):
             return "the library at \(path) is busy: another bookrule process is writing to it; wait for it to "
-                + "finish or use another --library (while \(purpose))"
+                + "finish or use another library (while \(purpose))"
         case .notALibrary(let path, let reason):
-            return "\(path) is not a bookrule library: \(reason); use another --library"
+            return "\(path) is not a bookrule library: \(reason)"
         case .newerSchema(let path, let found, let supported):
             return "the library at \(path) was written by a newer bookrule (schema version \(found); this build "
-                + "knows versions up to \(supported)): upgrade bookrule or use another --library"
+                + "knows versions up to \(supported)): upgrade bookrule or use another library"
         case .cannotCreateDirectory(let path, let reason):
             return "cannot create the library directory \(path): \(reason)"
         case .emptyText(let bookID, let url):

@@ -1,0 +1,93 @@
+import Foundation
+import BookRuleEngine
+import BookRuleHTTP
+
+/// Downloads a whole book into the library as `bookrule fetch` does, for an app to call the same way: the
+/// source's transport (`SourceTransport`), the book page, every TOC page and each chapter not yet saved
+/// (`BookDownload`), the media files of audio and image sources into the library's media folder, and the
+/// cover beside the library, checked to be a whole image. Export the result with `LibraryExport`.
+public struct BookFetch: Sendable {
+    /// The engine the book is read with.
+    public let engine: SourceEngine
+    /// Where the book is saved.
+    public let store: LibraryStore
+    /// Problems setting the source up that did not stop it (see `SourceTransport.warnings`).
+    public let warnings: [String]
+
+    /// A fetch of books of `source` through `transport` (the shared `PoliteFetcher`, a recording of it, a
+    /// `HARReplayTransport`…); `pacing` is the fetcher the source's `concurrentRate` applies to, by default
+    /// `transport` itself when it is one.
+    public init(source: BookSource, transport: any HTTPTransport, pacing: PoliteFetcher? = nil, store: LibraryStore,
+                options: EngineOptions = EngineOptions()) {
+        let wrapped = SourceTransport(for: source, over: transport, pacing: pacing ?? (transport as? PoliteFetcher))
+        engine = SourceEngine(source: source, transport: wrapped.transport, options: options)
+        self.store = store
+        warnings = wrapped.warnings
+    }
+
+    /// The largest cover kept: anything larger is not an image a reader wants in an EPUB (or not an image).
+    public static let maximumCoverBytes: Int64 = 16 << 20
+
+    /// Runs the download (see `BookDownload.run`); `range` limits it to TOC positions, `variables` are a
+    /// search result's. When the chapters are done (not cancelled) the cover is fetched, and a cover that
+    /// cannot be kept is reported as `.coverMissing` before `.finished`.
+    public func run(bookURL: String, range: ClosedRange<Int>? = nil,
+                    variables: [String: String] = [:]) -> AsyncThrowingStream<DownloadEvent, any Error> {
+        let download = BookDownload(engine: engine, store: store)
+        let options = BookDownload.Options(range: range, variables: variables, mediaDirectory: store.mediaRoot)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await event in download.run(bookURL: bookURL, options: options) {
+                        if case .finished(let summary) = event, !summary.cancelled, !Task.isCancelled,
+                           let problem = await saveCover(of: summary.book) {
+                            continuation.yield(.coverMissing(problem))
+                        }
+                        continuation.yield(event)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Keeps the book's cover at `store.coverPath(bookID:)` for EPUB export, when the source names one and it
+    /// is a whole JPEG, PNG or GIF. It goes through `MediaDownloader` like any other file: streamed to a
+    /// `.part` file, resumable, and put in place only when complete. Returns why there is no cover, nil when
+    /// there is one or the site has none (an error status).
+    public func saveCover(of book: StoredBook) async -> CoverError? {
+        let path = store.coverPath(bookID: book.id)
+        guard !book.coverURL.isEmpty, !FileManager.default.fileExists(atPath: path) else { return nil }
+        let downloader = MediaDownloader(transport: engine.transport, jobs: 1)
+        do {
+            try await downloader.add(MediaDownloadTask(
+                id: "cover", url: book.coverURL, destination: path, headers: engine.source.headers,
+                maximumBytes: Self.maximumCoverBytes))
+        } catch {
+            return .fetchFailed(url: book.coverURL, reason: "\(error)")
+        }
+        await downloader.waitUntilIdle()
+        await downloader.finishEvents()
+        var problem: CoverError?
+        for await event in downloader.events {
+            switch event {
+            case .completed:
+                let bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+                if let imageProblem = ExportCover(bytes: bytes).problem {
+                    try? FileManager.default.removeItem(atPath: path)
+                    problem = .notAnImage(url: book.coverURL, problem: imageProblem.description)
+                }
+            case .failed(_, .httpStatus):
+                break  // A cover the site answers with an error status is simply absent.
+            case .failed(_, let error):
+                problem = .fetchFailed(url: book.coverURL, reason: "\(error)")
+            default:
+                break
+            }
+        }
+        return problem
+    }
+}
