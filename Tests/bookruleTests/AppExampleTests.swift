@@ -158,7 +158,7 @@ struct CommandLineDefectTests {
 @Suite("The fetch progress bar")
 struct ProgressBarTests {
     func event(_ url: String, wait: Duration = .zero) -> FetchEvent {
-        FetchEvent(time: Date(), host: "127.0.0.1", method: "GET", url: url, attempt: 1, status: 200, bytes: 100,
+        FetchEvent(time: Date(), origin: URLOrigin(url) ?? URLOrigin("http://127.0.0.1/")!, method: "GET", url: url, attempt: 1, status: 200, bytes: 100,
                    wait: wait, duration: .milliseconds(10), retryReason: nil, error: nil, userAgent: "test")
     }
 
