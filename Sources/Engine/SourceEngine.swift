@@ -133,6 +133,12 @@ public struct SourceEngine: Sendable {
         var pending = [start]
         var followNext = true
         var entries: [Chapter] = []
+        var incomplete: String?
+        var elementCount = 0
+        var titledCount = 0
+        var linkedCount = 0
+        var nonHTTP = 0
+        var firstNonHTTP: String?
 
         while !pending.isEmpty {
             let pageURL = pending.removeFirst()
@@ -143,7 +149,16 @@ public struct SourceEngine: Sendable {
                 break
             }
             visited.insert(key)
-            let document = try await fetchDocument(HTTPRequest(url: pageURL, headers: source.headers), charset: nil)
+            let document: HTMLDocument
+            do {
+                document = try await fetchDocument(HTTPRequest(url: pageURL, headers: source.headers), charset: nil)
+            } catch {
+                // A later page that fails leaves the chapters read so far: most of a book beats none of it.
+                guard !pages.isEmpty else { throw error }
+                incomplete = "TOC page \(pages.count + 1) could not be read (\(error)); the list has the chapters of the \(pages.count) page(s) before it"
+                warnings.add(incomplete ?? "")
+                break
+            }
             Self.noteTruncation(document, &warnings)
             visited.insert(Self.pageKey(document.url))
             pages.append(document.url)
@@ -158,6 +173,15 @@ public struct SourceEngine: Sendable {
                 let isVolume = reader.flag(.isVolume, &warnings)
                 let title = reader.line(.chapterName, &warnings, scratch: &scratch)
                 let chapterURL = reader.url(.chapterUrl, &warnings, scratch: &scratch) ?? ""
+                elementCount += 1
+                if !title.isEmpty { titledCount += 1 }
+                if !chapterURL.isEmpty {
+                    linkedCount += 1
+                    if !isVolume, !URLReference.isHTTP(chapterURL) {
+                        nonHTTP += 1
+                        if firstNonHTTP == nil { firstNonHTTP = chapterURL }
+                    }
+                }
                 if title.isEmpty && chapterURL.isEmpty { continue }
                 entries.append(Chapter(index: 0, title: title, url: isVolume ? chapterURL : (chapterURL.isEmpty ? document.url : chapterURL),
                                        isVolume: isVolume, isVIP: reader.flag(.isVip, &warnings),
@@ -172,6 +196,18 @@ public struct SourceEngine: Sendable {
             pending.append(contentsOf: next)
         }
 
+        // A field that came out empty in every element means the rule, not the site, is wrong: say which.
+        if elementCount > 0 {
+            if titledCount == 0, section[.chapterName] != nil {
+                throw EngineError.fieldEmptyEverywhere(field: "ruleToc.chapterName", list: "ruleToc.chapterList", elements: elementCount)
+            }
+            if linkedCount == 0 {
+                throw EngineError.fieldEmptyEverywhere(field: "ruleToc.chapterUrl", list: "ruleToc.chapterList", elements: elementCount)
+            }
+        }
+        if let firstNonHTTP {
+            warnings.add("\(nonHTTP) chapter URL(s) are not http(s) links (the first: \"\(firstNonHTTP)\"); they cannot be fetched as they are (a javascript: link usually means the real URL is in the script's arguments)")
+        }
         if listRule.reversed { entries.reverse() }
         // De-duplicate keeping the LAST occurrence, as Legado does: a "latest chapters" block above the full
         // list then drops out instead of putting the newest chapters first.
@@ -189,7 +225,8 @@ public struct SourceEngine: Sendable {
         entries = []
         for index in chapters.indices { chapters[index].index = index }
         if duplicates > 0 { warnings.add("dropped \(duplicates) chapter(s) whose URL is listed again later") }
-        return TableOfContents(chapters: chapters, pages: pages, warnings: warnings.list, droppedDuplicates: duplicates)
+        return TableOfContents(chapters: chapters, pages: pages, warnings: warnings.list, droppedDuplicates: duplicates,
+                               incomplete: incomplete, nonHTTPChapterURLs: nonHTTP)
     }
 
     // MARK: - Content
