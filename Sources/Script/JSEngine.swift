@@ -116,23 +116,6 @@ final class JSEngine {
         }
     }
 
-    /// Parses `script` without running it; nil when it is valid.
-    func checkSyntax(_ script: String) -> JSError? {
-        var exception: JSValueRef?
-        let valid = JSStrings.with(script) { code in
-            JSStrings.with("snippet.js") { url in JSCheckScriptSyntax(context, code, url, 1, &exception) }
-        }
-        if valid { return nil }
-        guard let exception else { return JSError(kind: .syntax, message: "syntax error") }
-        var error = error(from: exception)
-        error.kind = .syntax
-        return error
-    }
-
-    /// Whether an evaluation is running (a native function is being called from one): nested evaluations
-    /// run under the outer one's time limit.
-    var isEvaluating: Bool { watchdog != nil }
-
     /// Runs `body` with the execution time limit armed, unless one is already armed (a nested evaluation
     /// shares its caller's budget: JavaScriptCore keeps one limit per group).
     private func withWatchdog<T>(_ limits: ScriptLimits?, _ body: () throws(JSError) -> T) throws(JSError) -> T {
@@ -209,13 +192,12 @@ final class JSEngine {
 
     // MARK: - Conversion
 
-    /// The error an exception value describes: message, line and column (1-based, in the evaluated text).
+    /// The error an exception value describes: message and line (1-based, in the evaluated text).
     func error(from exception: JSValueRef) -> JSError {
         let message = JSStrings.string(of: exception, in: context, exception: nil) ?? "exception"
         var error = JSError(kind: .thrown, message: message)
         if JSValueIsObject(context, exception), let object = JSValueToObject(context, exception, nil) {
             error.line = integer("line", of: object)
-            error.column = integer("column", of: object)
         }
         return error
     }
@@ -318,8 +300,6 @@ struct JSError: Error {
     enum Kind {
         /// The script threw (or a native helper failed).
         case thrown
-        /// The script does not parse.
-        case syntax
         /// The CPU time limit ran out.
         case timeLimit
         /// The heap grew past the limit.
@@ -329,7 +309,6 @@ struct JSError: Error {
     var kind: Kind
     var message: String
     var line: Int?
-    var column: Int?
 }
 
 /// Engines by global context, for the C callbacks (which get only a context). Keys and values are the

@@ -8,7 +8,7 @@ import Synchronization
 /// all run on the thread; the queue is guarded by `condition`.
 final class ScriptThread: @unchecked Sendable {
     private let condition = NSCondition()
-    private var jobs: [() -> Void] = []
+    private var jobs: [Job] = []
     private var stopping = false
     private let identifier = Atomic<UInt>(0)
     /// The worker; set by the first job, used by every later one, released when the thread ends.
@@ -31,13 +31,10 @@ final class ScriptThread: @unchecked Sendable {
     func run<T>(_ body: () throws(ScriptError) -> T) throws(ScriptError) -> T {
         if isCurrent { return try body() }
         var outcome: Result<T, ScriptError>?
-        let done = DispatchSemaphore(value: 0)
         withoutActuallyEscaping(body) { body in
-            enqueue {
-                outcome = Result { () throws(ScriptError) -> T in try body() }
-                done.signal()
-            }
-            done.wait()
+            let job = Job { outcome = Result { () throws(ScriptError) -> T in try body() } }
+            enqueue(job)
+            job.done.wait()
         }
         guard let outcome else { throw .engineUnavailable("the script thread stopped") }
         return try outcome.get()
@@ -51,7 +48,7 @@ final class ScriptThread: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func enqueue(_ job: @escaping () -> Void) {
+    private func enqueue(_ job: Job) {
         condition.lock()
         jobs.append(job)
         condition.signal()
@@ -79,8 +76,30 @@ final class ScriptThread: @unchecked Sendable {
             }
             let job = jobs.removeFirst()
             condition.unlock()
-            job()
+            job.execute()
         }
         worker = nil
+    }
+
+    /// One queued piece of work. The caller waits on `done`; the work closure is released before `done` is
+    /// signalled, so it never outlives the caller's `withoutActuallyEscaping`.
+    private final class Job {
+        private var work: (() -> Void)?
+        let done = DispatchSemaphore(value: 0)
+
+        init(_ work: @escaping () -> Void) {
+            self.work = work
+        }
+
+        func execute() {
+            perform()
+            done.signal()
+        }
+
+        private func perform() {
+            let work = self.work
+            self.work = nil
+            work?()
+        }
     }
 }

@@ -51,7 +51,7 @@ final class ScriptWorker {
             throw .engineUnavailable("the helpers did not load: \(error.message)")
         }
         if let jsLib, !jsLib.trimmingASCIIWhitespace().isEmpty {
-            if let error = engine.checkSyntax(jsLib) { throw .syntax(field: "jsLib", Self.syntaxError(error)) }
+            if let error = SyntaxChecker.shared.check(jsLib) { throw .syntax(field: "jsLib", error) }
             do {
                 try resetClock()
                 try engine.evaluateGlobal(jsLib, sourceURL: "jsLib.js", limits: limits)
@@ -73,9 +73,7 @@ final class ScriptWorker {
             throw .nestedTooDeeply(field: snippet.field, limit: limits.maxNesting)
         }
         if !checked.contains(snippet.code) {
-            if let error = engine.checkSyntax(snippet.code) {
-                throw .syntax(field: snippet.field, Self.syntaxError(error))
-            }
+            if let error = SyntaxChecker.shared.check(snippet.code) { throw .syntax(field: snippet.field, error) }
             if checked.count > 4096 { checked.removeAll() }
             checked.insert(snippet.code)
         }
@@ -114,15 +112,10 @@ final class ScriptWorker {
 
     // MARK: - Errors
 
-    static func syntaxError(_ error: JSError) -> ScriptSyntaxError {
-        ScriptSyntaxError(line: error.line ?? 1, column: error.column, message: error.message)
-    }
-
     static func scriptError(_ error: JSError, field: String, limits: ScriptLimits) -> ScriptError {
         switch error.kind {
         case .timeLimit: return .timeLimit(field: field, limit: limits.timeLimit)
         case .heapLimit: return .heapLimit(field: field, limit: limits.heapLimit)
-        case .syntax: return .syntax(field: field, syntaxError(error))
         case .thrown: return .thrown(field: field, message: error.message, line: error.line)
         }
     }
