@@ -17,7 +17,7 @@ final class JSEngine {
     private let nodeClass: JSClassRef
     /// The bodies of native functions; a function object's private data is its index here, so the object
     /// owns no Swift closure and its finalizer (which may run on any thread) frees only a small box.
-    private var natives: [(name: String, body: NativeBody)] = []
+    private var natives: [NativeBody] = []
     /// Objects this engine keeps across evaluations (prototypes, the isolation wrapper), protected from the
     /// collector until the engine goes.
     private var kept: [String: JSObjectRef] = [:]
@@ -138,7 +138,7 @@ final class JSEngine {
         guard let holder = JSObjectMake(context, nil, nil) else { return }
         keep(name, holder)
         for function in functions {
-            natives.append(function)
+            natives.append(function.body)
             let box = NativeIndex(natives.count - 1)
             let object = JSObjectMake(context, functionClass, Unmanaged.passRetained(box).toOpaque())
             JSStrings.with(function.name) { key in
@@ -163,11 +163,11 @@ final class JSEngine {
             values.append(try argument.map { value -> ScriptValue in try self.value(of: value) } ?? .undefined)
         }
         do {
-            return make(try native.body(values))
+            return make(try native(values))
         } catch let error as JSError {
             throw error
         } catch {
-            throw JSError(kind: .thrown, message: "java.\(native.name): \(error)")
+            throw JSError(kind: .thrown, message: "\(error)")
         }
     }
 
