@@ -45,3 +45,13 @@ struct RhinoDifferentialTests {
         }
     }
 }
+
+@Suite("Script: where JavaScriptCore and Rhino legitimately differ")
+struct EngineDifferenceTests {
+    @Test("const in a loop is per iteration here (Rhino 1.7 scopes it to the function and gives 0,0,0)")
+    func constInLoop() throws {
+        let runtime = try ScriptRuntime(jsLib: nil, host: RecordingScriptHost())
+        #expect(try runtime.text("var fs = []; for (var i = 0; i < 3; i++) { const c = i; fs.push(() => c) } fs.map(f => f()).join()")
+            == "0,1,2")
+    }
+}
