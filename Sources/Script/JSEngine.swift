@@ -185,11 +185,6 @@ final class JSEngine {
         return Int(total)
     }
 
-    /// Asks the collector to run (a hint).
-    func collectGarbage() {
-        JSGarbageCollect(context)
-    }
-
     // MARK: - Conversion
 
     /// The error an exception value describes: message and line (1-based, in the evaluated text).

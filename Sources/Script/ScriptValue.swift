@@ -66,10 +66,4 @@ enum ScriptValue {
     static func byteArray(_ bytes: [UInt8]) -> ScriptValue {
         .array(bytes.map { .number(Double(Int8(bitPattern: $0))) })
     }
-
-    /// The property `key` of an object value.
-    subscript(key: String) -> ScriptValue {
-        guard case .object(let members) = self else { return .undefined }
-        return members.first { $0.key == key }?.value ?? .undefined
-    }
 }
