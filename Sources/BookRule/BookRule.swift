@@ -8,3 +8,4 @@
 @_exported import BookRuleLibrary
 @_exported import BookRuleRegex
 @_exported import BookRuleRules
+@_exported import BookRuleScript

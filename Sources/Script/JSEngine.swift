@@ -1,0 +1,350 @@
+import CJavaScriptCore
+import Foundation
+import Synchronization
+
+/// A native helper's Swift body: arguments and result copied out of and into the engine.
+typealias NativeBody = ([ScriptValue]) throws -> ScriptValue
+
+/// One JavaScriptCore virtual machine (context group) with one global context.
+///
+/// Not thread-safe and not `Sendable`: a `ScriptWorker` confines it to its runtime's thread. No `JSValueRef`
+/// leaves this class except as a protected object it holds itself; values cross as `ScriptValue`.
+final class JSEngine {
+    private let group: JSContextGroupRef
+    /// The global context; callbacks find their engine through it.
+    let context: JSGlobalContextRef
+    private let functionClass: JSClassRef
+    private let nodeClass: JSClassRef
+    /// The bodies of native functions; a function object's private data is its index here, so the object
+    /// owns no Swift closure and its finalizer (which may run on any thread) frees only a small box.
+    private var natives: [NativeBody] = []
+    /// Objects this engine keeps across evaluations (prototypes, the isolation wrapper), protected from the
+    /// collector until the engine goes.
+    private var kept: [String: JSObjectRef] = [:]
+    private var watchdog: WatchdogState?
+
+    /// Creates the VM. Every engine registers itself so C callbacks can find it from their context.
+    init() {
+        group = JSContextGroupCreate()
+        context = JSGlobalContextCreateInGroup(group, nil)
+        var functionDefinition = JSClassDefinition()
+        functionDefinition.className = UnsafeRawPointer(("NativeFunction" as StaticString).utf8Start)
+            .assumingMemoryBound(to: CChar.self)
+        functionDefinition.callAsFunction = { context, function, this, count, arguments, exception in
+            nativeTrampoline(context, function, count, arguments, exception)
+        }
+        functionDefinition.finalize = { object in
+            // May run on any thread, also during JSGlobalContextRelease: only JSObjectGetPrivate is allowed.
+            if let raw = JSObjectGetPrivate(object) { Unmanaged<NativeIndex>.fromOpaque(raw).release() }
+        }
+        functionClass = JSClassCreate(&functionDefinition)
+        var nodeDefinition = JSClassDefinition()
+        nodeDefinition.className = UnsafeRawPointer(("Element" as StaticString).utf8Start)
+            .assumingMemoryBound(to: CChar.self)
+        nodeDefinition.finalize = { object in
+            if let raw = JSObjectGetPrivate(object) { Unmanaged<ScriptNode>.fromOpaque(raw).release() }
+        }
+        nodeClass = JSClassCreate(&nodeDefinition)
+        EngineRegistry.register(self)
+    }
+
+    deinit {
+        EngineRegistry.unregister(context)
+        for object in kept.values { JSValueUnprotect(context, object) }
+        JSGlobalContextRelease(context)
+        JSContextGroupRelease(group)
+        JSClassRelease(functionClass)
+        JSClassRelease(nodeClass)
+    }
+
+    // MARK: - Evaluation
+
+    /// Runs `script` in the global scope (the prelude, `jsLib`), under `limits` when given; with `keepAs`,
+    /// the resulting object is kept under that name.
+    @discardableResult
+    func evaluateGlobal(_ script: String, sourceURL: String, limits: ScriptLimits?,
+                        keepAs name: String? = nil) throws(JSError) -> ScriptValue {
+        try withWatchdog(limits) { () throws(JSError) -> ScriptValue in
+            var exception: JSValueRef?
+            let value = JSStrings.with(script) { code in
+                JSStrings.with(sourceURL) { url in JSEvaluateScript(context, code, nil, url, 1, &exception) }
+            }
+            if let fired = watchdog?.fired { throw fired }
+            if let exception { throw error(from: exception) }
+            guard let value else { throw JSError(kind: .thrown, message: "the engine returned nothing") }
+            if let name { keep(name, value) }
+            return try self.value(of: value)
+        }
+    }
+
+    /// Calls the kept function `function` with the kept object `argument`, keeping the result as `name`.
+    func callKept(_ function: String, with argument: String, keepAs name: String) throws(JSError) {
+        guard let callee = kept[function], let value = kept[argument] else {
+            throw JSError(kind: .thrown, message: "\(function) is not defined")
+        }
+        var exception: JSValueRef?
+        var arguments: [JSValueRef?] = [value]
+        let result = JSObjectCallAsFunction(context, callee, nil, 1, &arguments, &exception)
+        if let exception { throw error(from: exception) }
+        guard let result else { throw JSError(kind: .thrown, message: "\(function) returned nothing") }
+        keep(name, result)
+    }
+
+    /// Keeps the property `property` of the kept object `object` under `name`.
+    func keepProperty(_ property: String, of object: String, as name: String) {
+        guard let holder = kept[object],
+              let value = JSStrings.with(property, { JSObjectGetProperty(context, holder, $0, nil) }) else { return }
+        keep(name, value)
+    }
+
+    /// Calls the kept function `name` with `this` = the global object, under `limits` when given.
+    func call(_ name: String, _ arguments: [ScriptValue], limits: ScriptLimits? = nil) throws(JSError) -> ScriptValue {
+        guard let function = kept[name] else { throw JSError(kind: .thrown, message: "\(name) is not defined") }
+        return try withWatchdog(limits) { () throws(JSError) -> ScriptValue in
+            let values = arguments.map { make($0) }
+            for value in values { JSValueProtect(context, value) }
+            defer { for value in values { JSValueUnprotect(context, value) } }
+            var exception: JSValueRef?
+            let result = values.withUnsafeBufferPointer { buffer in
+                JSObjectCallAsFunction(context, function, JSContextGetGlobalObject(context), buffer.count,
+                                       buffer.baseAddress, &exception)
+            }
+            if let fired = watchdog?.fired { throw fired }
+            if let exception { throw error(from: exception) }
+            guard let result else { throw JSError(kind: .thrown, message: "the engine returned nothing") }
+            return try value(of: result)
+        }
+    }
+
+    /// Runs `body` with the execution time limit armed, unless one is already armed (a nested evaluation
+    /// shares its caller's budget: JavaScriptCore keeps one limit per group).
+    private func withWatchdog<T>(_ limits: ScriptLimits?, _ body: () throws(JSError) -> T) throws(JSError) -> T {
+        guard let limits, watchdog == nil else { return try body() }
+        let state = WatchdogState(limits: limits)
+        watchdog = state
+        JSContextGroupSetExecutionTimeLimit(group, state.tick, watchdogCallback, Unmanaged.passUnretained(state).toOpaque())
+        defer {
+            JSContextGroupClearExecutionTimeLimit(group)
+            watchdog = nil
+        }
+        return try body()
+    }
+
+    // MARK: - Definitions
+
+    /// Makes an object whose members are native functions calling `functions`' bodies and keeps it as
+    /// `name` (each function is attached as soon as it is made, so the collector never sees it unreachable).
+    func defineNatives(_ name: String, _ functions: [(name: String, body: NativeBody)]) {
+        guard let holder = JSObjectMake(context, nil, nil) else { return }
+        keep(name, holder)
+        for function in functions {
+            natives.append(function.body)
+            let box = NativeIndex(natives.count - 1)
+            let object = JSObjectMake(context, functionClass, Unmanaged.passRetained(box).toOpaque())
+            JSStrings.with(function.name) { key in
+                JSObjectSetProperty(context, holder, key, object, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+            }
+        }
+    }
+
+    /// Keeps the function or object `value` under `name` for later `call`s (and as the node prototype).
+    func keep(_ name: String, _ value: JSValueRef) {
+        guard JSValueIsObject(context, value), let object = JSValueToObject(context, value, nil) else { return }
+        JSValueProtect(context, object)
+        if let old = kept.updateValue(object, forKey: name) { JSValueUnprotect(context, old) }
+    }
+
+    /// Runs native function number `index` (called from the trampoline, on the engine's thread).
+    fileprivate func runNative(_ index: Int, _ arguments: UnsafeBufferPointer<JSValueRef?>) throws -> JSValueRef? {
+        let native = natives[index]
+        var values: [ScriptValue] = []
+        values.reserveCapacity(arguments.count)
+        for argument in arguments {
+            values.append(try argument.map { value -> ScriptValue in try self.value(of: value) } ?? .undefined)
+        }
+        do {
+            return make(try native(values))
+        } catch let error as JSError {
+            throw error
+        } catch {
+            throw JSError(kind: .thrown, message: "\(error)")
+        }
+    }
+
+    // MARK: - Memory
+
+    /// Bytes the VM holds now: heap plus out-of-line payloads (string contents).
+    static func heapBytes(_ context: JSContextRef) -> Int {
+        guard let statistics = JSGetMemoryUsageStatistics(context) else { return 0 }
+        var total = 0.0
+        for key in ["heapSize", "extraMemorySize"] {
+            let value = JSStrings.with(key) { JSObjectGetProperty(context, statistics, $0, nil) }
+            let number = JSValueToNumber(context, value, nil)
+            if number.isFinite { total += number }
+        }
+        return Int(total)
+    }
+
+    // MARK: - Conversion
+
+    /// The error an exception value describes: message and line (1-based, in the evaluated text).
+    func error(from exception: JSValueRef) -> JSError {
+        let message = JSStrings.string(of: exception, in: context, exception: nil) ?? "exception"
+        var error = JSError(kind: .thrown, message: message)
+        if JSValueIsObject(context, exception), let object = JSValueToObject(context, exception, nil) {
+            error.line = integer("line", of: object)
+        }
+        return error
+    }
+
+    private func integer(_ key: String, of object: JSObjectRef) -> Int? {
+        let value = JSStrings.with(key) { JSObjectGetProperty(context, object, $0, nil) }
+        guard let value, JSValueIsNumber(context, value) else { return nil }
+        let number = JSValueToNumber(context, value, nil)
+        return number.isFinite ? Int(number) : nil
+    }
+
+    /// `value` copied into Swift. Functions become `undefined`; objects nested deeper than 64 levels (or
+    /// cycles) are cut there.
+    func value(of value: JSValueRef, depth: Int = 0) throws(JSError) -> ScriptValue {
+        switch JSValueGetType(context, value) {
+        case kJSTypeUndefined: return .undefined
+        case kJSTypeNull: return .null
+        case kJSTypeBoolean: return .bool(JSValueToBoolean(context, value))
+        case kJSTypeNumber: return .number(JSValueToNumber(context, value, nil))
+        case kJSTypeString: return .string(JSStrings.string(of: value, in: context, exception: nil) ?? "")
+        case kJSTypeObject: break
+        default: return .string(JSStrings.string(of: value, in: context, exception: nil) ?? "")
+        }
+        guard depth < 64, let object = JSValueToObject(context, value, nil) else { return .undefined }
+        if JSValueIsObjectOfClass(context, value, nodeClass), let raw = JSObjectGetPrivate(object) {
+            return .node(Unmanaged<ScriptNode>.fromOpaque(raw).takeUnretainedValue())
+        }
+        if JSObjectIsFunction(context, object) { return .undefined }
+        if JSValueIsDate(context, value) {
+            return .string(JSStrings.string(of: value, in: context, exception: nil) ?? "")
+        }
+        var exception: JSValueRef?
+        if JSValueIsArray(context, value) {
+            let length = JSStrings.with("length") { JSObjectGetProperty(context, object, $0, &exception) }
+            let count = Int(max(0, min(JSValueToNumber(context, length, nil), 10_000_000)))
+            var items: [ScriptValue] = []
+            items.reserveCapacity(count)
+            for index in 0..<count {
+                guard let item = JSObjectGetPropertyAtIndex(context, object, UInt32(index), &exception) else { break }
+                if let exception { throw error(from: exception) }
+                items.append(try self.value(of: item, depth: depth + 1))
+            }
+            return .array(items)
+        }
+        let names = JSObjectCopyPropertyNames(context, object)
+        defer { JSPropertyNameArrayRelease(names) }
+        var members: [(key: String, value: ScriptValue)] = []
+        for index in 0..<JSPropertyNameArrayGetCount(names) {
+            guard let name = JSPropertyNameArrayGetNameAtIndex(names, index) else { continue }
+            guard let member = JSObjectGetProperty(context, object, name, &exception) else { continue }
+            if let exception { throw error(from: exception) }
+            if JSValueIsObject(context, member), let function = JSValueToObject(context, member, nil),
+               JSObjectIsFunction(context, function) { continue }
+            members.append((JSStrings.string(name), try self.value(of: member, depth: depth + 1)))
+        }
+        return .object(members)
+    }
+
+    /// `value` made in the engine. The result is only reachable from the native stack, so callers use it
+    /// at once (hand it to JSC) or protect it.
+    func make(_ value: ScriptValue) -> JSValueRef? {
+        switch value {
+        case .undefined: return JSValueMakeUndefined(context)
+        case .null: return JSValueMakeNull(context)
+        case .bool(let flag): return JSValueMakeBoolean(context, flag)
+        case .number(let number): return JSValueMakeNumber(context, number)
+        case .string(let text): return JSStrings.with(text) { JSValueMakeString(context, $0) }
+        case .array(let items):
+            // The element values live in a Swift array the collector does not scan: protect them until
+            // the array object holds them.
+            let values = items.map { make($0) }
+            for value in values { JSValueProtect(context, value) }
+            defer { for value in values { JSValueUnprotect(context, value) } }
+            return values.withUnsafeBufferPointer { JSObjectMakeArray(context, $0.count, $0.baseAddress, nil) }
+        case .object(let members):
+            let object = JSObjectMake(context, nil, nil)
+            for member in members {
+                let value = make(member.value)
+                JSStrings.with(member.key) { key in
+                    JSObjectSetProperty(context, object, key, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+                }
+            }
+            return object
+        case .node(let node):
+            let object = JSObjectMake(context, nodeClass, Unmanaged.passRetained(node).toOpaque())
+            if let prototype = kept["nodePrototype"] { JSObjectSetPrototype(context, object, prototype) }
+            return object
+        }
+    }
+}
+
+/// The private data of a native function object: which native it calls.
+private final class NativeIndex {
+    let index: Int
+    init(_ index: Int) { self.index = index }
+}
+
+/// What went wrong in the engine, before the runtime names the field.
+struct JSError: Error {
+    enum Kind {
+        /// The script threw (or a native helper failed).
+        case thrown
+        /// The CPU time limit ran out.
+        case timeLimit
+        /// The heap grew past the limit.
+        case heapLimit
+    }
+
+    var kind: Kind
+    var message: String
+    var line: Int?
+}
+
+/// Engines by global context, for the C callbacks (which get only a context). Keys and values are the
+/// pointers' bit patterns, so the table is plain `Sendable` data; an engine is only ever used on its own
+/// thread, while it is registered.
+enum EngineRegistry {
+    private static let engines = Mutex<[UInt: UInt]>([:])
+
+    static func register(_ engine: JSEngine) {
+        let key = UInt(bitPattern: UnsafeMutableRawPointer(engine.context))
+        let value = UInt(bitPattern: Unmanaged.passUnretained(engine).toOpaque())
+        engines.withLock { $0[key] = value }
+    }
+
+    static func unregister(_ context: JSGlobalContextRef) {
+        _ = engines.withLock { $0.removeValue(forKey: UInt(bitPattern: UnsafeMutableRawPointer(context))) }
+    }
+
+    static func engine(for context: JSContextRef) -> JSEngine? {
+        guard let global = JSContextGetGlobalContext(context) else { return nil }
+        let key = UInt(bitPattern: UnsafeMutableRawPointer(global))
+        guard let value = engines.withLock({ $0[key] }), let raw = UnsafeMutableRawPointer(bitPattern: value) else {
+            return nil
+        }
+        return Unmanaged<JSEngine>.fromOpaque(raw).takeUnretainedValue()
+    }
+}
+
+private func nativeTrampoline(_ context: JSContextRef?, _ function: JSObjectRef?, _ count: Int,
+                              _ arguments: UnsafePointer<JSValueRef?>?,
+                              _ exception: UnsafeMutablePointer<JSValueRef?>?) -> JSValueRef? {
+    guard let context, let function, let raw = JSObjectGetPrivate(function),
+          let engine = EngineRegistry.engine(for: context) else { return nil }
+    let index = Unmanaged<NativeIndex>.fromOpaque(raw).takeUnretainedValue().index
+    do {
+        return try engine.runNative(index, UnsafeBufferPointer(start: arguments, count: count))
+    } catch {
+        let message = (error as? JSError)?.message ?? "\(error)"
+        let text = JSStrings.with(message) { JSValueMakeString(context, $0) }
+        var errorArguments: [JSValueRef?] = [text]
+        exception?.pointee = JSObjectMakeError(context, 1, &errorArguments, nil)
+        return nil
+    }
+}

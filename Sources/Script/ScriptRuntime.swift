@@ -1,0 +1,73 @@
+import BookRuleRules
+
+/// One source's JavaScript: one JavaScriptCore context group and global context on a thread of its own
+/// (JavaScriptCore serialises work per group, and its time limit is per thread, so all of the source's
+/// JavaScript runs there), the source's `jsLib` evaluated once into the global scope, snippets
+/// syntax-checked once.
+///
+/// Evaluations follow Legado: the completion value of the snippet is its result (no `return` needed), and
+/// each evaluation has its own scope (top-level `var`, `let`, `const` and functions of one snippet are not
+/// seen by the next; `jsLib`'s are seen by all), with `this` the global object. See docs/architecture.md.
+public final class ScriptRuntime: Sendable {
+    private let thread: ScriptThread
+    /// The limits every evaluation runs under.
+    public let limits: ScriptLimits
+
+    /// Starts the engine and evaluates `jsLib` (nil or blank: none).
+    /// - Throws: `ScriptError.syntax` or `.thrown` (field `jsLib`) when `jsLib` does not parse or run,
+    ///   `.engineUnavailable` when JavaScriptCore cannot start.
+    public init(jsLib: String?, limits: ScriptLimits = .init(), host: any ScriptHost) throws(ScriptError) {
+        self.limits = limits
+        thread = ScriptThread(name: "bookrule-js \(host.sourceKey)")
+        let thread = thread
+        do {
+            try thread.run { () throws(ScriptError) in
+                thread.worker = try ScriptWorker(jsLib: jsLib, limits: limits, host: host)
+            }
+        } catch {
+            thread.stop()
+            throw error
+        }
+    }
+
+    deinit {
+        thread.stop()
+    }
+
+    /// Runs `snippet` and gives its completion value as a rule value.
+    ///
+    /// `result` becomes the global `result`: `.text` a string; `.texts` an array (with `size()`/`get(i)` as
+    /// on a Java list); one `.items` element as itself (an element as a one-element `Elements`, a page as
+    /// its source text, a JSON object as an object that also reads as its JSON text); several items as an
+    /// array of elements and objects. `src` is the context's raw text. `java.getString(rule)` and friends run
+    /// rules on `context` in `environment` (whose `variables` `java.put`/`java.get` use).
+    ///
+    /// The value returned: strings, numbers (integral ones without `.0`) and booleans → `.text`; an array of
+    /// strings → `.texts`; elements, objects, or arrays of them → `.items` (objects as `.json`); `null` and
+    /// `undefined` → `.none`.
+    ///
+    /// Runs on the runtime's thread, waiting for it; when called from that thread (a helper evaluating a
+    /// rule with JavaScript) it runs at once, nested, under the outer evaluation's time limit.
+    public func evaluate(_ snippet: ScriptSnippet, bindings: ScriptBindings, result: RuleValue,
+                         context: RuleContext, environment: RuleEnvironment) throws(ScriptError) -> RuleValue {
+        let thread = thread
+        return try thread.run { () throws(ScriptError) -> RuleValue in
+            guard let worker = thread.worker else { throw .engineUnavailable("the runtime has stopped") }
+            return try worker.evaluate(snippet, bindings: bindings, result: result, context: context,
+                                       environment: environment)
+        }
+    }
+
+    /// Checks `code` without running it, as `evaluate` would parse it (line numbers are the snippet's).
+    /// - Returns: nil when it parses.
+    public static func checkSyntax(_ code: String) -> ScriptSyntaxError? {
+        SyntaxChecker.shared.check(code)
+    }
+
+    /// The `java.*` helpers and Java access `code` names that cannot run here (browsers, files, reflection,
+    /// helpers Legado has and bookrule has not), each once, in order of first appearance. A lint reports
+    /// these without running the snippet.
+    public static func unsupportedHelpers(in code: String) -> [ScriptHelperProblem] {
+        ScriptHelpers.problems(in: code)
+    }
+}

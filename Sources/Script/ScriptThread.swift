@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+
+/// A thread of its own that runs one runtime's jobs, one at a time, with the `ScriptWorker` living on it.
+///
+/// JavaScriptCore serialises all work on one context group anyway, and its CPU time limit is per thread,
+/// so every evaluation of a source runs here. `@unchecked Sendable`: `worker` is touched only by jobs, which
+/// all run on the thread; the queue is guarded by `condition`.
+final class ScriptThread: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [Job] = []
+    private var stopping = false
+    private let identifier = Atomic<UInt>(0)
+    /// The worker; set by the first job, used by every later one, released when the thread ends.
+    var worker: ScriptWorker?
+
+    /// Starts the thread (8 MiB of stack: rules nest, and scripts recurse).
+    init(name: String) {
+        let thread = Thread { [self] in loop() }
+        thread.name = name
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Whether the caller is this thread (a snippet's helper evaluating a rule with a snippet).
+    var isCurrent: Bool {
+        identifier.load(ordering: .acquiring) == Self.currentThreadID()
+    }
+
+    /// Runs `body` on the thread and waits for it; runs it inline when already there.
+    func run<T>(_ body: () throws(ScriptError) -> T) throws(ScriptError) -> T {
+        if isCurrent { return try body() }
+        var outcome: Result<T, ScriptError>?
+        withoutActuallyEscaping(body) { body in
+            let job = Job { outcome = Result { () throws(ScriptError) -> T in try body() } }
+            enqueue(job)
+            job.done.wait()
+        }
+        guard let outcome else { throw .engineUnavailable("the script thread stopped") }
+        return try outcome.get()
+    }
+
+    /// Ends the thread after the jobs already queued; the worker is released on it.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func enqueue(_ job: Job) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The calling thread's identity as a number (`pthread_t` is an integer on Linux, a pointer on Apple's
+    /// systems).
+    private static func currentThreadID() -> UInt {
+        #if canImport(Darwin)
+        return UInt(bitPattern: pthread_self())
+        #else
+        return UInt(pthread_self())
+        #endif
+    }
+
+    private func loop() {
+        identifier.store(Self.currentThreadID(), ordering: .releasing)
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !stopping { condition.wait() }
+            if jobs.isEmpty && stopping {
+                condition.unlock()
+                break
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.execute()
+        }
+        worker = nil
+    }
+
+    /// One queued piece of work. The caller waits on `done`; the work closure is released before `done` is
+    /// signalled, so it never outlives the caller's `withoutActuallyEscaping`.
+    private final class Job {
+        private var work: (() -> Void)?
+        let done = DispatchSemaphore(value: 0)
+
+        init(_ work: @escaping () -> Void) {
+            self.work = work
+        }
+
+        func execute() {
+            perform()
+            done.signal()
+        }
+
+        private func perform() {
+            let work = self.work
+            self.work = nil
+            work?()
+        }
+    }
+}

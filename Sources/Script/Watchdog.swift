@@ -1,0 +1,54 @@
+import CJavaScriptCore
+import Foundation
+
+/// The state of one evaluation's time and heap limits, polled by `watchdogCallback`.
+///
+/// Only touched on the thread running the script: JavaScriptCore calls the callback there, from the VM's
+/// trap handler.
+final class WatchdogState {
+    /// How often (in CPU seconds) the callback looks at the clock and the heap.
+    let tick = 0.01
+    let limits: ScriptLimits
+    private let start = threadCPUTime()
+    /// Why the script was stopped, once it was.
+    var fired: JSError?
+
+    init(limits: ScriptLimits) {
+        self.limits = limits
+    }
+
+    /// CPU time the evaluation used so far, native helpers included (a nested rule evaluation runs inside
+    /// one, and it must be bounded too; waiting for the network costs no CPU time).
+    var used: Duration { threadCPUTime() - start }
+}
+
+/// CPU time of the calling thread: JavaScriptCore's execution time limit is measured in this clock
+/// (`CLOCK_THREAD_CPUTIME_ID`), not wall time.
+func threadCPUTime() -> Duration {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
+}
+
+/// Asked by JavaScriptCore whether to stop the script when the armed limit expires. JavaScriptCore 2.50 asks
+/// once and does not re-arm the timer when the answer is "no", so the callback re-arms it itself: every
+/// `tick` of CPU time it checks the evaluation's budget and the heap.
+let watchdogCallback: JSShouldTerminateCallback = { context, raw in
+    guard let context, let raw else { return true }
+    let state = Unmanaged<WatchdogState>.fromOpaque(raw).takeUnretainedValue()
+    let used = state.used
+    if used >= state.limits.timeLimit {
+        state.fired = JSError(kind: .timeLimit, message: "stopped after \(state.limits.timeLimit) of CPU time")
+        return true
+    }
+    let heap = JSEngine.heapBytes(context)
+    if heap > state.limits.heapLimit {
+        state.fired = JSError(kind: .heapLimit, message: "stopped with \(heap / 1_048_576) MiB of heap")
+        return true
+    }
+    let remaining = state.limits.timeLimit - used
+    let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
+    JSContextGroupSetExecutionTimeLimit(JSContextGetGroup(context), max(min(state.tick, seconds), 0.001),
+                                        watchdogCallback, raw)
+    return false
+}

@@ -1,0 +1,134 @@
+import BookRule
+import Testing
+
+@Suite("Script runtime: evaluation, values, isolation")
+struct ScriptRuntimeTests {
+    let runtime: ScriptRuntime
+
+    init() throws {
+        runtime = try ScriptRuntime(jsLib: "function double(x) { return x * 2 }\nvar libValue = 'lib'",
+                                    host: RecordingScriptHost())
+    }
+
+    @Test("the completion value is the result, without return")
+    func completionValue() throws {
+        #expect(try runtime.run("1 + 2").summary == "text(3)")
+        #expect(try runtime.run("if (true) { 'a' } else { 'b' }").summary == "text(a)")
+        #expect(try runtime.run("var x = 'v'; x + '!'").summary == "text(v!)")
+        #expect(try runtime.run("2.5").summary == "text(2.5)")
+        #expect(try runtime.run("true").summary == "text(true)")
+        #expect(try runtime.run("1e21").summary == "text(1e+21)")
+    }
+
+    @Test("values convert: arrays of strings to texts, objects to JSON items, null to none")
+    func conversions() throws {
+        #expect(try runtime.run("['a', 'b']").summary == "texts(a|b)")
+        #expect(try runtime.run("null").summary == "texts()")
+        #expect(try runtime.run("undefined").summary == "texts()")
+        guard case .items(let items) = try runtime.run("[{name: 'x', n: 1}, {name: 'y'}]") else {
+            Issue.record("expected items")
+            return
+        }
+        #expect(items.count == 2)
+        guard case .json(let first) = items[0] else { Issue.record("expected JSON"); return }
+        #expect(first.serialized() == #"{"name":"x","n":1}"#)
+    }
+
+    @Test("result arrives typed: text, texts with Java list methods, one JSON object")
+    func resultBinding() throws {
+        #expect(try runtime.text("result.replace(/a/g, 'b')", result: .text("banana")) == "bbnbnb")
+        #expect(try runtime.text("result.size() + ':' + result.get(1) + ':' + result.length", result: .texts(["x", "y"])) == "2:y:2")
+        let json = try JSONParser.parse(#"{"title":"T","list":[1,2]}"#).value
+        #expect(try runtime.text("result.title + JSON.parse(result).list.length", result: .items([.json(json)])) == "T2")
+        #expect(try runtime.text("src", context: .text("raw")) == "raw")
+    }
+
+    @Test("jsLib is visible to every snippet; a snippet's declarations do not leak into the next")
+    func isolation() throws {
+        #expect(try runtime.text("double(21)") == "42")
+        #expect(try runtime.text("const a = 1; let b = 2; var c = 3; function f() { return 4 }; a + b + c + f()") == "10")
+        #expect(try runtime.text("const a = 5; a") == "5")
+        #expect(try runtime.text("typeof c + typeof f + typeof b") == "undefinedundefinedundefined")
+        #expect(try runtime.text("leaked = 1; leaked") == "1")
+        #expect(try runtime.text("typeof leaked") == "undefined")
+        #expect(try runtime.text("this.libValue + double(1)") == "lib2")
+    }
+
+    @Test("a syntax error names the field, line and column")
+    func syntaxError() throws {
+        let error = ScriptRuntime.checkSyntax("var a = 1;\nvar b = (2;\n")
+        #expect(error?.line == 2)
+        #expect(error?.column == 11)
+        #expect(error?.message.contains("SyntaxError") == true)
+        #expect(ScriptRuntime.checkSyntax("if (x) { 'a' } else { 'b' }") == nil)
+        #expect(throws: ScriptError.self) { try runtime.run("var = 1") }
+        do {
+            _ = try runtime.run("1 +\n+ (")
+            Issue.record("expected a syntax error")
+        } catch let error as ScriptError {
+            guard case .syntax(let field, let syntax) = error else { Issue.record("\(error)"); return }
+            #expect(field == "test")
+            #expect(syntax.line == 2)
+        }
+    }
+
+    @Test("a thrown error names the field and line")
+    func thrownError() throws {
+        do {
+            _ = try runtime.run("var a = 1;\nthrow new Error('boom')")
+            Issue.record("expected an error")
+        } catch let error as ScriptError {
+            #expect(error == .thrown(field: "test", message: "Error: boom", line: 2))
+            #expect(error.description.contains("test"))
+        }
+    }
+
+    @Test("an endless loop is stopped within the limit, and the runtime stays usable")
+    func endlessLoop() throws {
+        let limited = try ScriptRuntime(jsLib: nil, limits: ScriptLimits(timeLimit: .milliseconds(200)),
+                                        host: RecordingScriptHost())
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(throws: ScriptError.timeLimit(field: "test", limit: .milliseconds(200))) {
+            try limited.run("while (true) {}")
+        }
+        // CPU time on a loaded machine runs slower than wall time; the bound is generous but finite.
+        #expect(clock.now - start < .seconds(20))
+        #expect(try limited.text("'still ' + 'here'") == "still here")
+        #expect(throws: ScriptError.self) { try limited.run("for (;;) { try { while (true) {} } catch (e) {} }") }
+        #expect(try limited.text("1") == "1")
+    }
+
+    @Test("a runaway heap is stopped")
+    func heapLimit() throws {
+        let limited = try ScriptRuntime(jsLib: nil, limits: ScriptLimits(timeLimit: .seconds(30), heapLimit: 64 << 20),
+                                        host: RecordingScriptHost())
+        #expect(throws: ScriptError.heapLimit(field: "test", limit: 64 << 20)) {
+            try limited.run("var a = []; while (true) { a.push('x'.repeat(1000) + a.length) }")
+        }
+        #expect(try limited.text("'ok'") == "ok")
+    }
+
+    @Test("a jsLib that does not parse is an error naming jsLib")
+    func badJSLib() {
+        #expect(throws: ScriptError.self) { try ScriptRuntime(jsLib: "function (", host: RecordingScriptHost()) }
+        do {
+            _ = try ScriptRuntime(jsLib: "throw new Error('lib failed')", host: RecordingScriptHost())
+        } catch {
+            #expect(error.field == "jsLib")
+        }
+    }
+
+    @Test("runtimes on several threads evaluate concurrently")
+    func concurrency() async throws {
+        let runtime = runtime
+        try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<16 {
+                group.addTask { try runtime.text("double(\(index))") }
+            }
+            var results: Set<String> = []
+            for try await value in group { results.insert(value) }
+            #expect(results.count == 16)
+        }
+    }
+}
