@@ -168,6 +168,8 @@ final class ScriptWorker {
             return .string(text)
         case .texts(let texts):
             return .array(texts.map(ScriptValue.string))
+        case .item(let item):
+            return scriptValue(of: .items([item]))
         case .items(let items):
             if items.count == 1, case .node(let node) = items[0], node.kind == .document {
                 return .string(node.document.sourceText)

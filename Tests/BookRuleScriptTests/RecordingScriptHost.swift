@@ -78,6 +78,7 @@ extension RuleValue {
         switch self {
         case .text(let text): return "text(\(text))"
         case .texts(let texts): return "texts(\(texts.joined(separator: "|")))"
+        case .item: return "items(1)"
         case .items(let items): return "items(\(items.count))"
         }
     }
