@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "BookRuleRegex", dependencies: ["CPCRE2"], path: "Sources/Regex"),
         .target(
             name: "BookRuleRules",
-            dependencies: ["BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "CLibXML2"],
+            dependencies: ["BookRuleJSON", "BookRuleDocument", "BookRuleRegex"],
             path: "Sources/Rules"
         ),
         .target(name: "BookRuleHTTP", dependencies: ["BookRuleJSON", "BookRuleDocument", "CCurl"], path: "Sources/HTTP"),

@@ -111,8 +111,8 @@ struct XPathRule: Sendable {
     /// The rule's strings at `node`: straight from libxml2's nodes when the path is simple, without making
     /// node values first.
     func strings(at node: HTMLNode) throws(XPathError) -> [String] {
-        if readsNodeValues, let pointers = simple?.evaluatePointers(at: node.pointer) {
-            return pointers.map { HTMLNode.stringValue(of: $0, in: node.document) }
+        if readsNodeValues, let values = simple?.stringValues(at: node) {
+            return values
         }
         switch try evaluate(at: node) {
         case .nodes(let nodes): return jsoup.map { $0.values(from: nodes) } ?? nodes.map { extractor.extract(from: $0) }
