@@ -18,10 +18,14 @@ let package = Package(
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         systemLibrary("CLibZip", pkgConfig: "libzip", apt: "libzip-dev"),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
+        systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
+        systemLibrary("CUchardet", pkgConfig: "uchardet", apt: "libuchardet-dev"),
 
         // The library's layers, along the data flow (docs/architecture.md): each depends only on those before it.
         .target(name: "BookRuleJSON", path: "Sources/JSON"),
-        .target(name: "BookRuleDocument", dependencies: ["BookRuleJSON", "CLibXML2"], path: "Sources/Document"),
+        .target(
+            name: "BookRuleDocument", dependencies: ["BookRuleJSON", "CLibXML2", "CUchardet"], path: "Sources/Document"
+        ),
         .target(name: "BookRuleRegex", dependencies: ["CPCRE2"], path: "Sources/Regex"),
         .target(
             name: "BookRuleRules",
@@ -36,7 +40,9 @@ let package = Package(
         ),
         .target(
             name: "BookRuleLibrary",
-            dependencies: ["BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleEngine", "CSQLite", "CLibZip"],
+            dependencies: [
+                "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleEngine", "CSQLite", "CLibZip", "CCrypto",
+            ],
             path: "Sources/Library"
         ),
         .target(
