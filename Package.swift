@@ -22,14 +22,17 @@ let package = Package(
         systemLibrary("CJavaScriptCore", pkgConfig: "javascriptcoregtk-4.1", apt: "libjavascriptcoregtk-4.1-dev"),
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
         systemLibrary("COpenCC", pkgConfig: "opencc", apt: "libopencc-dev"),
+        systemLibrary("CUchardet", pkgConfig: "uchardet", apt: "libuchardet-dev"),
 
         // The library's layers, along the data flow (docs/architecture.md): each depends only on those before it.
         .target(name: "BookRuleJSON", path: "Sources/JSON"),
-        .target(name: "BookRuleDocument", dependencies: ["BookRuleJSON", "CLibXML2"], path: "Sources/Document"),
+        .target(
+            name: "BookRuleDocument", dependencies: ["BookRuleJSON", "CLibXML2", "CUchardet"], path: "Sources/Document"
+        ),
         .target(name: "BookRuleRegex", dependencies: ["CPCRE2"], path: "Sources/Regex"),
         .target(
             name: "BookRuleRules",
-            dependencies: ["BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "CLibXML2"],
+            dependencies: ["BookRuleJSON", "BookRuleDocument", "BookRuleRegex"],
             path: "Sources/Rules"
         ),
         // JavaScript in rules, on JavaScriptCore: sits beside HTTP (it reaches the network only through the
@@ -54,7 +57,9 @@ let package = Package(
         ),
         .target(
             name: "BookRuleLibrary",
-            dependencies: ["BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleEngine", "CSQLite", "CLibZip"],
+            dependencies: [
+                "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleEngine", "CSQLite", "CLibZip", "CCrypto",
+            ],
             path: "Sources/Library"
         ),
         .target(

@@ -4,8 +4,8 @@
 #   scripts/install-deps.sh --bench    # also what Benchmarks/run.sh compares against (python3-lxml, gcc)
 set -euo pipefail
 
-packages=(pkg-config libxml2-dev libpcre2-dev libcurl4-openssl-dev libpsl-dev libzip-dev libsqlite3-dev
-    libjavascriptcoregtk-4.1-dev libssl-dev libopencc-dev epubcheck python3)
+packages=(pkg-config libxml2-dev libpcre2-dev libcurl4-openssl-dev libpsl-dev libzip-dev libsqlite3-dev libssl-dev
+    libuchardet-dev libjavascriptcoregtk-4.1-dev libopencc-dev epubcheck python3)
 if [[ "${1:-}" == "--bench" ]]; then
     packages+=(gcc python3-lxml)
 fi

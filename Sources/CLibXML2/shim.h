@@ -32,6 +32,28 @@ static inline void bookrule_silence_generic_errors(void) {
     xmlSetGenericErrorFunc(NULL, bookrule_ignore_generic_error);
 }
 
+/// This thread's libxml2 error handlers and their contexts. `xmlStructuredError` and friends are macros over
+/// per-thread storage, which Swift cannot read, so saving and restoring happens here: an app that installed
+/// its own handlers gets them back after each bookrule call.
+typedef struct {
+    xmlStructuredErrorFunc structured;
+    void *structuredContext;
+    xmlGenericErrorFunc generic;
+    void *genericContext;
+} bookrule_xml_error_handlers;
+
+static inline bookrule_xml_error_handlers bookrule_save_error_handlers(void) {
+    bookrule_xml_error_handlers saved = {
+        xmlStructuredError, xmlStructuredErrorContext, xmlGenericError, xmlGenericErrorContext
+    };
+    return saved;
+}
+
+static inline void bookrule_restore_error_handlers(bookrule_xml_error_handlers saved) {
+    xmlSetGenericErrorFunc(saved.genericContext, saved.generic);
+    xmlSetStructuredErrorFunc(saved.structuredContext, saved.structured);
+}
+
 /// Sets how deep libxml2 lets markup nest before it stops reading a page (default 256). Real pages with
 /// hundreds of unclosed `<font>` or `<div>` tags exceed the default; XML_PARSE_HUGE would lift the limit
 /// entirely, but the HTML parser's time grows with the square of the depth (a million unclosed tags took

@@ -10,7 +10,10 @@ public struct CharsetDecision: Sendable, Equatable, CustomStringConvertible {
         case meta = "<meta> tag"
         /// Nothing was declared and the bytes are valid UTF-8.
         case validUTF8 = "valid UTF-8"
-        /// Nothing was declared and the bytes are not UTF-8: the Chinese sites this tool targets use GBK.
+        /// Nothing was declared, the bytes are not UTF-8, and uchardet recognised a CJK charset in them.
+        case detected = "detected"
+        /// Nothing was declared, the bytes are not UTF-8 and uchardet was unsure: the Chinese sites this tool
+        /// targets use GBK.
         case fallback = "fallback"
     }
 

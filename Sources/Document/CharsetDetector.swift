@@ -1,5 +1,5 @@
 /// Decides how to decode a page: source option, else Content-Type charset, else `<meta>` charset, else valid
-/// UTF-8, else GB18030.
+/// UTF-8, else the CJK charset uchardet recognises (Shift_JIS, EUC-JP, EUC-KR, Big5, GBK), else GB18030.
 ///
 /// A declared non-UTF-8 charset (header or meta) is overruled when the bytes are valid UTF-8 and contain
 /// multi-byte sequences: GBK text is practically never valid UTF-8, while pages re-saved as UTF-8 that still say
@@ -20,23 +20,43 @@ public enum CharsetDetector {
         }
         let utf8 = UTF8Validation.check(bytes)
         if let label = contentType.flatMap(charsetParameter(inContentType:)) {
-            return try declared(label, reason: .contentType, utf8: utf8)
+            return try declared(label, reason: .contentType, utf8: utf8, bytes: bytes)
         }
         if let label = metaCharset(in: bytes) {
-            return try declared(label, reason: .meta, utf8: utf8)
+            return try declared(label, reason: .meta, utf8: utf8, bytes: bytes)
         }
         if utf8 != .invalid { return CharsetDecision(charset: "UTF-8", reason: .validUTF8, bytesAreValidUTF8: true) }
-        return CharsetDecision(charset: "GB18030", reason: .fallback, bytesAreValidUTF8: false)
+        return detected(in: bytes) ?? CharsetDecision(charset: "GB18030", reason: .fallback, bytesAreValidUTF8: false)
     }
 
-    private static func declared(_ label: String, reason: CharsetDecision.Reason, utf8: UTF8Validation) throws(CharsetError) -> CharsetDecision {
+    /// How many leading bytes uchardet reads for an undeclared page: plenty of text for it to judge, without
+    /// reading all of a 5,000-chapter TOC.
+    static let detectionScanLimit = 64 * 1024
+
+    /// The guesses taken. uchardet 0.0.7 reports no confidence and sometimes answers a single-byte charset
+    /// (`WINDOWS-1252`, `ISO-8859-7`) for CJK text; for the Chinese sites this tool targets GB18030 is the
+    /// better answer then.
+    static let detectableCharsets: Set<String> = ["GB18030", "BIG5", "SHIFT_JIS", "EUC-JP", "EUC-KR"]
+
+    /// The CJK charset uchardet recognises in bytes that declare none and are not UTF-8; nil when it is unsure.
+    static func detected(in bytes: [UInt8]) -> CharsetDecision? {
+        let guess = bytes.withUnsafeBytes { buffer in
+            CharsetGuess.detect(UnsafeRawBufferPointer(rebasing: buffer.prefix(detectionScanLimit)))
+        }
+        guard let guess, detectableCharsets.contains(guess), let name = try? canonicalName(guess) else { return nil }
+        return CharsetDecision(charset: name, reason: .detected, bytesAreValidUTF8: false)
+    }
+
+    private static func declared(_ label: String, reason: CharsetDecision.Reason, utf8: UTF8Validation,
+                                 bytes: [UInt8]) throws(CharsetError) -> CharsetDecision {
         let name: String
         do {
             name = try canonicalName(label)
         } catch {
             // An unknown label on a live page is the site's mistake, not the user's: fall back to detection.
-            let charset = utf8 == .invalid ? "GB18030" : "UTF-8"
-            return CharsetDecision(charset: charset, reason: utf8 == .invalid ? .fallback : .validUTF8,
+            let guess = utf8 == .invalid ? detected(in: bytes) : nil
+            let charset = guess?.charset ?? (utf8 == .invalid ? "GB18030" : "UTF-8")
+            return CharsetDecision(charset: charset, reason: guess?.reason ?? (utf8 == .invalid ? .fallback : .validUTF8),
                                    declared: label, note: "declared charset \"\(label)\" is unknown",
                                    bytesAreValidUTF8: utf8 != .invalid)
         }

@@ -67,6 +67,23 @@ public final class HTMLDocument: @unchecked Sendable {
         try self.init(bytes: bytes, url: url, charset: decision)
     }
 
+    /// Pages at least this large are decoded and parsed on a thread of their own by `parsed(bytes:…)`: a
+    /// multi-megabyte page takes tens of milliseconds, which would hold one of the cooperative pool's threads.
+    package static let ownThreadBytes = 256 * 1024
+
+    /// `init(bytes:url:contentType:charsetOption:)` for async callers: a page of `ownThreadBytes` or more is
+    /// decoded and parsed on a thread of its own (inline when no thread can be started).
+    public static func parsed(bytes: [UInt8], url: String, contentType: String? = nil,
+                              charsetOption: String? = nil) async throws(DocumentError) -> HTMLDocument {
+        let parse = { @Sendable () -> Result<HTMLDocument, DocumentError> in
+            Result { () throws(DocumentError) -> HTMLDocument in
+                try HTMLDocument(bytes: bytes, url: url, contentType: contentType, charsetOption: charsetOption)
+            }
+        }
+        if bytes.count >= ownThreadBytes, let result = await BlockingWorkThread.run(parse) { return try result.get() }
+        return try parse().get()
+    }
+
     /// Parses page bytes with a charset already decided.
     public init(bytes: [UInt8], url: String, charset: CharsetDecision) throws(DocumentError) {
         _ = libxml2Initialized

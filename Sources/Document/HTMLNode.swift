@@ -7,7 +7,7 @@ public struct HTMLNode: @unchecked Sendable {
     /// The document that owns `pointer`; held strongly on purpose.
     public let document: HTMLDocument
     /// Borrowed from `document`; valid as long as `document` is.
-    package let pointer: xmlNodePtr
+    let pointer: xmlNodePtr
 
     /// A node of `document` (the script layer wraps nodes it walks to: children, parents).
     package init(document: HTMLDocument, pointer: xmlNodePtr) {
@@ -48,7 +48,7 @@ public struct HTMLNode: @unchecked Sendable {
     }
 
     /// `stringValue` for a raw pointer into `document`, without making a node first (the per-chapter path).
-    package static func stringValue(of pointer: xmlNodePtr, in document: HTMLDocument) -> String {
+    static func stringValue(of pointer: xmlNodePtr, in document: HTMLDocument) -> String {
         switch HTMLNode(document: document, pointer: pointer).kind {
         case .text:
             // Text content is stored on the node: read it without libxml2 copying it first.
@@ -71,7 +71,7 @@ public struct HTMLNode: @unchecked Sendable {
 
     /// Appends the UTF-8 of `stringValue(of:in:)` to `output`; text and attribute values are copied straight
     /// from libxml2's storage (the per-chapter path of the TOC).
-    package static func appendValue(of pointer: xmlNodePtr, in document: HTMLDocument, to output: inout [UInt8]) {
+    static func appendValue(of pointer: xmlNodePtr, in document: HTMLDocument, to output: inout [UInt8]) {
         switch pointer.pointee.type {
         case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
             if let content = pointer.pointee.content { appendCString(content, to: &output) }
@@ -91,40 +91,75 @@ public struct HTMLNode: @unchecked Sendable {
         output.append(contentsOf: UnsafeBufferPointer(start: text, count: Int(xmlStrlen(text))))
     }
 
-    /// The markup of this node including its own tag.
+    /// The markup of this node including its own tag; empty when libxml2 cannot write all of it (its buffer
+    /// could not grow), rather than a cut-off part passing for the element.
     public var outerHTML: String {
-        Self.dump(pointer, document: document)
+        Self.dump(pointer, document: document) ?? ""
     }
 
-    /// The markup of this node's children.
+    /// The markup of this node's children; empty when libxml2 cannot write all of it, as for `outerHTML`.
     public var innerHTML: String {
         if kind != .element && kind != .document { return stringValue }
         var result = ""
         var child = pointer.pointee.children
         while let node = child {
-            result += Self.dump(node, document: document)
+            guard let markup = Self.dump(node, document: document) else { return "" }
+            result += markup
             child = node.pointee.next
         }
         return result
     }
 
-    static func dump(_ node: xmlNodePtr, document: HTMLDocument) -> String {
-        guard let buffer = xmlBufferCreate() else { return "" }
+    /// The markup of `node` (of a document: of its children), or nil when `htmlNodeDump` reports a failure:
+    /// the buffer then holds only the part written before it.
+    static func dump(_ node: xmlNodePtr, document: HTMLDocument) -> String? {
+        guard let buffer = xmlBufferCreate() else { return nil }
         defer { xmlBufferFree(buffer) }
         if node.pointee.type == XML_DOCUMENT_NODE || node.pointee.type == XML_HTML_DOCUMENT_NODE {
             var child = node.pointee.children
             while let item = child {
-                htmlNodeDump(buffer, document.pointer, item)
+                guard htmlNodeDump(buffer, document.pointer, item) >= 0 else { return nil }
                 child = item.pointee.next
             }
         } else {
-            htmlNodeDump(buffer, document.pointer, node)
+            guard htmlNodeDump(buffer, document.pointer, node) >= 0 else { return nil }
         }
-        guard let content = xmlBufferContent(buffer) else { return "" }
+        guard let content = xmlBufferContent(buffer) else { return nil }
         return String(cString: content)
     }
 
-    package static func name(of node: xmlNodePtr) -> String {
+    /// The text of this element's own text (and CDATA) children, in order: jsoup's `textNodes()`.
+    package var ownTextNodes: [String] {
+        var texts: [String] = []
+        var child = pointer.pointee.children
+        while let item = child {
+            if item.pointee.type == XML_TEXT_NODE || item.pointee.type == XML_CDATA_SECTION_NODE,
+               let content = item.pointee.content {
+                texts.append(String(cString: content))
+            }
+            child = item.pointee.next
+        }
+        return texts
+    }
+
+    /// This element's own text children joined, each child `<br>` as a space, whitespace not yet collapsed:
+    /// what jsoup's `ownText()` starts from.
+    package var ownTextWithBreaksAsSpaces: String {
+        var text = ""
+        var child = pointer.pointee.children
+        while let item = child {
+            if item.pointee.type == XML_TEXT_NODE || item.pointee.type == XML_CDATA_SECTION_NODE,
+               let content = item.pointee.content {
+                text += String(cString: content)
+            } else if item.pointee.type == XML_ELEMENT_NODE, Self.name(of: item) == "br" {
+                text += " "
+            }
+            child = item.pointee.next
+        }
+        return text
+    }
+
+    static func name(of node: xmlNodePtr) -> String {
         guard let name = node.pointee.name else { return "" }
         return String(cString: name)
     }

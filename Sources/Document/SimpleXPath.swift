@@ -65,16 +65,34 @@ package struct SimpleXPath: Sendable {
         evaluatePointers(at: context.pointer)?.map { HTMLNode(document: context.document, pointer: $0) }
     }
 
+    /// Runs `body` with the nodes selected at `context`, in document order (selected into `scratch`, whose
+    /// storage is reused, and with `scratch.bytes` to write into); false, and `body` not run, when only libxml2
+    /// can order them correctly. The nodes cannot leave `body`, so no pointer outlives their document.
+    package func withNodes(at context: HTMLNode, scratch: inout NodeScratch,
+                           _ body: (borrowing LentNodes, inout [UInt8]) -> Void) -> Bool {
+        guard evaluatePointers(at: context.pointer, into: &scratch.pointers) else { return false }
+        scratch.pointers.withUnsafeBufferPointer { pointers in
+            body(LentNodes(document: context.document, pointers: pointers), &scratch.bytes)
+        }
+        return true
+    }
+
+    /// The `stringValue` of each selected node, in document order, or nil when only libxml2 can order the
+    /// nodes correctly.
+    package func stringValues(at context: HTMLNode) -> [String]? {
+        evaluatePointers(at: context.pointer)?.map { HTMLNode.stringValue(of: $0, in: context.document) }
+    }
+
     /// The selected nodes as libxml2 pointers (valid while the context's document lives), in document order,
     /// or nil when only libxml2 can order them correctly.
-    package func evaluatePointers(at context: xmlNodePtr) -> [xmlNodePtr]? {
+    func evaluatePointers(at context: xmlNodePtr) -> [xmlNodePtr]? {
         var result: [xmlNodePtr] = []
         return evaluatePointers(at: context, into: &result) ? result : nil
     }
 
     /// `evaluatePointers(at:)` into `result` (emptied first, its storage reused: the per-chapter path calls
     /// this thousands of times); false when only libxml2 can order the nodes correctly.
-    package func evaluatePointers(at context: xmlNodePtr, into result: inout [xmlNodePtr]) -> Bool {
+    func evaluatePointers(at context: xmlNodePtr, into result: inout [xmlNodePtr]) -> Bool {
         result.removeAll(keepingCapacity: true)
         if descendantFirst {
             var nested = false

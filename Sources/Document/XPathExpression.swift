@@ -1,13 +1,22 @@
 import CLibXML2
+import Synchronization
 
-/// An XPath 1.0 expression compiled once (when a source loads) and evaluated against any node of any document.
+/// An XPath 1.0 expression compiled when a source loads and evaluated against any node of any document, from
+/// any number of tasks at once.
 ///
-/// The compiled form is never modified after `init`, so one expression serves many documents and tasks.
+/// libxml2 2.9 writes into a compiled expression the first time it runs a function step (it caches the
+/// function's address in the step, `op->cache`), so one compiled form must not be evaluated on two threads at
+/// once. The expression therefore keeps a small pool of compiled copies, as `HTMLDocument` pools its XPath
+/// contexts: an evaluation takes a copy no one else is using (compiling another when all are busy) and gives
+/// it back afterwards.
 public final class XPathExpression: @unchecked Sendable {
-    /// Owned; freed in `deinit`.
-    private let compiled: xmlXPathCompExprPtr
     /// The expression text as compiled.
     public let expression: String
+    /// Compiled copies no evaluation is using; each is only ever used by the thread that took it out.
+    private let idle: Mutex<[CompiledXPath]>
+
+    /// How many idle copies are kept: one per evaluation running at the same time, within reason.
+    private static let maximumIdleCopies = 8
 
     /// Compiles `expression`, or throws libxml2's message and the offset where it stopped.
     public init(_ expression: String) throws(XPathError) {
@@ -19,29 +28,41 @@ public final class XPathExpression: @unchecked Sendable {
                                      message: collector.message ?? "invalid expression",
                                      offset: collector.offset)
         }
-        compiled = result
-    }
-
-    deinit {
-        xmlXPathFreeCompExpr(compiled)
+        idle = Mutex([CompiledXPath(result)])
     }
 
     /// Evaluates the expression with `node` as the context node (and its document as the context document).
     public func evaluate(at node: HTMLNode) throws(XPathError) -> XPathValue {
         let collector = XPathErrorCollector()
-        let result: XPathValue? = node.document.withXPathContext { context in
-            guard let context else { return nil }
-            context.pointee.node = node.pointer
-            context.pointee.contextSize = -1
-            context.pointee.proximityPosition = -1
-            guard let object = collector.capturing({ xmlXPathCompiledEval(compiled, context) }) else { return nil }
-            defer { xmlXPathFreeObject(object) }
-            return Self.value(of: object, in: node.document)
+        let result: XPathValue? = withCompiledCopy(collector) { compiled in
+            node.document.withXPathContext { context in
+                guard let context else { return nil }
+                context.pointee.node = node.pointer
+                context.pointee.contextSize = -1
+                context.pointee.proximityPosition = -1
+                guard let object = collector.capturing({ compiled.evaluate(in: context) }) else { return nil }
+                defer { xmlXPathFreeObject(object) }
+                return Self.value(of: object, in: node.document)
+            }
         }
         guard let result else {
             throw XPathError.evaluation(expression: expression, message: collector.message ?? "evaluation failed")
         }
         return result
+    }
+
+    /// Runs `body` with a compiled copy that no other thread is using; nil when another copy could not be
+    /// compiled (the text compiled once, so only a lack of memory can make it fail).
+    private func withCompiledCopy<T>(_ collector: XPathErrorCollector, _ body: (CompiledXPath) -> T?) -> T? {
+        let taken = idle.withLock { $0.popLast() }
+            ?? collector.capturing { xmlXPathCompile(expression) }.map(CompiledXPath.init)
+        guard let taken else { return nil }
+        defer {
+            idle.withLock { copies in
+                if copies.count < Self.maximumIdleCopies { copies.append(taken) }
+            }
+        }
+        return body(taken)
     }
 
     private static func value(of object: xmlXPathObjectPtr, in document: HTMLDocument) -> XPathValue {
@@ -85,8 +106,9 @@ public enum XPathValue: Sendable {
 
 /// Receives libxml2's structured errors for one compile or evaluation, instead of letting them reach stderr.
 ///
-/// libxml2 keeps the handler per thread; `capturing` installs it, runs synchronous libxml2 code on the same
-/// thread, and removes it again, so concurrent evaluations on other threads are unaffected.
+/// libxml2 keeps the handlers per thread; `capturing` installs its own, runs synchronous libxml2 code on the
+/// same thread, and puts back whatever handlers were there before (an embedding app's own, say), so neither
+/// concurrent evaluations on other threads nor the app's error reporting are affected.
 private final class XPathErrorCollector {
     var message: String?
     var offset: Int = 0
@@ -101,9 +123,10 @@ private final class XPathErrorCollector {
             }
             collector.offset = Int(error.pointee.int1)
         }
+        let saved = bookrule_save_error_handlers()
         bookrule_silence_generic_errors()
         xmlSetStructuredErrorFunc(Unmanaged.passUnretained(self).toOpaque(), handler)
-        defer { xmlSetStructuredErrorFunc(nil, nil) }
+        defer { bookrule_restore_error_handlers(saved) }
         return withExtendedLifetime(self) { body() }
     }
 }

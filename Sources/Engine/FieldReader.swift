@@ -1,4 +1,3 @@
-import CLibXML2
 import BookRuleDocument
 import BookRuleRules
 
@@ -50,15 +49,15 @@ struct FieldReader {
     /// `scratch` makes only the result string; anything else (or a traced run) takes the general path.
     func line(_ field: RuleField, _ warnings: inout Warnings, scratch: inout FieldScratch) -> String {
         guard let rule = section[field] else { return "" }
-        guard tracer == nil, let document = rule.valueNodes(in: context, into: &scratch.nodes) else {
-            return line(field, &warnings)
+        let read = tracer == nil && rule.withValueNodes(in: context, scratch: &scratch.nodes) { nodes, bytes in
+            bytes.removeAll(keepingCapacity: true)
+            for index in 0..<nodes.count {
+                if index > 0 { bytes.append(0x0A) }
+                nodes.appendValue(at: index, to: &bytes)
+            }
         }
-        scratch.bytes.removeAll(keepingCapacity: true)
-        for (index, node) in scratch.nodes.enumerated() {
-            if index > 0 { scratch.bytes.append(0x0A) }
-            HTMLNode.appendValue(of: node, in: document, to: &scratch.bytes)
-        }
-        return HTMLTextFormatter.singleLine(utf8: scratch.bytes, scratch: &scratch.collapsed,
+        guard read else { return line(field, &warnings) }
+        return HTMLTextFormatter.singleLine(utf8: scratch.nodes.bytes, scratch: &scratch.collapsed,
                                             isTitle: field == .chapterName || field == .title)
     }
 
@@ -75,24 +74,29 @@ struct FieldReader {
     /// a traced run takes the general path.
     func url(_ field: RuleField, _ warnings: inout Warnings, scratch: inout FieldScratch) -> String? {
         guard let rule = section[field] else { return nil }
-        guard tracer == nil, let base, let document = rule.valueNodes(in: context, into: &scratch.nodes) else {
-            return url(field, &warnings)
-        }
-        for node in scratch.nodes {
-            scratch.bytes.removeAll(keepingCapacity: true)
-            HTMLNode.appendValue(of: node, in: document, to: &scratch.bytes)
-            let fast = scratch.bytes.withUnsafeBufferPointer { bytes -> String? in
-                let kept = UnsafeBufferPointer(rebasing: bytes[SpaceTrimming.range(of: bytes, paragraphSpace: false)])
-                let plain = !kept.contains { $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "{") }
-                    && !HTMLTextFormatter.containsMarkup(utf8: kept)
-                return plain ? base.fastResolve(utf8: kept) : nil
+        guard tracer == nil, let base else { return url(field, &warnings) }
+        var found: String?
+        let read = rule.withValueNodes(in: context, scratch: &scratch.nodes) { nodes, bytes in
+            for index in 0..<nodes.count {
+                bytes.removeAll(keepingCapacity: true)
+                nodes.appendValue(at: index, to: &bytes)
+                let fast = bytes.withUnsafeBufferPointer { bytes -> String? in
+                    let kept = UnsafeBufferPointer(rebasing: bytes[SpaceTrimming.range(of: bytes, paragraphSpace: false)])
+                    let plain = !kept.contains { $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "{") }
+                        && !HTMLTextFormatter.containsMarkup(utf8: kept)
+                    return plain ? base.fastResolve(utf8: kept) : nil
+                }
+                if let fast {
+                    found = fast
+                    return
+                }
+                if let absolute = absoluteURL(String(decoding: bytes, as: UTF8.self), isMarkup: false, field, &warnings) {
+                    found = absolute
+                    return
+                }
             }
-            if let fast { return fast }
-            if let absolute = absoluteURL(String(decoding: scratch.bytes, as: UTF8.self), isMarkup: false, field, &warnings) {
-                return absolute
-            }
         }
-        return nil
+        return read ? found : url(field, &warnings)
     }
 
     /// One value of a URL field resolved: the value itself, else its first line that is a URL.
@@ -151,8 +155,7 @@ struct FieldReader {
 /// Buffers reused across the list elements of a page, so that reading a field of one element makes only the
 /// field's string.
 struct FieldScratch {
-    var nodes: [xmlNodePtr] = []
-    var bytes: [UInt8] = []
+    var nodes = NodeScratch()
     var collapsed: [UInt8] = []
 }
 

@@ -330,8 +330,8 @@ public struct SourceEngine: Sendable {
             throw error
         }
         do {
-            let document = try HTMLDocument(bytes: response.body, url: response.url, contentType: response.contentType,
-                                            charsetOption: charset)
+            let document = try await HTMLDocument.parsed(bytes: response.body, url: response.url,
+                                                         contentType: response.contentType, charsetOption: charset)
             trace.decoding = document.charset.description
             return document
         } catch {

@@ -1,4 +1,3 @@
-import CLibXML2
 import BookRuleDocument
 import BookRuleRegex
 
@@ -21,10 +20,10 @@ extension JSoupExtractor {
         case .text:
             return nodes.map { HTMLTextFormatter.inlineText(of: $0) }.filter { !$0.isEmpty }
         case .ownText:
-            return nodes.map { Self.ownText(of: $0) }.filter { !$0.isEmpty }
+            return nodes.map { HTMLTextFormatter.titleLine($0.ownTextWithBreaksAsSpaces) }.filter { !$0.isEmpty }
         case .textNodes:
             return nodes.map { node in
-                Self.ownTextNodes(of: node).map { $0.trimmingParagraphSpace() }.filter { !$0.isEmpty }.joined(separator: "\n")
+                node.ownTextNodes.map { $0.trimmingParagraphSpace() }.filter { !$0.isEmpty }.joined(separator: "\n")
             }.filter { !$0.isEmpty }
         case .html:
             let markup = nodes.map(\.outerHTML).joined(separator: "\n")
@@ -43,36 +42,5 @@ extension JSoupExtractor {
             }
             return values
         }
-    }
-
-    /// The element's own text nodes, in order.
-    private static func ownTextNodes(of node: HTMLNode) -> [String] {
-        var texts: [String] = []
-        var child = node.pointer.pointee.children
-        while let item = child {
-            if item.pointee.type == XML_TEXT_NODE || item.pointee.type == XML_CDATA_SECTION_NODE,
-               let content = item.pointee.content {
-                texts.append(String(cString: content))
-            }
-            child = item.pointee.next
-        }
-        return texts
-    }
-
-    /// jsoup's `ownText()`: own text nodes joined, a child `<br>` as a space, whitespace collapsed (U+3000 is not
-    /// whitespace to jsoup).
-    private static func ownText(of node: HTMLNode) -> String {
-        var text = ""
-        var child = node.pointer.pointee.children
-        while let item = child {
-            if item.pointee.type == XML_TEXT_NODE || item.pointee.type == XML_CDATA_SECTION_NODE,
-               let content = item.pointee.content {
-                text += String(cString: content)
-            } else if item.pointee.type == XML_ELEMENT_NODE, HTMLNode.name(of: item) == "br" {
-                text += " "
-            }
-            child = item.pointee.next
-        }
-        return HTMLTextFormatter.titleLine(text)
     }
 }

@@ -123,8 +123,8 @@ struct XPathRule: Sendable {
     /// node values first. Node values, attributes and XPath strings are text; `html()`, `outerHtml()` and
     /// JSoup's `html`/`all` are markup.
     func texts(at node: HTMLNode) throws(XPathError) -> [RuleText] {
-        if readsNodeValues, let pointers = simple?.evaluatePointers(at: node.pointer) {
-            return pointers.map { RuleText(HTMLNode.stringValue(of: $0, in: node.document), isMarkup: false) }
+        if readsNodeValues, let values = simple?.stringValues(at: node) {
+            return values.map { RuleText($0, isMarkup: false) }
         }
         switch try evaluate(at: node) {
         case .nodes(let nodes):

@@ -1,4 +1,3 @@
-import CLibXML2
 import BookRuleDocument
 import BookRuleRegex
 
@@ -54,14 +53,15 @@ extension Rule {
         try strings(in: context, environment: environment).joined(separator: "\n")
     }
 
-    /// The nodes whose values `strings(in:environment:)` would return, written into `nodes` (emptied first,
-    /// its storage reused), and their document; nil when the rule needs the general path: anything but one
-    /// simple XPath read straight off the nodes of an HTML context, without `@put`. Lets a caller read the
-    /// fields of thousands of list elements without making intermediate strings and arrays.
-    package func valueNodes(in context: RuleContext, into nodes: inout [xmlNodePtr]) -> HTMLDocument? {
-        guard let nodeValuePath, case .node(let node) = context, !context.isJSON,
-              nodeValuePath.evaluatePointers(at: node.pointer, into: &nodes) else { return nil }
-        return node.document
+    /// Runs `body` with the nodes whose values `strings(in:environment:)` would return (selected into
+    /// `scratch`, whose storage is reused, and whose `bytes` are handed to `body` to write into); false, and
+    /// `body` not run, when the rule needs the general path: anything but one simple XPath read straight off
+    /// the nodes of an HTML context, without `@put`. Lets a caller read the fields of thousands of list
+    /// elements without making intermediate strings and arrays, and without the nodes outliving the call.
+    package func withValueNodes(in context: RuleContext, scratch: inout NodeScratch,
+                                _ body: (borrowing LentNodes, inout [UInt8]) -> Void) -> Bool {
+        guard let nodeValuePath, case .node(let node) = context, !context.isJSON else { return false }
+        return nodeValuePath.withNodes(at: node, scratch: &scratch, body)
     }
 
     private func runPuts(in context: RuleContext, environment: RuleEnvironment) throws(RuleError) {

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// A download's `NAME.part` file, open and exclusively locked for a whole run of the download.
 ///
@@ -12,9 +13,13 @@ import Darwin
 /// process downloading the same file is refused before it can touch the data, and discarding cuts the file
 /// instead of unlinking it (an unlinked, re-created `.part` would be a new file with a new lock). The lock
 /// goes with the descriptor, so it also ends with the process, even on kill -9.
-final class LockedPartFile: @unchecked Sendable {
-    /// The open file; owned here and closed once, by `close()` or `deinit`.
-    private(set) var descriptor: Int32
+///
+/// Whoever writes to the file holds this object, never a copy of its descriptor: once `close()` has run, a
+/// copied number could already name another file opened since.
+final class LockedPartFile: Sendable {
+    /// The open file (-1 once closed); owned here and closed once, by `close()` or `deinit`. Behind a lock,
+    /// so closing never interleaves with a write on the transfer thread.
+    private let descriptor: Mutex<Int32>
     let path: String
 
     /// Opens (creating, unless `creating` is false) and locks `path`; throws `.locked` when another process
@@ -35,7 +40,7 @@ final class LockedPartFile: @unchecked Sendable {
             var current = stat()
             if fstat(descriptor, &opened) == 0, stat(path, &current) == 0,
                opened.st_dev == current.st_dev, opened.st_ino == current.st_ino {
-                self.descriptor = descriptor
+                self.descriptor = Mutex(descriptor)
                 self.path = path
                 return
             }
@@ -46,20 +51,28 @@ final class LockedPartFile: @unchecked Sendable {
     }
 
     deinit {
-        if descriptor >= 0 { closeDescriptor(descriptor) }
+        descriptor.withLock { if $0 >= 0 { closeDescriptor($0) } }
+    }
+
+    /// Runs `body` with the open descriptor (-1 once closed), which stays open until `body` returns.
+    func withDescriptor<T, E: Error>(_ body: (Int32) throws(E) -> T) throws(E) -> T {
+        try descriptor.withLock { (descriptor: inout Int32) throws(E) -> T in try body(descriptor) }
     }
 
     /// Cuts the file to `length` bytes and places the write position there.
     func cut(to length: Int64) throws(MediaDownloadError) {
-        guard ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) == off_t(length) else {
-            throw .file(path: path, reason: PartialFileWriter.systemMessage())
+        let done = withDescriptor { descriptor in
+            ftruncate(descriptor, off_t(length)) == 0 && lseek(descriptor, off_t(length), SEEK_SET) == off_t(length)
         }
+        guard done else { throw .file(path: path, reason: PartialFileWriter.systemMessage()) }
     }
 
     /// Closes the file, which releases the lock.
     func close() {
-        if descriptor >= 0 { closeDescriptor(descriptor) }
-        descriptor = -1
+        descriptor.withLock { descriptor in
+            if descriptor >= 0 { closeDescriptor(descriptor) }
+            descriptor = -1
+        }
     }
 }
 

@@ -31,7 +31,8 @@ final class PartialFileWriter: HTTPBodySink {
     }
 
     private struct State {
-        var descriptor: Int32
+        /// The locked `.part` file; nil once `close()` stopped the writing.
+        var part: LockedPartFile?
         var written: Int64
         var committed: Int64
         var lastCommit: ContinuousClock.Instant
@@ -64,7 +65,7 @@ final class PartialFileWriter: HTTPBodySink {
         self.commitInterval = commitInterval
         self.onProgress = onProgress
         self.state = Mutex(State(
-            descriptor: part.descriptor, written: offset, committed: offset, lastCommit: .now, record: record,
+            part: part, written: offset, committed: offset, lastCommit: .now, record: record,
             verdict: nil, restartNote: nil, rangeEnd: nil))
     }
 
@@ -102,15 +103,22 @@ final class PartialFileWriter: HTTPBodySink {
                 length = Int(max(0, end - state.written))
                 state.reachedRangeEnd = true
             }
-            var offset = 0
-            while offset < length {
-                let count = writeFile(state.descriptor, bytes.baseAddress.map { $0 + offset }, length - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    state.verdict = .failed(.file(path: task.partPath, reason: Self.systemMessage()))
-                    return false
+            guard let part = state.part else { return false }
+            let written = part.withDescriptor { descriptor -> Bool in
+                var offset = 0
+                while offset < length {
+                    let count = writeFile(descriptor, bytes.baseAddress.map { $0 + offset }, length - offset)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        return false
+                    }
+                    offset += count
                 }
-                offset += count
+                return true
+            }
+            guard written else {
+                state.verdict = .failed(.file(path: task.partPath, reason: Self.systemMessage()))
+                return false
             }
             state.written += Int64(length)
             let now = ContinuousClock.now
@@ -134,7 +142,7 @@ final class PartialFileWriter: HTTPBodySink {
 
     /// Stops writing (the `.part` file itself stays open and locked until the run ends).
     func close() {
-        state.withLock { $0.descriptor = -1 }
+        state.withLock { $0.part = nil }
     }
 
     // MARK: - Deciding on the head
@@ -164,8 +172,11 @@ final class PartialFileWriter: HTTPBodySink {
                 state.restartNote = requestedFrom > 0
                     ? Self.wholeFileReason(previous: state.record, etag: etag, lastModified: head.headers.value(for: "Last-Modified"))
                     : "the partial data was replaced"
-                guard ftruncate(state.descriptor, 0) == 0, lseek(state.descriptor, 0, SEEK_SET) == 0 else {
-                    return .failed(.file(path: task.partPath, reason: Self.systemMessage()))
+                do throws(MediaDownloadError) {
+                    guard let part = state.part else { throw .file(path: task.partPath, reason: "it was closed") }
+                    try part.cut(to: 0)
+                } catch {
+                    return .failed(error)
                 }
                 state.written = 0
                 state.committed = 0
@@ -252,8 +263,10 @@ final class PartialFileWriter: HTTPBodySink {
     }
 
     private func commit(_ state: inout State) throws(MediaDownloadError) {
-        guard var record = state.record, state.descriptor >= 0 else { return }
-        guard fdatasync(state.descriptor) == 0 else { throw .file(path: task.partPath, reason: Self.systemMessage()) }
+        guard var record = state.record, let part = state.part else { return }
+        guard part.withDescriptor({ fdatasync($0) }) == 0 else {
+            throw .file(path: task.partPath, reason: Self.systemMessage())
+        }
         record.committedBytes = state.written
         do {
             try LocalFile.writeAtomically(try record.encoded(), to: task.sidecarPath)

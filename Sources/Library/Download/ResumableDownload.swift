@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Foundation
 import Synchronization
+import BookRuleDocument
 import BookRuleHTTP
 import BookRuleJSON
 

@@ -63,14 +63,14 @@ public struct BookDownload: Sendable {
         let record = BookSourceRecord(sourceURL: source.url, sourceName: source.name, json: JSONValue.object(source.json).serialized())
 
         let info = try await engine.bookInfo(url: bookURL, variables: options.variables)
-        var book = try store.upsertBook(source: record, info: info)
+        var book = try await store.onOwnThread { try $0.upsertBook(source: record, info: info) }
         emit(.bookInfo(book, warnings: info.warnings))
 
         let toc = try await engine.toc(of: info)
-        let merge = try store.mergeTOC(bookID: book.id, chapters: toc.chapters)
+        let merge = try await store.onOwnThread { [id = book.id] in try $0.mergeTOC(bookID: id, chapters: toc.chapters) }
         emit(.tocMerged(merge, chapters: toc.chapters.count, warnings: toc.warnings))
 
-        let all = try store.chapters(bookID: book.id)
+        let all = try await store.onOwnThread { [id = book.id] in try $0.chapters(bookID: id) }
         let inRange = all.filter { chapter in
             !chapter.isVolume && chapter.inTOC && !chapter.url.isEmpty && (options.range?.contains(chapter.position + 1) ?? true)
         }
@@ -98,13 +98,15 @@ public struct BookDownload: Sendable {
                     try await downloadMedia(content.mediaURLs, chapterNumber: chapter.position + 1,
                                             chapterURL: chapter.url, into: root + "/\(book.id)")
                 }
-                try store.saveChapter(bookID: book.id, url: chapter.url, title: content.title, text: text)
+                try await store.onOwnThread { [id = book.id] in
+                    try $0.saveChapter(bookID: id, url: chapter.url, title: content.title, text: text)
+                }
                 saved += 1
                 emit(.chapterSaved(position: chapter.position, title: chapter.title, characters: text.count))
             } catch {
                 if Task.isCancelled || error is CancellationError { break }
                 let message = "\(error)"
-                try store.markFailed(bookID: book.id, url: chapter.url, error: message)
+                try await store.onOwnThread { [id = book.id] in try $0.markFailed(bookID: id, url: chapter.url, error: message) }
                 failures.append(DownloadSummary.Failure(position: chapter.position, title: chapter.title,
                                                         url: chapter.url, error: message))
                 emit(.chapterFailed(position: chapter.position, title: chapter.title, error: message))
@@ -116,11 +118,12 @@ public struct BookDownload: Sendable {
             }
         }
 
-        book = try store.book(id: book.id) ?? book
+        book = try await store.onOwnThread { [id = book.id] in try $0.book(id: id) } ?? book
+        let remaining = try await store.onOwnThread { [id = book.id] in try $0.chapters(bookID: id) }
         let elapsed = clock.now - started
         emit(.finished(DownloadSummary(
             book: book, fetched: saved, failures: failures,
-            missing: try store.chapters(bookID: book.id).filter { chapter in
+            missing: remaining.filter { chapter in
                 !chapter.isVolume && chapter.inTOC && chapter.state != .done && (options.range?.contains(chapter.position + 1) ?? true)
             }.count,
             cancelled: Task.isCancelled, stoppedBecause: stopReason,

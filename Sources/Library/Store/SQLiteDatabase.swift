@@ -127,7 +127,13 @@ final class SQLiteDatabase: @unchecked Sendable {
         handle = opened
         let (seconds, attoseconds) = busyTimeout.components
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(opened, Int32(clamping: milliseconds))
+        // Without the timeout, a second process's write would fail at once with "busy" instead of waiting.
+        // (Throwing from here on closes the handle in deinit.)
+        let timeout = sqlite3_busy_timeout(opened, Int32(clamping: milliseconds))
+        guard timeout == SQLITE_OK else {
+            throw SQLiteConnection.error(path: path, purpose: "setting the busy timeout", code: timeout,
+                                         message: String(cString: sqlite3_errmsg(opened)))
+        }
         try withConnection { (connection) throws(LibraryError) in
             // WAL: readers never block the writer and the writer never blocks readers, so `bookrule list` works
             // while a download runs. A commit appends the transaction's pages to the -wal file followed by a

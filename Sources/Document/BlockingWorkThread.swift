@@ -6,8 +6,9 @@ import Musl
 import Darwin
 #endif
 
-/// Runs blocking work (a libcurl transfer, hashing a large file) on a thread of its own, off Swift's
-/// cooperative pool, and says whether the thread started.
+/// Runs blocking work (a libcurl transfer, an SQLite call that may wait for a lock, parsing a large page,
+/// hashing a file) on a thread of its own, off Swift's cooperative pool, and says whether the thread started.
+/// The pool has one thread per core: on a 2-core machine, two blocked calls would stall every task.
 ///
 /// Foundation's `Thread.start()` gives no sign when the system refuses a new thread; work waiting on it would
 /// then wait forever. `pthread_create`'s answer lets the caller fail with an error instead.
@@ -38,5 +39,14 @@ package enum BlockingWorkThread {
             return false
         }
         return true
+    }
+
+    /// Runs `body` on a thread of its own and returns its result; nil (and `body` never runs) when no thread
+    /// could be made, so the caller can run it inline or fail.
+    package static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+            let started = start { continuation.resume(returning: body()) }
+            if !started { continuation.resume(returning: nil) }
+        }
     }
 }

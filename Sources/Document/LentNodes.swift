@@ -1,0 +1,34 @@
+import CLibXML2
+
+/// Nodes of one document lent to a closure (`SimpleXPath.withNodes`): their values can be read there and only
+/// there. The value cannot leave the closure (it is `~Copyable` and handed over `borrowing`), and the document
+/// the nodes point into is alive for as long as the closure runs, so no raw libxml2 pointer outlives its tree.
+package struct LentNodes: ~Copyable {
+    private let document: HTMLDocument
+    private let pointers: UnsafeBufferPointer<xmlNodePtr>
+
+    init(document: HTMLDocument, pointers: UnsafeBufferPointer<xmlNodePtr>) {
+        self.document = document
+        self.pointers = pointers
+    }
+
+    /// How many nodes there are.
+    package var count: Int { pointers.count }
+
+    /// Appends the UTF-8 of node `index`'s value (what `HTMLNode.stringValue` gives) to `output`, copying text
+    /// and attribute values straight from libxml2's storage (the per-chapter path of a TOC).
+    package func appendValue(at index: Int, to output: inout [UInt8]) {
+        HTMLNode.appendValue(of: pointers[index], in: document, to: &output)
+    }
+}
+
+/// Storage reused across the thousands of field-rule evaluations of a TOC page, so they allocate nothing: the
+/// selected nodes (only read inside `SimpleXPath.withNodes`) and bytes for the closure to write values into.
+package struct NodeScratch {
+    var pointers: [xmlNodePtr] = []
+    /// What the last `withNodes` closure wrote.
+    package var bytes: [UInt8] = []
+
+    /// Empty storage.
+    package init() {}
+}

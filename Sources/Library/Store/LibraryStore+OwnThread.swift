@@ -1,0 +1,14 @@
+import BookRuleDocument
+
+extension LibraryStore {
+    /// Runs `body` with this store on a thread of its own, for async callers: a library call can wait up to
+    /// the busy timeout (5 s) for another process's write, and must not hold one of the cooperative pool's
+    /// few threads meanwhile. Runs inline when no thread can be started.
+    package func onOwnThread<T: Sendable>(
+        _ body: @escaping @Sendable (LibraryStore) throws -> T
+    ) async throws -> T {
+        let work = { @Sendable () -> Result<T, any Error> in Result { try body(self) } }
+        let result = await BlockingWorkThread.run(work) ?? work()
+        return try result.get()
+    }
+}

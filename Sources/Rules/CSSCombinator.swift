@@ -1,0 +1,10 @@
+enum CSSCombinator: Sendable, Equatable {
+    /// whitespace
+    case descendant
+    /// `>`
+    case child
+    /// `+`
+    case adjacent
+    /// `~`
+    case general
+}

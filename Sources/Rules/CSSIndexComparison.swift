@@ -1,0 +1,3 @@
+enum CSSIndexComparison: Sendable {
+    case less, greater, equal
+}

@@ -1,0 +1,5 @@
+/// `a, b`: any of the selectors.
+struct CSSSelectorList: Sendable {
+    var selectors: [CSSComplexSelector]
+    var text: String
+}
