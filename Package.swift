@@ -41,7 +41,7 @@ let package = Package(
             name: "BookRuleScript",
             dependencies: [
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "CJavaScriptCore", "CCrypto",
-                "COpenCC", "CLibXML2",
+                "COpenCC",
             ],
             path: "Sources/Script"
         ),

@@ -9,8 +9,8 @@ public struct HTMLNode: @unchecked Sendable {
     /// Borrowed from `document`; valid as long as `document` is.
     let pointer: xmlNodePtr
 
-    /// A node of `document` (the script layer wraps nodes it walks to: children, parents).
-    package init(document: HTMLDocument, pointer: xmlNodePtr) {
+    /// A node of `document`.
+    init(document: HTMLDocument, pointer: xmlNodePtr) {
         self.document = document
         self.pointer = pointer
     }

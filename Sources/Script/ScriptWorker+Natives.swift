@@ -1,6 +1,5 @@
 import BookRuleDocument
 import BookRuleRules
-import CLibXML2
 import Foundation
 
 /// A helper that failed, with a sentence the script sees as `e.message`.
@@ -268,21 +267,13 @@ extension ScriptWorker {
 
     private static func children(_ arguments: [ScriptValue]) throws -> ScriptValue {
         let node = try node(arguments)
-        var items: [ScriptValue] = []
-        var child = node.node.pointer.pointee.children
-        while let item = child {
-            if item.pointee.type == XML_ELEMENT_NODE { items.append(.node(node.sibling(item))) }
-            child = item.pointee.next
-        }
-        return .array(items)
+        return .array(node.node.elementChildren.map { .node(node.related($0)) })
     }
 
     private static func parent(_ arguments: [ScriptValue]) throws -> ScriptValue {
         let node = try node(arguments)
-        guard let parent = node.node.pointer.pointee.parent,
-              parent.pointee.type == XML_ELEMENT_NODE || parent.pointee.type == XML_HTML_DOCUMENT_NODE
-                || parent.pointee.type == XML_DOCUMENT_NODE else { return .null }
-        return .node(node.sibling(parent))
+        guard let parent = node.node.parentNode else { return .null }
+        return .node(node.related(parent))
     }
 
     private static func remove(_ arguments: [ScriptValue]) throws -> ScriptValue {
@@ -291,25 +282,14 @@ extension ScriptWorker {
             throw HelperFailure("remove() changes only documents made with org.jsoup.Jsoup.parse; the page a rule "
                 + "runs on is shared and stays as fetched (parse its html() first)")
         }
-        tree.detach(node.node.pointer)
+        tree.detach(node.node)
         return .undefined
     }
 
     /// jsoup's `ownText()`: the element's own text nodes joined, a child `<br>` as a space, whitespace
     /// collapsed and trimmed.
     static func ownText(of node: HTMLNode) -> String {
-        var text = ""
-        var child = node.pointer.pointee.children
-        while let item = child {
-            if item.pointee.type == XML_TEXT_NODE || item.pointee.type == XML_CDATA_SECTION_NODE,
-               let content = item.pointee.content {
-                text += String(cString: content)
-            } else if item.pointee.type == XML_ELEMENT_NODE, HTMLNode.name(of: item) == "br" {
-                text += " "
-            }
-            child = item.pointee.next
-        }
-        return HTMLTextFormatter.titleLine(text)
+        HTMLTextFormatter.titleLine(node.ownTextWithBreaksAsSpaces)
     }
 }
 
