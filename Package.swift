@@ -65,8 +65,8 @@ let package = Package(
         .target(
             name: "BookRuleCheck",
             dependencies: [
-                "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine",
-                "BookRuleLibrary",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleScript",
+                "BookRuleEngine", "BookRuleLibrary",
             ],
             path: "Sources/Check"
         ),

@@ -2,6 +2,7 @@ import BookRuleDocument
 import BookRuleEngine
 import BookRuleHTTP
 import BookRuleRegex
+import BookRuleScript
 
 /// Runs a source's whole chain (search → book info → TOC → first and last chapter) and reports, step by step,
 /// what was fetched, what every rule matched, and which checks failed. This is `bookrule test`.
@@ -23,12 +24,17 @@ public struct SourceCheck: Sendable {
         self.options = options
     }
 
+    /// The clock scripts see under `bookrule test`: 2024-01-01T00:00:00Z, random numbers from seed 1.
+    public static let replayClock = ScriptClock.fixed(epochMilliseconds: 1_704_067_200_000, seed: 1)
+
     /// Runs every step; never throws: failures are in the report.
     public func run() async -> CheckReport {
         let clock = ContinuousClock()
         let started = clock.now
         let tracer = RuleTracer()
-        let engine = SourceEngine(source: source, transport: transport, tracer: tracer)
+        // Scripts see a fixed clock and seeded randomness, so a replay gives the same answer every time.
+        let engine = SourceEngine(source: source, transport: transport,
+                                  options: EngineOptions(scriptClock: Self.replayClock), tracer: tracer)
         var steps: [StepReport] = [loadStep()]
         var snapshot = Snapshot()
 

@@ -21,6 +21,10 @@ public struct BookSource: Sendable {
     public let type: BookSourceType
     /// `header`, parsed (it is a JSON object written as a string, usually with single quotes).
     public let headers: [HTTPHeader]
+    /// `header` written as JavaScript (`@js:…` or `<js>…</js>`), whose result is the JSON object of headers.
+    public let headerScript: ScriptSnippet?
+    /// `jsLib`: JavaScript loaded once into the scope of every snippet of this source.
+    public let jsLib: String?
     /// `concurrentRate` as written ("N" ms between requests, or "a/b": a requests per b ms).
     public let concurrentRate: String?
     /// `enabledCookieJar` (Legado's default is on).
@@ -137,20 +141,51 @@ public struct BookSource: Sendable {
         }
 
         var headers: [HTTPHeader] = []
+        var headerScript: ScriptSnippet?
         if let node = object["header"] {
-            do {
-                headers = try Self.headers(from: node)
-            } catch {
-                problems.append(SourceProblem(field: prefix + "header", location: node.location,
-                                              dialect: error.dialect, reason: error.reason))
+            if case .string(let text) = node.value, let code = Self.wholeScript(text) {
+                // Legado runs a header as JavaScript only when it starts so (BookSource.getHeaderMap).
+                let snippet = ScriptSnippet(code: code, field: prefix + "header", placement: .whole)
+                if let reason = ScriptCheck.problem(in: [snippet]) {
+                    problems.append(SourceProblem(field: prefix + "header", location: node.location, dialect: .javaScript,
+                                                  reason: reason))
+                } else {
+                    headerScript = snippet
+                }
+            } else {
+                do {
+                    headers = try Self.headers(from: node)
+                } catch {
+                    problems.append(SourceProblem(field: prefix + "header", location: node.location,
+                                                  dialect: error.dialect, reason: error.reason))
+                }
             }
         }
         self.headers = headers
+        self.headerScript = headerScript
+        var jsLib = string("jsLib").flatMap { $0.trimmingASCIIWhitespace().isEmpty ? nil : $0 }
+        if let code = jsLib {
+            if code.hasPrefix("{") {
+                // A JSON object of URLs to fetch and load: bookrule loads nothing from the network at load time.
+                problems.append(SourceProblem(field: prefix + "jsLib", location: object["jsLib"]?.location, dialect: .javaScript,
+                                              reason: "a jsLib of URLs to download is not supported; inline the scripts"))
+                jsLib = nil
+            } else if let reason = ScriptCheck.problem(in: [ScriptSnippet(code: code, field: prefix + "jsLib", placement: .whole)]) {
+                problems.append(SourceProblem(field: prefix + "jsLib", location: object["jsLib"]?.location, dialect: .javaScript,
+                                              reason: reason))
+                jsLib = nil
+            }
+        }
+        self.jsLib = jsLib
 
         var searchURL: URLTemplate?
         if let text = string("searchUrl"), !text.trimmingASCIIWhitespace().isEmpty {
-            do {
-                searchURL = try URLTemplate(text, field: prefix + "searchUrl")
+            do throws(RuleError) {
+                let template = try URLTemplate(text, field: prefix + "searchUrl")
+                if let reason = ScriptCheck.problem(in: template.scripts) {
+                    throw RuleError(field: prefix + "searchUrl", dialect: .javaScript, reason: reason, rule: text)
+                }
+                searchURL = template
             } catch {
                 problems.append(SourceProblem(field: prefix + "searchUrl", location: object["searchUrl"]?.location,
                                               dialect: error.dialect, reason: error.reason))
@@ -191,6 +226,23 @@ public struct BookSource: Sendable {
                                   reason: "expected a book source object, found \(node.value.typeName)")]
     }
 
+    /// The code of a field written wholly as JavaScript (`@js:code`, `<js>code</js>`), or nil.
+    static func wholeScript(_ text: String) -> String? {
+        let trimmed = text.trimmingASCIIWhitespace()
+        let lower = trimmed.lowercased()
+        if lower.hasPrefix("@js:") { return String(trimmed.dropFirst(4)) }
+        if lower.hasPrefix("<js>"), lower.hasSuffix("</js>"), trimmed.count >= 9 {
+            return String(trimmed.dropFirst(4).dropLast(5))
+        }
+        return nil
+    }
+
+    /// Whether anything in the source is JavaScript, so its engine needs a script runtime.
+    public var hasScripts: Bool {
+        if jsLib != nil || headerScript != nil || searchURL?.needsScript == true { return true }
+        return [search, bookInfo, toc, content].contains { section in section.rules.values.contains { !$0.scripts.isEmpty } }
+    }
+
     /// The section for `name`.
     public func section(_ name: RuleSectionName) -> RuleSection {
         switch name {
@@ -214,7 +266,7 @@ public struct BookSource: Sendable {
             if trimmed.isEmpty { return [] }
             // Legado runs a header as JavaScript only when it starts so (BookSource.getHeaderMap).
             if trimmed.lowercased().hasPrefix("@js:") || trimmed.contains("<js>") {
-                throw RuleError(field: "header", dialect: .javaScript, reason: RuleDialect.javaScript.unsupportedReason, rule: text)
+                throw RuleError(field: "header", dialect: .javaScript, reason: "JavaScript headers are run only in the source's own header field, not in a URL's options", rule: text)
             }
             do {
                 guard case .object(let value) = try JSONParser.parse(trimmed, lenient: true).value else {

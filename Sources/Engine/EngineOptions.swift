@@ -1,10 +1,24 @@
-/// Limits for one engine.
+import BookRuleScript
+
+/// Limits for one engine, and what its scripts see.
 public struct EngineOptions: Sendable {
     /// At most this many TOC pages, and this many pages for one chapter, are followed (a warning says so).
     public var pageCap: Int
+    /// The clock and randomness scripts see: the system's, or fixed so a replay gives the same answer every
+    /// time (`bookrule test`).
+    public var scriptClock: ScriptClock
+    /// Where scripts' `cache` and `source.setVariable` values are kept between runs (one JSON file per
+    /// source); nil keeps them in memory for this engine only.
+    public var scriptCacheDirectory: String?
+    /// Time and memory limits for each evaluation of a script.
+    public var scriptLimits: ScriptLimits
 
-    /// The defaults: 500 pages.
-    public init(pageCap: Int = 500) {
+    /// The defaults: 500 pages, the system clock, an in-memory cache, 2 s and 256 MiB per evaluation.
+    public init(pageCap: Int = 500, scriptClock: ScriptClock = .system, scriptCacheDirectory: String? = nil,
+                scriptLimits: ScriptLimits = ScriptLimits()) {
         self.pageCap = pageCap
+        self.scriptClock = scriptClock
+        self.scriptCacheDirectory = scriptCacheDirectory
+        self.scriptLimits = scriptLimits
     }
 }

@@ -92,6 +92,11 @@ public final class RuleSection: Sendable {
             do {
                 let rule = try RuleParser.parse(text, field: fieldPath, kind: kind)
                 if field.isList && rule.dialect == .allInOne { listIsAllInOne = true }
+                if let reason = ScriptCheck.problem(in: rule.scripts) {
+                    fieldProblems[field] = SourceProblem(field: fieldPath, location: location, dialect: .javaScript,
+                                                         reason: reason)
+                    continue
+                }
                 rules[field] = rule
             } catch {
                 fieldProblems[field] = SourceProblem(field: fieldPath, location: location,

@@ -1,6 +1,7 @@
 import BookRuleDocument
 import BookRuleHTTP
 import BookRuleRules
+import BookRuleScript
 
 /// Runs one book source against its site: search, book info, the whole table of contents, chapter text.
 ///
@@ -16,6 +17,8 @@ public struct SourceEngine: Sendable {
     public let options: EngineOptions
     /// Receives what every rule and fetch did, for `bookrule test`; nil in normal use.
     public let tracer: (any RuleTracing)?
+    /// The source's JavaScript runtime and host; nil for a source without scripts.
+    let scripts: SourceScripts?
 
     /// Creates an engine for `source` sending requests through `transport`.
     public init(source: BookSource, transport: any HTTPTransport, options: EngineOptions = EngineOptions(),
@@ -24,6 +27,7 @@ public struct SourceEngine: Sendable {
         self.transport = transport
         self.options = options
         self.tracer = tracer
+        scripts = source.hasScripts ? SourceScripts(source: source, transport: transport, options: options) : nil
     }
 
     // MARK: - Search
@@ -35,8 +39,12 @@ public struct SourceEngine: Sendable {
         guard let template = source.searchURL else { throw EngineError.missingRule(field: "searchUrl") }
         let request: HTTPRequest
         do {
-            request = try template.request(key: key, page: page, baseURL: source.url, sourceHeaders: source.headers)
-        } catch {
+            let bindings = ScriptBindings(key: key, page: page, baseURL: source.url)
+            request = try template.request(key: key, page: page, baseURL: source.url,
+                                           sourceHeaders: try requestHeaders(bindings), script: try scripts?.scope(bindings))
+        } catch let error as EngineError {
+            throw error
+        } catch let error as RuleError {
             throw EngineError.unusableRules(step: "search", problems: [
                 SourceProblem(field: error.field, location: nil, dialect: error.dialect, reason: error.reason),
             ])
@@ -44,14 +52,15 @@ public struct SourceEngine: Sendable {
         let document = try await fetchDocument(request, charset: template.charset)
         var warnings = Warnings()
         Self.noteTruncation(document, &warnings)
-        let environment = RuleEnvironment(baseURL: document.baseURL)
+        let searchBindings = ScriptBindings(key: key, page: page, baseURL: document.baseURL)
+        let environment = try ruleEnvironment(document.baseURL, bindings: searchBindings)
         let items = try section[.bookList].map { rule in
             try elements(rule, in: document.rootContext, environment: environment, url: document.url)
         } ?? []
         var results: [SearchResult] = []
         for item in items {
             let variables = RuleVariables()
-            let itemEnvironment = RuleEnvironment(baseURL: document.baseURL, variables: variables)
+            let itemEnvironment = try ruleEnvironment(document.baseURL, variables: variables, bindings: searchBindings)
             let reader = FieldReader(section: section, context: item, environment: itemEnvironment, tracer: tracer)
             let name = reader.line(.name, &warnings)
             guard !name.isEmpty else { continue }
@@ -71,6 +80,7 @@ public struct SourceEngine: Sendable {
                                         bookURL: info.url, coverURL: info.coverURL, wordCount: info.wordCount,
                                         variables: info.variables))
         }
+        noteScriptMessages(&warnings)
         return SearchPage(url: document.url, results: results, warnings: warnings.list)
     }
 
@@ -80,16 +90,21 @@ public struct SourceEngine: Sendable {
     public func bookInfo(url: String, variables: [String: String] = [:]) async throws -> BookInfo {
         try requireRules(source.bookInfo, step: .bookInfo)  // before fetching: a refused step sends nothing
         let absolute = try absoluteURL(url, field: "book URL")
-        let document = try await fetchDocument(HTTPRequest(url: absolute, headers: source.headers), charset: nil)
+        let headers = try requestHeaders(ScriptBindings(baseURL: absolute))
+        let document = try await fetchDocument(HTTPRequest(url: absolute, headers: headers), charset: nil)
         var warnings = Warnings()
         Self.noteTruncation(document, &warnings)
-        return try readBookInfo(document, variables: RuleVariables(variables), warnings: &warnings)
+        var info = try readBookInfo(document, variables: RuleVariables(variables), warnings: &warnings)
+        noteScriptMessages(&warnings)
+        info.warnings = warnings.list
+        return info
     }
 
     private func readBookInfo(_ document: HTMLDocument, variables: RuleVariables, warnings: inout Warnings) throws -> BookInfo {
         let section = source.bookInfo
         try requireRules(section, step: .bookInfo)
-        let environment = RuleEnvironment(baseURL: document.baseURL, variables: variables)
+        let environment = try ruleEnvironment(document.baseURL, variables: variables,
+                                          bindings: ScriptBindings(baseURL: document.baseURL))
         var context = document.rootContext
         if let initRule = section[.initRule] {
             let selected = try elements(initRule, in: context, environment: environment, url: document.url)
@@ -117,11 +132,11 @@ public struct SourceEngine: Sendable {
     /// Reads the whole table of contents of `book`, following `nextTocUrl` (never visiting a URL twice, at most
     /// `options.pageCap` pages) and de-duplicating chapters by URL.
     public func toc(of book: BookInfo) async throws -> TableOfContents {
-        try await toc(url: book.tocURL, variables: book.variables)
+        try await toc(url: book.tocURL, variables: book.variables, book: book)
     }
 
-    /// Reads the whole table of contents starting at `url`.
-    public func toc(url: String, variables: [String: String] = [:]) async throws -> TableOfContents {
+    /// Reads the whole table of contents starting at `url`; `book` is what scripts see as `book`.
+    public func toc(url: String, variables: [String: String] = [:], book: BookInfo? = nil) async throws -> TableOfContents {
         let section = source.toc
         try requireRules(section, step: .toc)
         guard let listRule = section[.chapterList] else { throw EngineError.missingRule(field: "ruleToc.chapterList") }
@@ -151,7 +166,8 @@ public struct SourceEngine: Sendable {
             visited.insert(key)
             let document: HTMLDocument
             do {
-                document = try await fetchDocument(HTTPRequest(url: pageURL, headers: source.headers), charset: nil)
+                let headers = try requestHeaders(ScriptBindings(baseURL: pageURL, book: Self.scriptBook(book)))
+                document = try await fetchDocument(HTTPRequest(url: pageURL, headers: headers), charset: nil)
             } catch {
                 // A later page that fails leaves the chapters read so far: most of a book beats none of it.
                 guard !pages.isEmpty else { throw error }
@@ -162,7 +178,8 @@ public struct SourceEngine: Sendable {
             Self.noteTruncation(document, &warnings)
             visited.insert(Self.pageKey(document.url))
             pages.append(document.url)
-            let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
+            let environment = try ruleEnvironment(document.baseURL, variables: store,
+                                              bindings: ScriptBindings(baseURL: document.baseURL, book: Self.scriptBook(book)))
             let base = URLReference.Base(document.baseURL)
             let items = try elements(listRule, in: document.rootContext, environment: environment, url: document.url,
                                      applyingReverse: false)
@@ -225,6 +242,7 @@ public struct SourceEngine: Sendable {
         entries = []
         for index in chapters.indices { chapters[index].index = index }
         if duplicates > 0 { warnings.add("dropped \(duplicates) chapter(s) whose URL is listed again later") }
+        noteScriptMessages(&warnings)
         return TableOfContents(chapters: chapters, pages: pages, warnings: warnings.list, droppedDuplicates: duplicates,
                                incomplete: incomplete, nonHTTPChapterURLs: nonHTTP)
     }
@@ -243,6 +261,11 @@ public struct SourceEngine: Sendable {
         var stopKeys = Set([next?.url, book?.url, book?.tocURL].compactMap { $0 }.map(Self.pageKey))
         stopKeys.remove("")
         let store = RuleVariables(variables)
+        let bindings = ScriptBindings(
+            baseURL: start, book: Self.scriptBook(book),
+            chapter: ScriptChapter(title: chapter.title, url: chapter.url, index: chapter.index, baseURL: start,
+                                   isVIP: chapter.isVIP, isVolume: chapter.isVolume),
+            title: chapter.title, nextChapterURL: next?.url)
         var warnings = Warnings()
         var pages: [String] = []
         var visited: Set<String> = []
@@ -261,11 +284,14 @@ public struct SourceEngine: Sendable {
                 break
             }
             visited.insert(key)
-            let document = try await fetchDocument(HTTPRequest(url: pageURL, headers: source.headers), charset: nil)
+            let headers = try requestHeaders(bindings)
+            let document = try await fetchDocument(HTTPRequest(url: pageURL, headers: headers), charset: nil)
             Self.noteTruncation(document, &warnings)
             visited.insert(Self.pageKey(document.url))
             pages.append(document.url)
-            let environment = RuleEnvironment(baseURL: document.baseURL, variables: store)
+            var pageBindings = bindings
+            pageBindings.baseURL = document.baseURL
+            let environment = try ruleEnvironment(document.baseURL, variables: store, bindings: pageBindings)
             let values = try traced(contentRule, url: document.url) { () throws(RuleError) in
                 try contentRule.texts(in: document.rootContext, environment: environment)
             }
@@ -288,7 +314,7 @@ public struct SourceEngine: Sendable {
 
         var text = HTMLTextFormatter.paragraphs(of: parts.joined(separator: "\n"))
         if let replace = section[.replaceRegex] {
-            let environment = RuleEnvironment(baseURL: start, variables: store)
+            let environment = try ruleEnvironment(start, variables: store, bindings: bindings)
             text = try traced(replace, url: start) { () throws(RuleError) in
                 [try replace.string(in: .text(text), environment: environment)]
             }.joined()
@@ -296,10 +322,36 @@ public struct SourceEngine: Sendable {
         }
         var seen: Set<String> = []
         media = media.filter { seen.insert($0).inserted }
+        noteScriptMessages(&warnings)
         return ChapterContent(url: start, title: title, text: text, pages: pages, warnings: warnings.list, mediaURLs: media)
     }
 
     // MARK: - Plumbing
+
+    /// What rules of a step run with: the page's URL, the book's variables, and for a source with scripts the
+    /// script runtime bound to the step's `key`, `page`, `book`, `chapter`…
+    private func ruleEnvironment(_ baseURL: String, variables: RuleVariables = RuleVariables(),
+                             bindings: ScriptBindings) throws(EngineError) -> RuleEnvironment {
+        RuleEnvironment(baseURL: baseURL, variables: variables, script: try scripts?.scope(bindings))
+    }
+
+    /// The headers every request of the source sends: `header`, or what its script computes.
+    private func requestHeaders(_ bindings: ScriptBindings) throws(EngineError) -> [HTTPHeader] {
+        try scripts?.headers(bindings: bindings) ?? source.headers
+    }
+
+    /// `java.log` and `toast` messages of the step's scripts, as warnings.
+    private func noteScriptMessages(_ warnings: inout Warnings) {
+        for message in scripts?.host.drainMessages() ?? [] { warnings.add(message) }
+    }
+
+    /// A book as scripts see it.
+    static func scriptBook(_ book: BookInfo?) -> ScriptBook? {
+        guard let book else { return nil }
+        return ScriptBook(name: book.name, author: book.author, bookURL: book.url, tocURL: book.tocURL,
+                          kind: book.kind, intro: book.intro, coverURL: book.coverURL,
+                          latestChapterTitle: book.lastChapter, wordCount: book.wordCount)
+    }
 
     /// Fetches and parses a page, turning statuses and transport failures into `EngineError`s.
     func fetchDocument(_ request: HTTPRequest, charset: String?) async throws -> HTMLDocument {

@@ -90,7 +90,8 @@ enum SourceCommand {
                 recorder = (recording, path)
                 transport = recording
             }
-            engine = SourceEngine(source: source, transport: transport)
+            let cache = LibraryStore.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
+            engine = SourceEngine(source: source, transport: transport, options: EngineOptions(scriptCacheDirectory: cache))
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: command))
             return 2

@@ -521,14 +521,12 @@ struct ConformanceTests {
         let site = try SavedSite(test.pages)
         var source = try Corpus.source(test.source, for: manifestPage)
         if let unsaved = test.unsavedNext {
-            // The source pages on: the engine asks for the next page, which was not saved.
-            do {
-                _ = try await SourceEngine(source: source, transport: site).toc(url: start.url)
-                Issue.record("the TOC should fail on the page that was not saved")
-            } catch let EngineError.httpStatus(url, status) {
-                #expect(url == unsaved)
-                #expect(status == 404)
-            }
+            // The source pages on: the engine asks for the next page, which was not saved, and keeps the
+            // chapters of the pages before it, saying why the list stops there.
+            let partial = try await SourceEngine(source: source, transport: site).toc(url: start.url)
+            #expect(partial.incomplete?.contains(unsaved) == true, "\(partial.incomplete ?? "complete")")
+            #expect(partial.incomplete?.contains("404") == true)
+            #expect(!partial.chapters.isEmpty)
             source = try Corpus.source(test.source, for: manifestPage, dropping: "ruleToc.nextTocUrl")
         }
         let toc = try await SourceEngine(source: source, transport: site).toc(url: start.url)

@@ -20,6 +20,10 @@ public struct BookFetch: Sendable {
     public init(source: BookSource, transport: any HTTPTransport, pacing: PoliteFetcher? = nil, store: LibraryStore,
                 options: EngineOptions = EngineOptions()) {
         let wrapped = SourceTransport(for: source, over: transport, pacing: pacing ?? (transport as? PoliteFetcher))
+        var options = options
+        if options.scriptCacheDirectory == nil {
+            options.scriptCacheDirectory = LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)
+        }
         engine = SourceEngine(source: source, transport: wrapped.transport, options: options)
         self.store = store
         warnings = wrapped.warnings

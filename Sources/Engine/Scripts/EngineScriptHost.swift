@@ -1,0 +1,100 @@
+import BookRuleDocument
+import BookRuleHTTP
+import BookRuleRules
+import BookRuleScript
+import Foundation
+import Synchronization
+
+/// What a source's scripts reach outside their sandbox, and nothing more: requests through the engine's
+/// transport (the polite fetcher live, a recording under `--record`, the HAR under `--replay` and `bookrule
+/// test`), the source's cookie jar, its cache, and a place for `java.log`/`toast` messages.
+final class EngineScriptHost: ScriptHost {
+    let sourceKey: String
+    let clock: ScriptClock
+    private let sourceHeaders: [HTTPHeader]
+    private let transport: any HTTPTransport
+    private let cookies: CookieStore?
+    private let cache: ScriptCache
+    private let executor = ScriptFetchExecutor()
+    private let messages = Mutex<[String]>([])
+
+    init(source: BookSource, transport: any HTTPTransport, options: EngineOptions) {
+        sourceKey = source.url
+        clock = options.scriptClock
+        sourceHeaders = source.headers
+        self.transport = transport
+        cookies = (transport as? CookieJar)?.store
+        cache = ScriptCache(directory: options.scriptCacheDirectory, sourceKey: source.url)
+    }
+
+    func fetch(_ request: ScriptRequest) throws -> ScriptResponse {
+        let httpRequest: HTTPRequest
+        switch request {
+        case .spec(let spec):
+            // The same `url,{options}` reading as every URL of the source (method, body, charset, headers).
+            let template = try URLTemplate(spec, field: "java.ajax")
+            httpRequest = try template.request(baseURL: sourceKey, sourceHeaders: sourceHeaders)
+        case .explicit(let url, let method, let headers, let body):
+            guard let absolute = URLReference.resolve(url, against: sourceKey), URLReference.isHTTP(absolute) else {
+                throw ScriptHostFailure("\"\(url)\" is not an http(s) URL")
+            }
+            var all = sourceHeaders
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) { all.set(name, value) }
+            httpRequest = HTTPRequest(url: absolute, method: method.uppercased(), headers: all,
+                                      body: body.map { Array($0.utf8) })
+        }
+        let transport = self.transport
+        let response = try executor.blockingRun { try await transport.send(httpRequest) }
+        var headers: [String: String] = [:]
+        for header in response.headers { headers[header.name] = header.value }
+        let decision = try? CharsetDetector.decide(bytes: response.body, sourceOption: nil, contentType: response.contentType)
+        let body = decision.flatMap { try? TextTranscoder.utf8Bytes(from: response.body, charset: $0.charset) }
+            .map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: response.body, as: UTF8.self)
+        return ScriptResponse(url: response.url, statusCode: response.status, headers: headers, body: body)
+    }
+
+    func message(_ text: String, kind: ScriptMessageKind) {
+        messages.withLock { $0.append(kind == .log ? "java.log: \(text)" : "\(kind.rawValue): \(text)") }
+    }
+
+    /// The messages scripts left since the last call, for the step's warnings.
+    func drainMessages() -> [String] {
+        messages.withLock { messages in
+            defer { messages.removeAll() }
+            return messages
+        }
+    }
+
+    func sourceVariable() -> String? { cache.get("sourceVariable") }
+
+    func setSourceVariable(_ value: String?) {
+        if let value { cache.put("sourceVariable", value, seconds: nil) } else { cache.remove("sourceVariable") }
+    }
+
+    func cookie(for url: String) -> String {
+        cookies?.cookies(for: url).joined(separator: "; ") ?? ""
+    }
+
+    func setCookie(_ url: String, _ cookie: String) {
+        let headers = cookie.split(separator: ";").map { HTTPHeader("Set-Cookie", $0.trimmingASCIIWhitespace() + "; Path=/") }
+        cookies?.keep(headers, from: url)
+    }
+
+    func removeCookie(_ url: String) {
+        guard let cookies else { return }
+        let expired = cookies.cookies(for: url).compactMap { pair in
+            pair.split(separator: "=", maxSplits: 1).first.map { HTTPHeader("Set-Cookie", "\($0)=; Max-Age=0; Path=/") }
+        }
+        cookies.keep(expired, from: url)
+    }
+
+    func cacheGet(_ key: String) -> String? { cache.get("v_" + key) }
+    func cachePut(_ key: String, _ value: String, seconds: Int?) { cache.put("v_" + key, value, seconds: seconds) }
+    func cacheRemove(_ key: String) { cache.remove("v_" + key) }
+}
+
+/// A request a script made that cannot be sent.
+struct ScriptHostFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
