@@ -754,12 +754,12 @@ struct MismatchCase: Sendable, CustomTestStringConvertible {
     static let list17k = SavedPage("https://www.17k.com/list/117302.html", "zgia_save17k/17k.html")
 
     static let all: [MismatchCase] = [
-        MismatchCase(page: qidianTOC, source: .community("起点中文", in: "XIU2__Yuedu.json"), outcome: .unusable(field: "ruleToc.chapterUrl"),
-                     why: "AllInOne regex over Qidian's embedded JSON (\"cN\":…), chapterUrl built with @js:"),
-        MismatchCase(page: qidianTOC, source: .community("起点中文", in: "aoaostar__legado.json"), outcome: .unusable(field: "ruleToc.chapterUrl"),
-                     why: "AllInOne regex over Qidian's embedded JSON (\"cN\":…), chapterUrl built with @js:"),
-        MismatchCase(page: qidianTOC, source: .community("💵 起点中文", in: "LM-Firefly__booksource.json"), outcome: .unusable(field: "ruleToc.chapterList"),
-                     why: "the mobile site's catalog (#allCatalog .catalog-volume) rebuilt by @js:"),
+        MismatchCase(page: qidianTOC, source: .community("起点中文", in: "XIU2__Yuedu.json"), outcome: .noChapters,
+                     why: "AllInOne regex over the embedded JSON (\"cN\":…) of Qidian's older pages; this saved page has none, so the JavaScript chapterUrl never runs"),
+        MismatchCase(page: qidianTOC, source: .community("起点中文", in: "aoaostar__legado.json"), outcome: .noChapters,
+                     why: "AllInOne regex over the embedded JSON (\"cN\":…) of Qidian's older pages; this saved page has none, so the JavaScript chapterUrl never runs"),
+        MismatchCase(page: qidianTOC, source: .community("💵 起点中文", in: "LM-Firefly__booksource.json"), outcome: .noChapters,
+                     why: "the catalog (#allCatalog .catalog-volume) is rebuilt by @js: from elements this saved page does not have"),
         MismatchCase(page: qidianTOC, source: .community("起点中文网💰", in: "aoaostar__legado.json"), outcome: .noChapters,
                      why: "JSONPath ($..Chapters[*]) for Qidian's catalog API, not the HTML page"),
         MismatchCase(page: qidianChapter, source: .community("💵 起点中文", in: "LM-Firefly__booksource.json"), outcome: .noText,

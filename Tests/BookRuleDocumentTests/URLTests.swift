@@ -47,10 +47,39 @@ struct URLTests {
         #expect(template.charset == "GB18030")
     }
 
-    @Test("JavaScript in a URL template is reported")
-    func javaScriptTemplate() {
-        #expect(throws: RuleError.self) { try URLTemplate("/s?q={{java.encodeURI(key)}}", field: "searchUrl") }
-        #expect(throws: RuleError.self) { try URLTemplate("@js:'/s?q='+key", field: "searchUrl") }
+    @Test("JavaScript in a URL template is found at load and run when the request is built")
+    func javaScriptTemplate() throws {
+        let inline = try URLTemplate("/s?q={{key.toUpperCase()}}&p={{page}},{'charset':'gbk'}", field: "searchUrl")
+        #expect(inline.scripts.map(\.code) == ["key.toUpperCase()"])
+        #expect(inline.scripts.first?.placement == .template)
+        let script = URLScriptFake { snippet, _ in snippet.code == "key.toUpperCase()" ? "斗破 A" : "" }
+        let request = try inline.request(key: "斗破 a", page: 2, baseURL: "https://site.test/", script: script)
+        // What a script gives is sent in the site's charset; the native {{page}} needs no script.
+        #expect(request.url == "https://site.test/s?q=%B6%B7%C6%C6%20A&p=2")
+
+        let whole = try URLTemplate("@js:'/s?q='+key", field: "searchUrl")
+        #expect(whole.needsScript)
+        let computed = URLScriptFake { _, result in
+            guard case .text(let text) = result else { return "" }
+            return text == "@js:'/s?q='+key" ? "/s?q={{key}},{'method':'POST','body':'k={{key}}'}" : ""
+        }
+        let post = try whole.request(key: "x", baseURL: "https://site.test/", script: computed)
+        #expect(post.method == "POST" && post.url == "https://site.test/s?q=x" && post.body == Array("k=x".utf8))
+
+        let option = try URLTemplate("/a.html,{'js':'result + \"?v=2\"'}", field: "tocUrl")
+        let rewritten = URLScriptFake { _, result in result.strings.joined() + "?v=2" }
+        #expect(try option.request(baseURL: "https://site.test/", script: rewritten).url == "https://site.test/a.html?v=2")
+        #expect(throws: RuleError.self) { try option.request(baseURL: "https://site.test/") }
+    }
+}
+
+/// Runs a URL's scripts with a Swift function of the snippet and `result`.
+struct URLScriptFake: ScriptEvaluating {
+    let body: @Sendable (ScriptSnippet, RuleValue) -> String
+    init(_ body: @escaping @Sendable (ScriptSnippet, RuleValue) -> String) { self.body = body }
+    func run(_ snippet: ScriptSnippet, result: RuleValue, in context: RuleContext,
+             environment: RuleEnvironment) throws -> RuleValue {
+        .text(body(snippet, result))
     }
 }
 

@@ -24,8 +24,8 @@ struct SourceEngineTests {
       "ruleBookInfo": "{\\"name\\": \\"//h1/text()\\", \\"author\\": \\"//meta[@property='og:novel:author']/@content\\", \\"intro\\": \\"//div[@id='intro']\\", \\"tocUrl\\": \\"//a[@id='toc']/@href\\"}",
       "ruleToc": {
         "chapterList": "//div[@id='list']/dl/dt[last()]/following-sibling::dd/a",
-        "chapterName": "@js:result",
-        "chapterUrl": "@js:baseUrl",
+        "chapterName": "@js:result.replace(",
+        "chapterUrl": "@js:java.startBrowser(baseUrl, 'x')",
         "nextTocUrl": "//a[@class='next']/@href"
       },
       "ruleContent": {
@@ -39,8 +39,8 @@ struct SourceEngineTests {
 
     @Test("unknown keys are kept and the source loads without problems")
     func loads() throws {
-        let source = try loadSource(Self.source.replacingOccurrences(of: "\"@js:result\"", with: "\"/text()\"")
-            .replacingOccurrences(of: "\"@js:baseUrl\"", with: "\"/@href\""))
+        let source = try loadSource(Self.source.replacingOccurrences(of: "\"@js:result.replace(\"", with: "\"/text()\"")
+            .replacingOccurrences(of: "\"@js:java.startBrowser(baseUrl, 'x')\"", with: "\"/@href\""))
         #expect(source.problems.isEmpty, "\(source.problems)")
         #expect(source.json["someUnknownKey"] != nil)
         #expect(source.name == "Novel Test")
@@ -52,19 +52,21 @@ struct SourceEngineTests {
         #expect(source.bookInfo[.name]?.text == "//h1/text()")
     }
 
-    @Test("a JavaScript field is reported with its path; the other steps still run")
+    @Test("JavaScript that cannot run is reported at load with its path and why; the other steps still run")
     func problemsPerField() throws {
         let source = try loadSource(Self.source)
-        #expect(source.problems.map(\.description) == [
-            "ruleToc.chapterName: JavaScript rules are not supported",
-            "ruleToc.chapterUrl: JavaScript rules are not supported",
-        ])
+        let descriptions = source.problems.map(\.description)
+        #expect(descriptions.count == 2)
+        #expect(descriptions.first?.hasPrefix("ruleToc.chapterName (JavaScript): JavaScript syntax error in @js: at line 1") == true,
+                "\(descriptions)")
+        #expect(descriptions.last?.hasPrefix("ruleToc.chapterUrl (JavaScript): java.startBrowser") == true, "\(descriptions)")
         #expect(source.problems.first?.location == SourceLocation(line: 15, column: 20))
+        #expect(source.toc[.chapterName] == nil && source.search[.name] != nil)
     }
 
     func usableSource() throws -> BookSource {
-        try loadSource(Self.source.replacingOccurrences(of: "\"@js:result\"", with: "\"/text()\"")
-            .replacingOccurrences(of: "\"@js:baseUrl\"", with: "\"/@href\""))
+        try loadSource(Self.source.replacingOccurrences(of: "\"@js:result.replace(\"", with: "\"/text()\"")
+            .replacingOccurrences(of: "\"@js:java.startBrowser(baseUrl, 'x')\"", with: "\"/@href\""))
     }
 
     @Test("search posts the key in GBK and reads a GBK results page")
@@ -241,7 +243,7 @@ struct SourceEngineTests {
             _ = try await engine.toc(url: "https://novel.test/toc/1.html")
             Issue.record("expected an error")
         } catch let error as EngineError {
-            #expect(error.description.contains("ruleToc.chapterName: JavaScript rules are not supported"))
+            #expect(error.description.contains("ruleToc.chapterName (JavaScript): JavaScript syntax error"), "\(error)")
         }
     }
 

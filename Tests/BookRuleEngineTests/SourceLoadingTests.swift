@@ -21,9 +21,10 @@ struct SourceLoadingTests {
     func objectOrArray() throws {
         let one = try BookSource.load(bytes: Array(#"{"bookSourceUrl":"https://a.test"}"#.utf8), path: "a.json")
         #expect(one.count == 1 && one[0].problems.isEmpty)
-        let many = try BookSource.load(bytes: Array(#"[{"bookSourceUrl":"https://a.test"},{"bookSourceUrl":"https://b.test","ruleToc":{"chapterList":"@js:list"}}]"#.utf8), path: "b.json")
+        let many = try BookSource.load(bytes: Array(#"[{"bookSourceUrl":"https://a.test"},{"bookSourceUrl":"https://b.test","ruleToc":{"chapterList":"@js:java.readFile('/etc/passwd')"}}]"#.utf8), path: "b.json")
         #expect(many.count == 2)
-        #expect(many[1].problems.map(\.description) == ["[1].ruleToc.chapterList: JavaScript rules are not supported"])
+        #expect(many[1].problems.map(\.field) == ["[1].ruleToc.chapterList"])
+        #expect(many[1].problems.first?.reason.contains("java.readFile") == true, "\(many[1].problems)")
         #expect(many[1].origin.description == "b.json[1]")
     }
 

@@ -1,0 +1,89 @@
+import Testing
+@testable import BookRuleEngine
+@testable import BookRuleHTTP
+import BookRule
+import TestSupport
+
+@Suite("Sources with JavaScript, end to end on the real runtime")
+struct JavaScriptSourceTests {
+    static let source = #"""
+    {
+      "bookSourceUrl": "https://js.test",
+      "bookSourceName": "JavaScript test",
+      "jsLib": "function chapterLink(id) { return 'https://js.test/c/' + id + '.html'; }",
+      "header": "@js:JSON.stringify({'X-Token': java.md5Encode16('secret')})",
+      "searchUrl": "@js:'/search?q=' + java.encodeURI(key, 'gbk') + '&p=' + page",
+      "ruleSearch": {"bookList": "//li", "name": "//a/text()@js:result.trim() + '!'", "bookUrl": "//a/@href"},
+      "ruleToc": {
+        "chapterList": "//ul/li<js>result.reverse()</js>",
+        "chapterName": "//a/text()",
+        "chapterUrl": "@js:chapterLink(String(result.attr('data-id')))"
+      },
+      "ruleContent": {
+        "content": "@js:var page = java.ajax('https://js.test/api/' + chapter.index); JSON.parse(page).text + '|' + title",
+        "title": "//h1/text()"
+      }
+    }
+    """#
+
+    static let site: [String: String] = [
+        "https://js.test/search?q=%B6%B7%C6%C6&p=1": "<ul><li><a href='/b/1'> 斗破 </a></li></ul>",
+        "https://js.test/toc": "<ul><li data-id='7'><a>第一章</a></li><li data-id='8'><a>第二章</a></li></ul>",
+        "https://js.test/c/7.html": "<h1>第一章</h1>",
+        "https://js.test/api/3": #"{"text": "正文来自接口"}"#,
+    ]
+
+    @Test("search URL, header, list and field scripts, jsLib and java.ajax all run, the fetch through the engine's transport")
+    func wholeChain() async throws {
+        let source = try loadSource(Self.source)
+        #expect(source.problems.isEmpty, "\(source.problems)")
+        #expect(source.hasScripts)
+        let site = TestSite(html: Self.site)
+        let engine = SourceEngine(source: source, transport: site)
+
+        let search = try await engine.search(key: "斗破")
+        #expect(search.results.map(\.name) == ["斗破!"])
+        #expect(site.requests.first?.headers.value(for: "X-Token") == "ecd0e0f08eab7690", "\(site.requests.first?.headers ?? [])")
+
+        let toc = try await engine.toc(url: "https://js.test/toc")
+        #expect(toc.chapters.map(\.title) == ["第二章", "第一章"])
+        #expect(toc.chapters.map(\.url) == ["https://js.test/c/8.html", "https://js.test/c/7.html"])
+
+        let content = try await engine.content(of: Chapter(index: 3, title: "第一章", url: "https://js.test/c/7.html"))
+        #expect(content.text == "正文来自接口|第一章")
+        // java.ajax went through the same transport as every page (so it is paced, recorded and replayed).
+        #expect(site.requests.contains { $0.url == "https://js.test/api/3" })
+    }
+
+    @Test("an endless loop in a rule fails that rule within the time limit, naming the field, and the source goes on")
+    func endlessLoop() async throws {
+        let text = Self.source.replacingOccurrences(of: #""chapterName": "//a/text()""#, with: #""chapterName": "@js:while(true){}""#)
+        let source = try loadSource(text)
+        var options = EngineOptions()
+        options.scriptLimits.timeLimit = .milliseconds(300)
+        let engine = SourceEngine(source: source, transport: TestSite(html: Self.site), options: options)
+        let clock = ContinuousClock()
+        let started = clock.now
+        await #expect {
+            try await engine.toc(url: "https://js.test/toc")
+        } throws: { error in
+            "\(error)".contains("ruleToc.chapterName")
+        }
+        #expect(clock.now - started < .seconds(20))
+        let search = try await engine.search(key: "斗破")
+        #expect(search.results.count == 1)
+    }
+
+    @Test("under a fixed clock, Date and Math.random give the same answer on every run")
+    func deterministic() async throws {
+        let text = Self.source.replacingOccurrences(of: "result.trim() + '!'", with: "String(Date.now()) + ':' + Math.random()")
+        var answers: [String] = []
+        for _ in 0..<2 {
+            let engine = SourceEngine(source: try loadSource(text), transport: TestSite(html: Self.site),
+                                      options: EngineOptions(scriptClock: .fixed(epochMilliseconds: 1_704_067_200_000, seed: 1)))
+            answers += try await engine.search(key: "斗破").results.map(\.name)
+        }
+        #expect(answers.count == 2 && answers[0] == answers[1], "\(answers)")
+        #expect(answers.first?.hasPrefix("17040672000") == true)
+    }
+}
