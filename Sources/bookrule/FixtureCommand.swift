@@ -7,7 +7,7 @@ enum FixtureCommand {
     Usage: bookrule fixture add HAR URL FILE [--method POST --body BODY] [--content-type TYPE] [--status N]
 
     Adds FILE (a saved page; - reads standard input) to the HAR file as the recorded answer to URL, creating the
-    HAR when it does not exist and replacing an entry that answers the same request. The HAR is written
+    HAR (and its directory) when it does not exist and replacing an entry that answers the same request. The HAR is written
     atomically. `bookrule test` and --replay then answer URL with the page, byte for byte.
 
     Options:
@@ -49,6 +49,8 @@ enum FixtureCommand {
                                           contentType: arguments.value("--content-type"), status: status)
             var recording = FileManager.default.fileExists(atPath: harPath) ? try HARRecording.load(contentsOf: harPath) : HARRecording()
             let replaced = recording.add(page, url: url)
+            let parent = (harPath as NSString).deletingLastPathComponent
+            if !parent.isEmpty { try LocalFile.makeDirectories(parent) }
             try recording.write(to: harPath)
             terminal.error("\(replaced ? "replaced" : "added") \(method) \(url) (\(page.body.count) bytes from \(page.file)) in \(harPath); "
                            + "it holds \(recording.entries.count) exchange(s)")
