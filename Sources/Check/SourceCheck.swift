@@ -179,13 +179,15 @@ public struct SourceCheck: Sendable {
             kind = FailureKind.classify(error)
         }
         let (rules, fetches) = tracer.drain()
-        // An anti-bot answer explains whatever the rules then made of it: name it, and call the step blocked.
+        // An anti-bot answer explains a failure, whatever the rules then made of the page: name it, and call the
+        // step blocked. A step that passed is left alone (the detection is a heuristic; the rules found what
+        // they wanted).
         let sightings = watch.drain()
-        if !sightings.isEmpty {
+        let failed = failure != nil || checks.contains { !$0.passed }
+        if failed && !sightings.isEmpty {
             checks.append(CheckResult(name: "no anti-bot pages", passed: false,
                                       detail: sightings.prefix(3).map { "\($0.url) is \($0.page)" }.joined(separator: "; ")))
         }
-        let failed = failure != nil || checks.contains { !$0.passed }
         if failed { kind = sightings.isEmpty ? (kind ?? .ruleBroke) : .blocked }
         return StepReport(name: name, status: failed ? .failed : .passed, error: failure, requests: fetches,
                           rules: rules, checks: checks, milliseconds: Self.milliseconds(clock.now - started),

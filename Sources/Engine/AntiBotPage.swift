@@ -44,6 +44,8 @@ public struct AntiBotPage: Sendable, Equatable, CustomStringConvertible {
 
     /// Pages longer than this many characters of visible text are real pages, whatever scripts they carry.
     static let stubTextLimit = 400
+    /// A script-redirect stub shows at most this many characters (a "loading…" or "redirecting" line).
+    static let redirectStubTextLimit = 120
 
     /// What `html` (a response body decoded to text, with HTTP `status`) is, when it is an anti-bot page.
     public static func detect(html: String, status: Int) -> AntiBotPage? {
@@ -52,26 +54,29 @@ public struct AntiBotPage: Sendable, Equatable, CustomStringConvertible {
         let lower = head.lowercased()
         let title = Self.title(in: lower)
 
+        let textLength = visibleTextLength(lower)
+        let isStub = textLength < stubTextLimit
         let challengeTitles = ["just a moment...", "just a moment…", "please wait...", "checking your browser", "ddos-guard"]
         if let match = challengeTitles.first(where: { title.contains($0) }) { return AntiBotPage(kind: .challenge, evidence: match) }
-        let challengeMarkers = ["cf-browser-verification", "/cdn-cgi/challenge-platform/", "cf_chl_opt", "cf-challenge",
-                                "checking your browser before accessing", "enable javascript and cookies to continue"]
+        let challengeMarkers = ["cf-browser-verification", "cf_chl_opt", "cf-challenge", "checking your browser before accessing"]
         if let match = challengeMarkers.first(where: { lower.contains($0) }) { return AntiBotPage(kind: .challenge, evidence: match) }
+        // Cloudflare injects its challenge-platform script into ordinary pages too: only a near-empty page is one.
+        if isStub, let match = ["/cdn-cgi/challenge-platform/", "enable javascript and cookies to continue"].first(where: { lower.contains($0) }) {
+            return AntiBotPage(kind: .challenge, evidence: match)
+        }
 
         if title.contains("attention required") && lower.contains("cloudflare") {
             return AntiBotPage(kind: .accessDenied, evidence: "Attention Required! | Cloudflare")
         }
         let isCloudflareError = lower.contains("cf-error-details") || lower.contains("cloudflare ray id")
             || lower.contains("cf-wrapper")
-        if title.contains("access denied") && (isCloudflareError || status == 403 || visibleTextLength(lower) < stubTextLimit) {
+        if title.contains("access denied") && (isCloudflareError || status == 403 || isStub) {
             return AntiBotPage(kind: .accessDenied, evidence: "Access denied")
         }
         if isCloudflareError, let code = ["error 1020", "error 1010", "error 1015", "error 1012", "error 1006"].first(where: { lower.contains($0) }) {
             return AntiBotPage(kind: .accessDenied, evidence: code)
         }
 
-        let textLength = visibleTextLength(lower)
-        let isStub = textLength < stubTextLimit
         let captchaMarkers = ["g-recaptcha", "www.google.com/recaptcha", "h-captcha", "hcaptcha.com", "geetest", "cf-turnstile",
                               "请输入验证码", "人机验证", "安全验证", "滑动验证"]
         if isStub || status == 403 || status == 429 {
@@ -79,7 +84,10 @@ public struct AntiBotPage: Sendable, Equatable, CustomStringConvertible {
             if title.contains("captcha") || title.contains("验证码") { return AntiBotPage(kind: .captcha, evidence: title) }
         }
 
-        if isStub {
+        // A redirect stub has next to no text and no links of its own: a page with a title, an author and a
+        // link or two that opens its TOC by script is a real page.
+        let links = lower.components(separatedBy: "<a ").count - 1
+        if textLength < Self.redirectStubTextLimit && links < 2 {
             let redirects = ["window.location.href", "window.location.replace", "window.location=", "window.location =",
                              "location.href=", "location.href =", "location.replace(", "document.location"]
             if let match = redirects.first(where: { lower.contains($0) }) { return AntiBotPage(kind: .scriptRedirect, evidence: match) }

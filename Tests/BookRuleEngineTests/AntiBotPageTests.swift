@@ -28,6 +28,16 @@ struct AntiBotPageTests {
         #expect(description.contains("anti-bot challenge page (\"just a moment...\")"))
     }
 
+    @Test("a short real page whose script opens its TOC (the allinone example's book page) is not a stub")
+    func shortBookPage() {
+        let page = "<html><body><h1>霜星夜航</h1><p>作者：<a href='/a/1'>北岸</a></p><p><a href='/'>首页</a></p>"
+            + "<script>function toc(){ location.href='/toc.php?bid=7'; }</script></body></html>"
+        #expect(AntiBotPage.detect(html: page, status: 200) == nil)
+        let beacon = "<html><body><h1>Book</h1><p>" + String(repeating: "text ", count: 120) + "</p>"
+            + "<script src='/cdn-cgi/challenge-platform/scripts/jsd/main.js'></script></body></html>"
+        #expect(AntiBotPage.detect(html: beacon, status: 200) == nil)
+    }
+
     @Test("a long page that sets window.location in a footer, or mentions a captcha, is not one")
     func longPagesAreNotStubs() {
         let text = String(repeating: "第一章 正文内容。", count: 200)
