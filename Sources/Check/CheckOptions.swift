@@ -6,11 +6,14 @@ public struct CheckOptions: Sendable {
     public var bookURL: String?
     /// Chapter text shorter than this many characters fails the content checks.
     public var minimumContentLength: Int
+    /// Chapters to check instead of the TOC's first and last (a source with one saved chapter can pass).
+    public var chapterURLs: [String]
 
     /// Creates options.
-    public init(keyword: String? = nil, bookURL: String? = nil, minimumContentLength: Int = 50) {
+    public init(keyword: String? = nil, bookURL: String? = nil, minimumContentLength: Int = 50, chapterURLs: [String] = []) {
         self.keyword = keyword
         self.bookURL = bookURL
         self.minimumContentLength = minimumContentLength
+        self.chapterURLs = chapterURLs
     }
 }

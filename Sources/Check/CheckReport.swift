@@ -34,6 +34,44 @@ public struct CheckReport: Sendable, Codable, Equatable {
     public var passed: Bool {
         steps.allSatisfy { $0.status != .failed } && (snapshotComparison?.matches ?? true)
     }
+
+    /// Why the source failed, nil when it passed: the kind of the first failed step (a step failed without a
+    /// kind, as reports written before kinds existed, counts as `ruleBroke`), or `ruleBroke` when only the
+    /// snapshot differs.
+    public var failure: FailureKind? {
+        if let step = steps.first(where: { $0.status == .failed }) { return step.failure ?? .ruleBroke }
+        return snapshotComparison?.matches == false ? .ruleBroke : nil
+    }
+
+    /// The report's members, `failure` included, so `--json` readers need not derive it.
+    private enum CodingKeys: String, CodingKey {
+        case source, sourceURL, origin, steps, snapshot, snapshotComparison, milliseconds, failure
+    }
+
+    /// Reads a report (`failure` is derived from the steps, so a written one is not read back).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        source = try container.decode(String.self, forKey: .source)
+        sourceURL = try container.decode(String.self, forKey: .sourceURL)
+        origin = try container.decode(String.self, forKey: .origin)
+        steps = try container.decode([StepReport].self, forKey: .steps)
+        snapshot = try container.decode(Snapshot.self, forKey: .snapshot)
+        snapshotComparison = try container.decodeIfPresent(SnapshotComparison.self, forKey: .snapshotComparison)
+        milliseconds = try container.decode(Double.self, forKey: .milliseconds)
+    }
+
+    /// Writes the report with its `failure`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source, forKey: .source)
+        try container.encode(sourceURL, forKey: .sourceURL)
+        try container.encode(origin, forKey: .origin)
+        try container.encode(steps, forKey: .steps)
+        try container.encode(snapshot, forKey: .snapshot)
+        try container.encodeIfPresent(snapshotComparison, forKey: .snapshotComparison)
+        try container.encode(milliseconds, forKey: .milliseconds)
+        try container.encodeIfPresent(failure, forKey: .failure)
+    }
 }
 
 /// One step of the chain: search, book info, TOC, or a chapter's content.
@@ -57,10 +95,13 @@ public struct StepReport: Sendable, Codable, Equatable {
     public var checks: [CheckResult]
     /// Time in milliseconds.
     public var milliseconds: Double
+    /// For a failed step, what kind of failure it was.
+    public var failure: FailureKind?
 
     /// Creates a step report.
     public init(name: String, status: Status, error: String?, requests: [FetchTrace], rules: [RuleTraceEntry],
-                checks: [CheckResult], milliseconds: Double) {
+                checks: [CheckResult], milliseconds: Double, failure: FailureKind? = nil) {
+        self.failure = failure
         self.name = name
         self.status = status
         self.error = error

@@ -2,7 +2,7 @@ import BookRuleLibrary
 
 /// Renders check reports as JUnit XML (the schema CI systems read: Jenkins, GitLab, GitHub actions reporters):
 /// one `<testsuite>` per source, one `<testcase>` per step, a `<failure>` for a failed step and `<skipped/>` for
-/// a skipped one.
+/// a skipped one (its `type` is the `FailureKind`: unreachable, blocked, http-error, rule-broke, could-not-check).
 public enum JUnitReport {
     /// The XML document for `reports`.
     public static func xml(_ reports: [CheckReport]) -> String {
@@ -32,7 +32,7 @@ public enum JUnitReport {
                     var details = failed.map { "\($0.name): \($0.detail ?? "")" }
                     details += step.rules.filter { $0.error != nil || $0.matches == 0 }
                         .map { "\($0.field) [\($0.dialect ?? "?")] matched \($0.matches)\($0.error.map { ": " + $0 } ?? "")" }
-                    xml += ">\n      <failure message=\"\(XMLText.escaped(message))\" type=\"check\">\(XMLText.escaped(details.joined(separator: "\n")))</failure>\n    </testcase>\n"
+                    xml += ">\n      <failure message=\"\(XMLText.escaped(message))\" type=\"\((step.failure ?? .ruleBroke).rawValue)\">\(XMLText.escaped(details.joined(separator: "\n")))</failure>\n    </testcase>\n"
                 }
             }
             if let comparison = report.snapshotComparison {

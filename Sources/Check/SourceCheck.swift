@@ -4,8 +4,10 @@ import BookRuleHTTP
 import BookRuleRegex
 import BookRuleScript
 
-/// Runs a source's whole chain (search → book info → TOC → first and last chapter) and reports, step by step,
-/// what was fetched, what every rule matched, and which checks failed. This is `bookrule test`.
+/// Runs a source's whole chain (search → book info → TOC → first and last chapter, or the chapters asked for)
+/// and reports, step by step, what was fetched, what every rule matched, which checks failed, and what kind of
+/// failure each failed step is (`FailureKind`; answers that are anti-bot pages make it `blocked`). This is
+/// `bookrule test`.
 public struct SourceCheck: Sendable {
     /// The search step's error when there is no keyword to search for (the caller says how to give one).
     public static let missingKeyword = "no keyword: set ruleSearch.checkKeyWord in the source or give one"
@@ -32,8 +34,9 @@ public struct SourceCheck: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         let tracer = RuleTracer()
+        let watch = AntiBotWatch(transport)
         // Scripts see a fixed clock and seeded randomness, so a replay gives the same answer every time.
-        let engine = SourceEngine(source: source, transport: transport,
+        let engine = SourceEngine(source: source, transport: watch,
                                   options: EngineOptions(scriptClock: Self.replayClock), tracer: tracer)
         var steps: [StepReport] = [loadStep()]
         var snapshot = Snapshot()
@@ -44,7 +47,7 @@ public struct SourceCheck: Sendable {
         var variables: [String: String] = [:]
         if let keyword {
             snapshot.keyword = keyword
-            let step = await run("search", tracer) { () async throws -> [CheckResult] in
+            let step = await run("search", tracer, watch) { () async throws -> [CheckResult] in
                 let page = try await engine.search(key: keyword)
                 snapshot.search = Array(page.results.prefix(10))
                 if bookURL == nil, let first = page.results.first {
@@ -61,13 +64,14 @@ public struct SourceCheck: Sendable {
         } else {
             steps.append(StepReport(name: "search", status: options.bookURL == nil ? .failed : .skipped,
                                     error: Self.missingKeyword,
-                                    requests: [], rules: [], checks: [], milliseconds: 0))
+                                    requests: [], rules: [], checks: [], milliseconds: 0,
+                                    failure: options.bookURL == nil ? .couldNotCheck : nil))
         }
 
         // Book info.
         var book: BookInfo?
         if let bookURL {
-            steps.append(await run("book info", tracer) { () async throws -> [CheckResult] in
+            steps.append(await run("book info", tracer, watch) { () async throws -> [CheckResult] in
                 let info = try await engine.bookInfo(url: bookURL, variables: variables)
                 book = info
                 snapshot.book = BookSummary(info)
@@ -83,7 +87,7 @@ public struct SourceCheck: Sendable {
         // Table of contents.
         var chapters: [Chapter] = []
         if let book {
-            steps.append(await run("toc", tracer) { () async throws -> [CheckResult] in
+            steps.append(await run("toc", tracer, watch) { () async throws -> [CheckResult] in
                 let toc = try await engine.toc(of: book)
                 chapters = toc.chapters
                 snapshot.chapters = toc.chapters
@@ -103,16 +107,32 @@ public struct SourceCheck: Sendable {
             steps.append(Self.skipped("toc", because: "no book page was read"))
         }
 
-        // First and last chapter.
+        // The chapters asked for, or the first and last.
         let readable = chapters.filter { !$0.isVolume && !$0.url.isEmpty }
-        for (name, index) in [("first chapter", 0), ("last chapter", readable.count - 1)] {
+        for (position, url) in options.chapterURLs.enumerated() {
+            // A chapter of the TOC keeps its title and its successor (where content paging stops).
+            let key = URLReference.withoutFragment(URLReference.resolve(url, against: book?.url ?? source.url) ?? url)
+            let index = readable.firstIndex { URLReference.withoutFragment($0.url) == key }
+            let chapter = index.map { readable[$0] } ?? Chapter(index: position, title: "", url: key)
+            let next = index.flatMap { $0 + 1 < readable.count ? readable[$0 + 1] : nil }
+            let isLast = position == options.chapterURLs.count - 1 && position > 0
+            steps.append(await run("chapter \(position + 1)", tracer, watch) { () async throws -> [CheckResult] in
+                let content = try await engine.content(of: chapter, next: next, book: book, variables: book?.variables ?? [:])
+                if position == 0 { snapshot.firstChapter = content } else if isLast { snapshot.lastChapter = content }
+                return [CheckResult(name: "chapter asked for", passed: true,
+                                    detail: key + (index.map { " (#\($0 + 1) of the TOC)" } ?? " (not in the TOC)"))]
+                    + contentChecks(content)
+            })
+        }
+        let chapterSteps = options.chapterURLs.isEmpty ? [("first chapter", 0), ("last chapter", readable.count - 1)] : []
+        for (name, index) in chapterSteps {
             guard index >= 0, index < readable.count, name == "first chapter" || readable.count > 1 else {
                 steps.append(Self.skipped(name, because: readable.isEmpty ? "the TOC has no chapters" : "the book has one chapter"))
                 continue
             }
             let chapter = readable[index]
             let next = index + 1 < readable.count ? readable[index + 1] : nil
-            steps.append(await run(name, tracer) { () async throws -> [CheckResult] in
+            steps.append(await run(name, tracer, watch) { () async throws -> [CheckResult] in
                 let content = try await engine.content(of: chapter, next: next, book: book, variables: book?.variables ?? [:])
                 if index == 0 { snapshot.firstChapter = content } else { snapshot.lastChapter = content }
                 return contentChecks(content)
@@ -133,7 +153,7 @@ public struct SourceCheck: Sendable {
         }
         return StepReport(name: "load", status: checks.isEmpty ? .passed : .failed, error: nil, requests: [],
                           rules: [], checks: checks.isEmpty ? [CheckResult(name: "every rule compiles and runs", passed: true, detail: nil)] : checks,
-                          milliseconds: 0)
+                          milliseconds: 0, failure: checks.isEmpty ? nil : .ruleBroke)
     }
 
     private static let leftoverTag = try? RegexPattern("<[a-zA-Z/!][^>]*>")
@@ -151,21 +171,33 @@ public struct SourceCheck: Sendable {
         ]
     }
 
-    private func run(_ name: String, _ tracer: RuleTracer,
+    private func run(_ name: String, _ tracer: RuleTracer, _ watch: AntiBotWatch,
                      _ body: () async throws -> [CheckResult]) async -> StepReport {
         let clock = ContinuousClock()
         let started = clock.now
         var checks: [CheckResult] = []
         var failure: String?
+        var kind: FailureKind?
         do {
             checks = try await body()
         } catch {
             failure = "\(error)"
+            kind = FailureKind.classify(error)
         }
         let (rules, fetches) = tracer.drain()
+        // An anti-bot answer explains a failure, whatever the rules then made of the page: name it, and call the
+        // step blocked. A step that passed is left alone (the detection is a heuristic; the rules found what
+        // they wanted).
+        let sightings = watch.drain()
         let failed = failure != nil || checks.contains { !$0.passed }
+        if failed && !sightings.isEmpty {
+            checks.append(CheckResult(name: "no anti-bot pages", passed: false,
+                                      detail: sightings.prefix(3).map { "\($0.url) is \($0.page)" }.joined(separator: "; ")))
+        }
+        if failed { kind = sightings.isEmpty ? (kind ?? .ruleBroke) : .blocked }
         return StepReport(name: name, status: failed ? .failed : .passed, error: failure, requests: fetches,
-                          rules: rules, checks: checks, milliseconds: Self.milliseconds(clock.now - started))
+                          rules: rules, checks: checks, milliseconds: Self.milliseconds(clock.now - started),
+                          failure: failed ? kind : nil)
     }
 
     private static func skipped(_ name: String, because reason: String) -> StepReport {

@@ -4,8 +4,8 @@ import BookRuleDocument
 
 /// Why a HAR replay could not answer a request.
 public enum HARReplayError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// No recorded entry has this method and URL (and, for POST, this body).
-    case notRecorded(method: String, url: String)
+    /// No recorded entry has this method and URL (and, for POST, this body, which is nil for GET).
+    case notRecorded(method: String, url: String, body: [UInt8]?)
     /// The recorded redirects lead back to an entry already served in the same chain, forever.
     case redirectLoop(url: String)
     /// The recorded redirects go on for more than `limit` hops.
@@ -18,8 +18,13 @@ public enum HARReplayError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong and how to fix the fixture.
     public var description: String {
         switch self {
-        case .notRecorded(let method, let url):
-            return "no recorded response for \(method) \(url) in the fixture (re-record with --record)"
+        case .notRecorded(let method, let url, let body):
+            // The command that adds the missing answer, so a fixture grows page by page from saved pages.
+            var add = "bookrule fixture add HAR '\(url)' SAVED_PAGE"
+            if method.uppercased() != "GET" { add += " --method \(method)" }
+            if let body, !body.isEmpty { add += " --body '\(HTTPRequest.bodyText(body))'" }
+            return "no recorded response for \(HTTPRequest.summary(method: method, url: url, body: body)) in the fixture; "
+                + "save that page and add it with `\(add)` (or re-record with --record)"
         case .redirectLoop(let url):
             return "the recorded redirects starting at \(url) loop forever (re-record with --record)"
         case .tooManyRedirects(let url, let limit):
@@ -129,7 +134,9 @@ public struct HARReplayTransport: HTTPTransport {
             let normalized = URLEncoding.normalizedForComparison(request.url)
             candidates = matching(normalizedIndex[Key(method: request.method, url: normalized)])
         }
-        guard !candidates.isEmpty else { throw .notRecorded(method: request.method, url: request.url) }
+        guard !candidates.isEmpty else {
+            throw .notRecorded(method: request.method, url: request.url, body: comparesBody ? body : nil)
+        }
         return cursors.advance(candidates)
     }
 

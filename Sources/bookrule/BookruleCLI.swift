@@ -21,6 +21,9 @@ enum BookruleCLI {
       library   List saved books, or remove one
       test      Check sources against their recorded fixtures, rule by rule
       lint      Check source files without fetching anything
+      try       Evaluate one rule on a page (saved or fetched) and show what it matched
+      fixture   Build a HAR fixture from saved pages (fixture add)
+      report    Join the JSON reports of several test runs (report merge)
 
     Options for every command:
       -h, --help     Show help for the command
@@ -47,6 +50,12 @@ enum BookruleCLI {
             return await SourceCommand.run(command, rest, terminal: terminal)
         case "lint":
             return LintCommand.run(rest, terminal: terminal)
+        case "try":
+            return await TryCommand.run(rest, terminal: terminal)
+        case "fixture":
+            return FixtureCommand.run(rest, terminal: terminal)
+        case "report":
+            return ReportCommand.run(rest, terminal: terminal)
         case "test":
             return await TestCommand.run(rest, terminal: terminal)
         case "fetch":

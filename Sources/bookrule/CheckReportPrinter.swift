@@ -8,7 +8,8 @@ struct CheckReportPrinter {
 
     func print(_ report: CheckReport, to terminal: Terminal) {
         let verdict = report.passed ? style.green("PASS") : style.red("FAIL")
-        terminal.print("\(verdict)  \(style.bold(report.source))  \(style.dim("\(report.origin), \(Self.seconds(report.milliseconds))"))")
+        let kind = report.failure.map { "  (\($0))" } ?? ""
+        terminal.print("\(verdict)  \(style.bold(report.source))  \(style.dim("\(report.origin), \(Self.seconds(report.milliseconds))"))\(kind)")
         for step in report.steps {
             let mark: String
             switch step.status {
@@ -60,11 +61,16 @@ struct CheckReportPrinter {
             let failed = report.steps.filter { $0.status == .failed }.map(\.name)
                 + (report.snapshotComparison?.matches == false ? ["snapshot"] : [])
             let name = report.source.count > width ? String(report.source.prefix(width - 1)) + "…" : report.source
-            let line = "\(verdict)  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(failed.isEmpty ? "" : "failed: " + failed.joined(separator: ", "))"
+            let kind = report.failure.map { " (\($0))" } ?? ""
+            let line = "\(verdict)  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(failed.isEmpty ? "" : "failed: " + failed.joined(separator: ", ") + kind)"
             terminal.print(line.trimmingTrailingSpaces())
         }
         let passed = reports.filter(\.passed).count
-        terminal.print("sources: \(passed) passed, \(reports.count - passed) failed")
+        let kinds = FailureKind.allCases.compactMap { kind -> String? in
+            let count = reports.filter { $0.failure == kind }.count
+            return count == 0 ? nil : "\(count) \(kind)"
+        }
+        terminal.print("sources: \(passed) passed, \(reports.count - passed) failed" + (kinds.isEmpty ? "" : " (" + kinds.joined(separator: ", ") + ")"))
     }
 
     static func seconds(_ milliseconds: Double) -> String {

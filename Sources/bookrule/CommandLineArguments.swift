@@ -53,6 +53,9 @@ struct CommandLineArguments {
     /// The last value given for `name`, if any.
     func value(_ name: String) -> String? { options[name]?.last }
 
+    /// Every value given for `name`, in order (options that may repeat).
+    func values(_ name: String) -> [String] { options[name] ?? [] }
+
     /// Whether flag `name` was given.
     func has(_ name: String) -> Bool { flags.contains(name) }
 

@@ -16,6 +16,11 @@ enum ErrorHint {
             case .unusableDirectory, .outsideDirectory: return "\(error) (with -o)"
             default: return "\(error)"
             }
+        case let error as EngineError:
+            if case .transport(_, let cause) = error, let cause = cause as? SavedPageError, case .notSaved(_, let url, _, _) = cause {
+                return "\(error) (save that page too and add --saved '\(url)'=FILE, or list it in --saved-dir's pages.json)"
+            }
+            return "\(error)"
         default:
             return "\(error)"
         }

@@ -25,7 +25,7 @@ enum FetchCommand {
     \(LibraryAccess.help)  --txt, --epub       Export the book when the download ends (both: both files)
       -o PATH             Export file or directory (a directory with both formats; default: the title in
                           the current directory)
-      --replay HAR        Answer every request from a HAR recording (offline)
+    \(OfflinePages.help)
       --record HAR        Keep every exchange of this run in a HAR file (for fixtures)
       --json              Progress as JSON lines on stdout
       -h, --help          Show this help
@@ -40,7 +40,7 @@ enum FetchCommand {
             arguments = try CommandLineArguments(
                 words,
                 valueOptions: FetchOptions.valueNames.union(["--source", "--source-name", "--search", "--pick", "--from", "--to",
-                                                             "--library", "-o", "--replay", "--record"]),
+                                                             "--library", "-o", "--record"]).union(OfflinePages.valueNames),
                 flagOptions: FetchOptions.flagNames.union(["--help", "--txt", "--epub", "--json"]))
         } catch {
             terminal.error(UsageMessage.text(error, command: "fetch"))
@@ -70,8 +70,10 @@ enum FetchCommand {
             let options = try FetchOptions(arguments)
             var transport: any HTTPTransport
             var pacing: PoliteFetcher?
-            if let replay = arguments.value("--replay") {
-                transport = try HARReplayTransport(contentsOf: replay)
+            let bookURL = arguments.positionals.first.map { URLReference.resolve($0, against: source.url) ?? $0 }
+            let offline = try OfflinePages(arguments, commandURL: bookURL)
+            if let answers = try offline.transport(verbose: options.verbose, terminal: terminal) {
+                transport = answers
             } else {
                 let verbose = options.verbose
                 let fetcher = PoliteFetcher(transport: CurlTransport(configuration: options.curl), policy: options.policy) { event in
@@ -82,7 +84,7 @@ enum FetchCommand {
                 pacing = fetcher
             }
             if let path = arguments.value("--record") {
-                guard arguments.value("--replay") == nil else { throw UsageError("--record and --replay exclude each other") }
+                guard !offline.isOffline else { throw UsageError("--record fetches live; it excludes --replay, --saved and --saved-dir") }
                 let recording = RecordingTransport(upstream: transport)
                 recorder = (recording, path)
                 transport = recording

@@ -32,7 +32,7 @@ enum SourceCommand {
         Options:
           --source FILE       Book source JSON file (one source or an array)
           --source-name NAME  Which source of an array file (bookSourceName or bookSourceUrl)
-        \(extra)  --replay HAR        Answer every request from a HAR recording instead of the network
+        \(extra)\(OfflinePages.help)
           --record HAR        Fetch live and add every exchange to a HAR file (created if missing)
           --json              Print the result as JSON
           -h, --help          Show this help
@@ -46,7 +46,8 @@ enum SourceCommand {
         let arguments: CommandLineArguments
         do {
             arguments = try CommandLineArguments(
-                words, valueOptions: FetchOptions.valueNames.union(["--source", "--source-name", "--replay", "--record", "--page", "--next"]),
+                words, valueOptions: FetchOptions.valueNames.union(OfflinePages.valueNames)
+                    .union(["--source", "--source-name", "--record", "--page", "--next"]),
                 flagOptions: FetchOptions.flagNames.union(["--help", "--json", "--toc-url"]))
         } catch {
             terminal.error(UsageMessage.text(error, command: command))
@@ -75,16 +76,19 @@ enum SourceCommand {
             }
             let source = try pickSource(path: path, name: arguments.value("--source-name"), steps: steps, terminal: terminal)
             let fetch = try FetchOptions(arguments)
+            // A saved page stands in for the URL as the engine will ask for it: resolved against bookSourceUrl.
+            let commandURL = command == "search" ? nil : URLReference.resolve(target, against: source.url) ?? target
+            let offline = try OfflinePages(arguments, commandURL: commandURL)
             var transport: any HTTPTransport
-            if let replay = arguments.value("--replay") {
-                transport = try HARReplayTransport(contentsOf: replay)
+            if let answers = try offline.transport(verbose: fetch.verbose, terminal: terminal) {
+                transport = answers
             } else {
                 let wrapped = SourceTransport(for: source, over: fetch.fetcher(terminal: terminal))
                 for warning in wrapped.warnings { terminal.error("warning: \(warning)") }
                 transport = wrapped.transport
             }
             if let path = arguments.value("--record") {
-                guard arguments.value("--replay") == nil else { throw UsageError("--record and --replay exclude each other") }
+                guard !offline.isOffline else { throw UsageError("--record fetches live; it excludes --replay, --saved and --saved-dir") }
                 let existing = FileManager.default.fileExists(atPath: path) ? try HARRecording.load(contentsOf: path) : HARRecording()
                 let recording = RecordingTransport(upstream: transport, appendingTo: existing)
                 recorder = (recording, path)
@@ -96,7 +100,7 @@ enum SourceCommand {
             terminal.error(UsageMessage.text(error, command: command))
             return 2
         } catch {
-            terminal.error("error: \(error)")
+            terminal.error("error: \(ErrorHint.message(error))")
             return 2
         }
 
@@ -149,10 +153,10 @@ enum SourceCommand {
             }
             return 0
         } catch let error as EngineError {
-            terminal.error("error: \(error)")
+            terminal.error("error: \(ErrorHint.message(error))")
             return error.exitStatus
         } catch {
-            terminal.error("error: \(error)")
+            terminal.error("error: \(ErrorHint.message(error))")
             return 1
         }
     }

@@ -8,8 +8,10 @@ enum TestCommand {
     static let help = """
     Usage: bookrule test SOURCE... [options]
 
-    Runs each source's chain (search -> first result -> book info -> TOC -> first and last chapter) against its
-    recorded fixture and checks every step. A file holding an array runs every source in it. Fixtures live in
+    Runs each source's chain (search -> first result -> book info -> TOC -> first and last chapter, or the
+    chapters given with --chapter) against its recorded fixture (or saved pages) and checks every step. A
+    failed source is classed: unreachable, blocked by an anti-bot page, HTTP error, a rule broke, or could
+    not check. A file holding an array runs every source in it. Fixtures live in
     Fixtures/<file stem>/ (Fixtures/<file stem>/<index>/ for array files): site.har (HAR 1.2, as browsers'
     dev tools export it) and expected.json (the snapshot). Exit status 0 only when every step passes.
 
@@ -17,6 +19,12 @@ enum TestCommand {
       --fixtures DIR      Fixture directory (one source only) instead of Fixtures/<stem>/
       --keyword K         Search keyword (default: the source's ruleSearch.checkKeyWord)
       --book URL          Check this book page instead of the first search result
+      --chapter URL       Check this chapter instead of the first and last (repeatable)
+      --saved FILE        A saved page standing in for --book URL (or for the first request); --saved URL=FILE
+                          for others (repeatable); --saved-dir DIR for DIR/pages.json. The fixture's site.har,
+                          when it exists, answers what they do not; nothing is fetched
+      --saved-dir DIR     Saved pages listed in DIR/pages.json (see docs/authoring.md)
+      --shard K/N         Check only part K of N of the sources (a stable hash of bookSourceUrl; see docs/scale.md)
       --record            Fetch live and save the fixture (replaces site.har)
       --live              Fetch live without saving anything
       --update            Write the snapshot (expected.json) from this run
@@ -46,11 +54,14 @@ enum TestCommand {
         let fetch: FetchOptions
         let timeout: Int
         let jobs: Int
+        let shard: Shard?
+        let offline: OfflinePages
         do {
             arguments = try CommandLineArguments(
                 words,
-                valueOptions: FetchOptions.valueNames.union(["--fixtures", "--keyword", "--book", "--junit",
-                                                             "--source-timeout", "--jobs", "--min-length"]),
+                valueOptions: FetchOptions.valueNames.union(["--fixtures", "--keyword", "--book", "--junit", "--chapter",
+                                                             "--source-timeout", "--jobs", "--min-length", "--shard",
+                                                             "--saved", "--saved-dir"]),
                 flagOptions: FetchOptions.flagNames.union(["--help", "--record", "--live", "--update", "--json"]))
             if arguments.has("--help") {
                 terminal.print(help)
@@ -59,7 +70,14 @@ enum TestCommand {
             guard !arguments.positionals.isEmpty else { throw UsageError("name at least one source file") }
             if arguments.has("--record") && arguments.has("--live") { throw UsageError("--record and --live exclude each other") }
             options = CheckOptions(keyword: arguments.value("--keyword"), bookURL: arguments.value("--book"),
-                                   minimumContentLength: try arguments.positiveInt("--min-length", default: 50))
+                                   minimumContentLength: try arguments.positiveInt("--min-length", default: 50),
+                                   chapterURLs: arguments.values("--chapter"))
+            shard = try arguments.value("--shard").map(Self.shard)
+            // Read once here (standard input cannot be read twice); each source gets its own transport.
+            offline = try OfflinePages(arguments, commandURL: arguments.value("--book"))
+            if !offline.pages.isEmpty && (arguments.has("--record") || arguments.has("--live")) {
+                throw UsageError("--saved and --saved-dir answer offline; they exclude --record and --live")
+            }
             timeout = try arguments.positiveInt("--source-timeout", default: 120, maximum: 86_400)
             fetch = try FetchOptions(arguments)
             jobs = try arguments.positiveInt("--jobs", default: 4, maximum: 64)
@@ -84,6 +102,11 @@ enum TestCommand {
                 unreadable = true
             }
         }
+        if let shard {
+            let all = targets.count
+            targets = targets.filter { shard.contains(sourceURL: $0.source.url) }
+            terminal.error("shard \(shard): \(targets.count) of \(all) source(s)")
+        }
         if arguments.value("--fixtures") != nil && targets.count > 1 {
             terminal.error("error: --fixtures names one fixture directory, but \(targets.count) sources were given")
             return 2
@@ -96,7 +119,8 @@ enum TestCommand {
             let wrapped = SourceTransport(for: target.source, over: fetcher)
             for warning in wrapped.warnings { terminal.error("warning: \(target.source.name): \(warning)") }
             let live = wrapped.transport
-            return await checkOne(target, options: options, mode: mode, live: live, update: update, timeout: timeout)
+            return await checkOne(target, options: options, mode: mode, live: live, saved: offline.pages, update: update,
+                                  timeout: timeout)
         }
 
         if arguments.has("--json") {
@@ -121,6 +145,16 @@ enum TestCommand {
         }
         if unreadable { return 2 }
         return reports.allSatisfy(\.passed) ? 0 : 1
+    }
+
+    /// `--shard K/N`.
+    static func shard(_ text: String) throws(UsageError) -> Shard {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count <= 100_000,
+              let shard = Shard(index: index, count: count) else {
+            throw UsageError("--shard takes K/N with 1 <= K <= N (e.g. 1/4), not \"\(text)\"")
+        }
+        return shard
     }
 
     enum Mode: Sendable {
@@ -151,19 +185,22 @@ enum TestCommand {
 
     /// Checks one target in `mode`, saving the recording and snapshot as asked.
     /// `live` goes through the one polite fetcher all sources share, so two sources on one host still take turns.
-    static func checkOne(_ target: Target, options: CheckOptions, mode: Mode, live: any HTTPTransport, update: Bool,
-                         timeout: Int) async -> CheckReport {
-        let transport: any HTTPTransport
+    static func checkOne(_ target: Target, options: CheckOptions, mode: Mode, live: any HTTPTransport,
+                         saved: [SavedPage] = [], update: Bool, timeout: Int) async -> CheckReport {
+        var transport: any HTTPTransport
         var recorder: RecordingTransport?
         switch mode {
         case .replay:
-            guard FileManager.default.fileExists(atPath: target.harPath) else {
-                return failedReport(target, "no fixture: \(target.harPath) does not exist (record one with `bookrule test --record`)")
+            let hasFixture = FileManager.default.fileExists(atPath: target.harPath)
+            guard hasFixture || !saved.isEmpty else {
+                return failedReport(target, "no fixture: \(target.harPath) does not exist (record one with `bookrule test --record`, "
+                                    + "build one with `bookrule fixture add`, or give saved pages with --saved)", kind: .couldNotCheck)
             }
             do {
-                transport = try HARReplayTransport(contentsOf: target.harPath)
+                let replay: (any HTTPTransport)? = hasFixture ? try HARReplayTransport(contentsOf: target.harPath) : nil
+                transport = saved.isEmpty ? replay ?? SavedPageTransport(pages: []) : SavedPageTransport(pages: saved, fallback: replay)
             } catch {
-                return failedReport(target, "\(error)")
+                return failedReport(target, "\(error)", kind: .couldNotCheck)
             }
         case .record:
             let recording = RecordingTransport(upstream: live)
@@ -185,7 +222,8 @@ enum TestCommand {
                 } else {
                     report.steps.append(StepReport(name: "record", status: .failed,
                                                    error: "not saved: the live run failed, so \(target.harPath) was left as it was",
-                                                   requests: [], rules: [], checks: [], milliseconds: 0))
+                                                   requests: [], rules: [], checks: [], milliseconds: 0,
+                                                   failure: report.failure ?? .couldNotCheck))
                 }
             }
             if update && stepsPassed {
@@ -194,7 +232,7 @@ enum TestCommand {
             report.snapshotComparison = try SnapshotStore.compare(report.snapshot, withFileAt: target.snapshotPath)
         } catch {
             report.steps.append(StepReport(name: "fixture files", status: .failed, error: "\(error)", requests: [],
-                                           rules: [], checks: [], milliseconds: 0))
+                                           rules: [], checks: [], milliseconds: 0, failure: .couldNotCheck))
         }
         return report
     }
@@ -221,16 +259,16 @@ enum TestCommand {
             Task {
                 if await timer.value {
                     work.cancel()
-                    continuation.resume(returning: failedReport(target, "timed out after \(timeout)"))
+                    continuation.resume(returning: failedReport(target, "timed out after \(timeout)", kind: .unreachable))
                 }
             }
         }
     }
 
-    static func failedReport(_ target: Target, _ message: String) -> CheckReport {
+    static func failedReport(_ target: Target, _ message: String, kind: FailureKind) -> CheckReport {
         CheckReport(source: target.source.name, sourceURL: target.source.url, origin: target.source.origin.description,
                     steps: [StepReport(name: "fixture", status: .failed, error: message, requests: [], rules: [],
-                                       checks: [], milliseconds: 0)],
+                                       checks: [], milliseconds: 0, failure: kind)],
                     snapshot: Snapshot(), snapshotComparison: nil, milliseconds: 0)
     }
 }

@@ -289,9 +289,10 @@ struct HARReplayTransportTests {
             _ = try await transport.send(HTTPRequest(url: "https://x.test/a.html"))
             Issue.record("expected notRecorded")
         } catch let error as HARReplayError {
-            #expect(error == .notRecorded(method: "GET", url: "https://x.test/a.html"))
+            #expect(error == .notRecorded(method: "GET", url: "https://x.test/a.html", body: nil))
             #expect(error.description
-                == "no recorded response for GET https://x.test/a.html in the fixture (re-record with --record)")
+                == "no recorded response for GET https://x.test/a.html in the fixture; save that page and add it with "
+                + "`bookrule fixture add HAR 'https://x.test/a.html' SAVED_PAGE` (or re-record with --record)")
         }
     }
 
@@ -305,10 +306,14 @@ struct HARReplayTransportTests {
         #expect(b.body == Array("results for b".utf8))
         let a = try await transport.send(HTTPRequest(url: "https://x.test/search", method: "post", body: Array("q=a".utf8)))
         #expect(a.body == Array("results for a".utf8))
-        #expect(throws: HARReplayError.notRecorded(method: "POST", url: "https://x.test/search")) {
+        #expect(throws: HARReplayError.notRecorded(method: "POST", url: "https://x.test/search", body: Array("q=c".utf8))) {
             _ = try transport.replay(HTTPRequest(url: "https://x.test/search", method: "POST", body: Array("q=c".utf8)))
         }
-        #expect(throws: HARReplayError.notRecorded(method: "GET", url: "https://x.test/search")) {
+        // The message names the body that was asked for and the command that adds the missing answer.
+        let missing = HARReplayError.notRecorded(method: "POST", url: "https://x.test/search", body: Array("q=%D0%C7".utf8))
+        #expect(missing.description.contains("POST https://x.test/search with body \"q=%D0%C7\""))
+        #expect(missing.description.contains("`bookrule fixture add HAR 'https://x.test/search' SAVED_PAGE --method POST --body 'q=%D0%C7'`"))
+        #expect(throws: HARReplayError.notRecorded(method: "GET", url: "https://x.test/search", body: nil)) {
             _ = try transport.replay(HTTPRequest(url: "https://x.test/search"))
         }
     }

@@ -1,0 +1,66 @@
+import BookRule
+
+/// `--saved`, `--saved-dir` and `--replay`: the answers a command takes from disk instead of the network. Saved pages
+/// answer first, a HAR recording the rest; with any of them nothing is fetched live (docs/authoring.md).
+struct OfflinePages {
+    static let valueNames: Set<String> = ["--saved", "--saved-dir", "--replay"]
+
+    static let help = """
+      --saved FILE        A saved page (- reads standard input) standing in for the response of the URL
+                          given (for search: of the search request the source makes); links on it resolve
+                          against that URL. Nothing is fetched: other URLs fail as "not saved"
+      --saved URL=FILE    A saved page for another URL (split at the last =); repeatable
+      --saved-dir DIR     Saved pages listed in DIR/pages.json ({"URL": "file", …}; see docs/authoring.md)
+      --replay HAR        Answer requests from a HAR recording (after the saved pages, if any)
+    """
+
+    /// The pages given, read; a page without a URL answers the first request.
+    let pages: [SavedPage]
+    /// `--replay`.
+    let harPath: String?
+    /// Whether anything answers from disk (so nothing may go to the network).
+    var isOffline: Bool { !pages.isEmpty || harPath != nil }
+
+    /// Reads `--saved` and `--saved-dir`; a bare `--saved FILE` belongs to `commandURL` (nil: the first request).
+    init(_ arguments: CommandLineArguments, commandURL: String?) throws {
+        var pages: [SavedPage] = []
+        var bare = 0
+        for value in arguments.values("--saved") {
+            var url = commandURL
+            var file = value
+            if value.hasPrefix("http://") || value.hasPrefix("https://") {
+                guard let equals = value.lastIndex(of: "=") else {
+                    throw UsageError("--saved \(value): write --saved URL=FILE (or --saved FILE for the URL of the command)")
+                }
+                url = String(value[..<equals])
+                file = String(value[value.index(after: equals)...])
+            } else {
+                bare += 1
+                guard bare == 1 else { throw UsageError("only one --saved FILE without a URL; give the others as --saved URL=FILE") }
+            }
+            guard !file.isEmpty else { throw UsageError("--saved \(value) names no file") }
+            pages.append(try SavedPage.read(file, url: url))
+        }
+        for directory in arguments.values("--saved-dir") {
+            pages += try SavedPageDirectory.load(directory)
+        }
+        self.pages = pages
+        harPath = arguments.value("--replay")
+    }
+
+    /// The transport answering from disk, or nil when nothing was given (the caller fetches live).
+    /// With `verbose`, every answer is reported to `terminal`.
+    func transport(verbose: Bool, terminal: Terminal) throws -> (any HTTPTransport)? {
+        var report: (@Sendable (ObservingTransport.Exchange) -> Void)?
+        if verbose {
+            report = { exchange in terminal.error(exchange.description) }
+        }
+        var replay: (any HTTPTransport)?
+        if let harPath {
+            let recording = try HARReplayTransport(contentsOf: harPath)
+            replay = report.map { ObservingTransport(recording, origin: "replayed", observe: $0) } ?? recording
+        }
+        guard !pages.isEmpty else { return replay }
+        return SavedPageTransport(pages: pages, fallback: replay, observe: report)
+    }
+}

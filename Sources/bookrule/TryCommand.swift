@@ -1,0 +1,130 @@
+import BookRule
+import Foundation
+
+/// `bookrule try RULE PAGE|URL`: one rule on one page, with what it was read as and what it matched.
+enum TryCommand {
+    static let help = """
+    Usage: bookrule try RULE PAGE|URL [--list LIST_RULE] [--url URL] [options]
+
+    Evaluates RULE (any dialect: XPath, JSoup, CSS, JSONPath, regex, templates) on a page and prints the dialect
+    it was read as, the XPath it runs as (JSoup and CSS are translated), each node it matched (a short path and
+    a snippet), its values after cleaning, and the time. PAGE is a saved file (- reads standard input); a URL
+    is fetched once through the polite fetcher. Exit status 0 when the rule gave a value, 1 when it gave none,
+    2 when it cannot run.
+
+    Options:
+      --list LIST_RULE    Run RULE inside each element of LIST_RULE, as a TOC reads chapterName in chapterList
+      --url URL           The page's real URL, for a saved file (relative links resolve against it)
+      --charset NAME      Decode the page as NAME (as a source's charset option does)
+      --limit N           Show at most N matches, values and list elements (default 20; all are counted)
+      --json              Print the result as JSON
+      -h, --help          Show this help
+
+    Fetching (for a URL):
+    \(FetchOptions.help)
+    """
+
+    static func run(_ words: [String], terminal: Terminal) async -> Int32 {
+        let arguments: CommandLineArguments
+        let limit: Int
+        do {
+            arguments = try CommandLineArguments(
+                words, valueOptions: FetchOptions.valueNames.union(["--list", "--url", "--charset", "--limit"]),
+                flagOptions: FetchOptions.flagNames.union(["--help", "--json"]))
+            if arguments.has("--help") {
+                terminal.print(help)
+                return 0
+            }
+            guard arguments.positionals.count == 2 else { throw UsageError("give a RULE and a PAGE (a file, - or a URL)") }
+            limit = try arguments.positiveInt("--limit", default: 20)
+        } catch {
+            terminal.error(UsageMessage.text(error, command: "try"))
+            return 2
+        }
+        let rule = arguments.positionals[0]
+        let target = arguments.positionals[1]
+        let charset = arguments.value("--charset")
+
+        let document: HTMLDocument
+        var status = 200
+        do {
+            if URLReference.isHTTP(target) {
+                let fetcher = try FetchOptions(arguments).fetcher(terminal: terminal)
+                (document, status) = try await RuleTrial.fetchPage(target, transport: fetcher, charset: charset)
+            } else {
+                let url = arguments.value("--url") ?? (target == "-" ? "file:///dev/stdin"
+                    : URL(fileURLWithPath: target).standardizedFileURL.absoluteString)
+                if let given = arguments.value("--url"), !URLReference.isHTTP(given) {
+                    throw UsageError("--url takes the page's absolute http(s) URL, not \"\(given)\"")
+                }
+                let page = try SavedPage.read(target, url: url)
+                document = try HTMLDocument(bytes: page.body, url: url, charsetOption: charset)
+            }
+        } catch let error as UsageError {
+            terminal.error(UsageMessage.text(error, command: "try"))
+            return 2
+        } catch let error as EngineError {
+            terminal.error("error: \(error)")
+            return error.exitStatus
+        } catch {
+            terminal.error("error: \(error)")
+            return 2
+        }
+
+        let result: RuleTrialResult
+        do {
+            result = try RuleTrial(rule: rule, listRule: arguments.value("--list"), elementLimit: limit).run(on: document, status: status)
+        } catch {
+            terminal.error("error: \(error)")
+            return 2
+        }
+        if arguments.has("--json") {
+            do {
+                terminal.print(try JSONWriter.string(result, style: .pretty))
+            } catch {
+                terminal.error("error: \(error)")
+                return 1
+            }
+        } else {
+            printResult(result, limit: limit, terminal)
+        }
+        return result.values.contains { !$0.isEmpty } ? 0 : 1
+    }
+
+    private static func printResult(_ result: RuleTrialResult, limit: Int, _ terminal: Terminal) {
+        terminal.print("page     \(result.page.url) (\(result.page.charset), \(result.page.bytes) bytes)")
+        if let list = result.list { printReading("list", list, terminal) }
+        printReading("rule", result.rule, terminal)
+        for warning in result.warnings { terminal.print("warning  \(warning)") }
+        if let elements = result.elements, let count = result.listCount {
+            terminal.print("list     \(count) element(s)")
+            for element in elements.prefix(limit) {
+                terminal.print("  \(element.index). \(element.path)  \(element.snippet)")
+                for match in (element.matches ?? []).prefix(limit) { terminal.print("       matched \(match.path)  \(match.snippet)") }
+                terminal.print("       → " + (element.values.isEmpty ? "(nothing)" : element.values.map(quoted).joined(separator: ", ")))
+            }
+            if count > elements.prefix(limit).count { terminal.print("  … \(count - elements.prefix(limit).count) more element(s)") }
+        } else if let matches = result.matches {
+            terminal.print("matched  \(matches.count) node(s)")
+            for (index, match) in matches.prefix(limit).enumerated() { terminal.print("  \(index + 1). \(match.path)  \(match.snippet)") }
+            if matches.count > limit { terminal.print("  … \(matches.count - limit) more") }
+        }
+        terminal.print("values   \(result.values.count) after cleaning")
+        if result.elements == nil {
+            for (index, value) in result.values.prefix(limit).enumerated() { terminal.print("  \(index + 1). \(quoted(value))") }
+            if result.values.count > limit { terminal.print("  … \(result.values.count - limit) more") }
+        }
+        terminal.print(String(format: "time     %.1f ms", result.milliseconds))
+    }
+
+    private static func printReading(_ label: String, _ reading: RuleTrialResult.Reading, _ terminal: Terminal) {
+        terminal.print("\(label.padding(toLength: 8, withPad: " ", startingAt: 0)) \(reading.rule)")
+        terminal.print("  read as \(reading.dialect)")
+        for translation in reading.translations { terminal.print("  runs as \(translation)") }
+    }
+
+    private static func quoted(_ value: String) -> String {
+        let oneLine = value.replacingOccurrences(of: "\n", with: "⏎")
+        return "\"" + (oneLine.count > 200 ? String(oneLine.prefix(199)) + "…" : oneLine) + "\""
+    }
+}
