@@ -37,7 +37,8 @@ public enum FailureKind: String, Sendable, Codable, CaseIterable, CustomStringCo
             case .httpStatus: return .httpError
             case .transport(_, let cause): return classify(cause)
             case .document: return .couldNotCheck
-            case .rule, .unusableRules, .missingRule, .invalidURL: return .ruleBroke
+            case .rule, .unusableRules, .missingRule, .invalidURL, .fieldEmptyEverywhere: return .ruleBroke
+            case .blocked: return .blocked
             }
         case let error as HTTPTransportError:
             switch error {

@@ -42,6 +42,9 @@ public final class HTMLDocument: @unchecked Sendable {
     /// The decoded page source, for regex rules that run on raw markup.
     public var sourceText: String { String(decoding: utf8, as: UTF8.self) }
 
+    /// The decoded page source's size in bytes.
+    public var sourceByteCount: Int { utf8.count }
+
     /// How deep markup may nest before libxml2 stops reading (its default is 256, which real pages full of
     /// unclosed tags exceed). Nothing in bookrule walks the tree recursively, so depth costs no stack.
     public static let maxDepth = 4096

@@ -13,6 +13,9 @@ public struct ChapterContent: Sendable, Equatable, Codable {
     /// For audio (type 1) and image (type 2) sources: the media files the content rule linked, absolute, in
     /// order (see `MediaLinks`); empty for text sources. Not part of snapshots.
     public var mediaURLs: [String] = []
+    /// When `text` is empty, which rule emptied it: the content rule matched nothing, or `replaceRegex`
+    /// removed everything it found. Not part of snapshots.
+    public var emptyReason: String?
 
     private enum CodingKeys: String, CodingKey {
         case url, title, text, pages, warnings

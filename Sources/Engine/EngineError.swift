@@ -18,6 +18,8 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
     case rule(url: String, error: RuleError)
     /// A URL the source produced is not an http(s) URL.
     case invalidURL(field: String, url: String)
+    /// The site answered with an anti-bot page (a challenge, a block, a captcha) instead of the page.
+    case blocked(url: String, status: Int, page: AntiBotPage)
     /// A field rule gave nothing in every element its list rule selected: the list matched, the field did not
     /// (a rule read in another dialect than meant, an attribute that is not there).
     case fieldEmptyEverywhere(field: String, list: String, elements: Int)
@@ -39,6 +41,8 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
             return "\(error) (on \(url))"
         case .invalidURL(let field, let url):
             return "\(field) gave \"\(url)\", which is not an http(s) URL"
+        case .blocked(let url, let status, let page):
+            return "\(url) answered HTTP \(status) with \(page)"
         case .fieldEmptyEverywhere(let field, let list, let elements):
             return "\(field) was empty in all \(elements) element(s) \(list) selected, so no usable entries came out"
         }

@@ -313,6 +313,7 @@ public struct SourceEngine: Sendable {
         }
 
         var text = HTMLTextFormatter.paragraphs(of: parts.joined(separator: "\n"))
+        let found = text.count
         if let replace = section[.replaceRegex] {
             let environment = try ruleEnvironment(start, variables: store, bindings: bindings)
             text = try traced(replace, url: start) { () throws(RuleError) in
@@ -323,7 +324,14 @@ public struct SourceEngine: Sendable {
         var seen: Set<String> = []
         media = media.filter { seen.insert($0).inserted }
         noteScriptMessages(&warnings)
-        return ChapterContent(url: start, title: title, text: text, pages: pages, warnings: warnings.list, mediaURLs: media)
+        var content = ChapterContent(url: start, title: title, text: text, pages: pages, warnings: warnings.list, mediaURLs: media)
+        if text.isEmpty {
+            let pageList = pages.count == 1 ? pages[0] : "\(pages.count) pages"
+            content.emptyReason = found == 0
+                ? "ruleContent.content found no text on \(pageList)"
+                : "ruleContent.replaceRegex removed all \(found) characters ruleContent.content found on \(pageList)"
+        }
+        return content
     }
 
     // MARK: - Plumbing
@@ -377,7 +385,10 @@ public struct SourceEngine: Sendable {
         trace.status = response.status
         trace.bytes = response.body.count
         guard (200..<300).contains(response.status) else {
-            let error = EngineError.httpStatus(url: response.url, status: response.status)
+            let page = response.body.count < Self.antiBotPageLimit
+                ? AntiBotPage.detect(html: String(decoding: response.body, as: UTF8.self), status: response.status) : nil
+            let error = page.map { EngineError.blocked(url: response.url, status: response.status, page: $0) }
+                ?? EngineError.httpStatus(url: response.url, status: response.status)
             trace.error = error.description
             throw error
         }
@@ -462,6 +473,7 @@ public struct SourceEngine: Sendable {
     /// charset was overruled.
     static func noteTruncation(_ document: HTMLDocument, _ warnings: inout Warnings) {
         noteCharset(document, &warnings)
+        noteAntiBot(document, &warnings)
         if document.isTruncated {
             warnings.add("\(document.url): the page nests markup more than \(HTMLDocument.maxDepth) levels deep; libxml2 stopped there, so anything after it is missing")
         }
@@ -473,6 +485,17 @@ public struct SourceEngine: Sendable {
         if let note = document.charset.note {
             warnings.add("\(document.url): decoded as \(document.charset.charset): \(note)")
         }
+    }
+
+    /// Anti-bot pages are small; real TOC pages often are not, and need no look.
+    static let antiBotPageLimit = 256 * 1024
+
+    /// Names an anti-bot page answered with 200 (a challenge, a script-redirect stub): the rules will find
+    /// nothing on it, and the warning says why instead of "found no chapters".
+    static func noteAntiBot(_ document: HTMLDocument, _ warnings: inout Warnings) {
+        guard document.sourceByteCount < antiBotPageLimit, document.json == nil,
+              let page = AntiBotPage.detect(html: document.sourceText, status: 200) else { return }
+        warnings.add("\(document.url): the answer is \(page), not the page the rules expect")
     }
 
     /// The identity of a page for "visited" checks: the URL without its fragment.

@@ -137,9 +137,14 @@ enum SourceCommand {
                 report(toc.warnings, terminal)
                 if json { try printJSON(toc, terminal) } else { printTOC(toc, terminal) }
                 if toc.chapters.isEmpty {
-                    terminal.error("error: the TOC rules found no chapters")
+                    terminal.error("error: ruleToc.chapterList selected nothing on \(toc.pages.first ?? target)")
                     return 1
                 }
+                if toc.nonHTTPChapterURLs > 0 {
+                    terminal.error("\(toc.nonHTTPChapterURLs) of \(toc.chapters.count) chapter URL(s) are not http(s)")
+                }
+                // A list cut short by a page that failed is a partial result: shown, and the exit says so.
+                if toc.incomplete != nil { return 1 }
             default:
                 let chapter = Chapter(index: 0, title: "", url: target)
                 let next = arguments.value("--next").map { Chapter(index: 1, title: "", url: $0) }
@@ -147,7 +152,7 @@ enum SourceCommand {
                 report(content.warnings, terminal)
                 if json { try printJSON(content, terminal) } else { printContent(content, terminal) }
                 if content.text.isEmpty {
-                    terminal.error("error: the content rules found no text")
+                    terminal.error("error: \(content.emptyReason ?? "the content rules found no text")")
                     return 1
                 }
             }

@@ -92,7 +92,7 @@ public struct BookDownload: Sendable {
                 // An audio or image chapter's text is its list of media URLs when the rule gave no other text.
                 let text = content.text.isEmpty ? content.mediaURLs.joined(separator: "\n") : content.text
                 guard !text.isEmpty else {
-                    throw DownloadError.emptyChapter(url: chapter.url)
+                    throw DownloadError.emptyChapter(url: chapter.url, reason: content.emptyReason)
                 }
                 if let root = options.mediaDirectory, !content.mediaURLs.isEmpty {
                     try await downloadMedia(content.mediaURLs, chapterNumber: chapter.position + 1,
@@ -215,14 +215,14 @@ public struct DownloadSummary: Sendable, Codable, Equatable {
 /// Why a chapter could not be saved.
 public enum DownloadError: Error, Sendable, CustomStringConvertible {
     /// The content rules found no text (never saved as a placeholder).
-    case emptyChapter(url: String)
+    case emptyChapter(url: String, reason: String?)
     /// A media file the chapter links (audio and image sources) could not be downloaded; `reason` says why.
     /// The chapter stays missing, and the next run resumes the file.
     case mediaFailed(url: String, reason: String)
 
     public var description: String {
         switch self {
-        case .emptyChapter(let url): return "the content rules found no text on \(url)"
+        case .emptyChapter(let url, let reason): return reason ?? "the content rules found no text on \(url)"
         case .mediaFailed(let url, let reason): return "the media file \(url) could not be downloaded: \(reason)"
         }
     }

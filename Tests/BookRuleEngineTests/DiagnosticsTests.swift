@@ -1,0 +1,76 @@
+import Testing
+@testable import BookRuleEngine
+@testable import BookRuleHTTP
+import BookRule
+import TestSupport
+
+@Suite("Diagnostics that never lie: what broke, and where")
+struct DiagnosticsTests {
+    static func source(_ toc: String = #""chapterList": "//li", "chapterName": "//a/text()", "chapterUrl": "//a/@href", "nextTocUrl": "//a[@class='next']/@href""#,
+                       content: String = ###""content": "//div[@id='c']", "replaceRegex": "##.*""###) throws -> BookSource {
+        try loadSource("""
+            {"bookSourceUrl": "https://d.test", "bookSourceName": "diagnostics",
+             "ruleToc": {\(toc)}, "ruleContent": {\(content)}}
+            """)
+    }
+
+    @Test("a TOC whose next page fails keeps the chapters read so far and says why it stops")
+    func partialTOC() async throws {
+        let site = TestSite(html: ["https://d.test/toc/1": "<ul><li><a href='/c/1'>一</a></li><li><a href='/c/2'>二</a></li></ul><a class='next' href='/toc/2'>next</a>"])
+        let toc = try await SourceEngine(source: try Self.source(), transport: site).toc(url: "https://d.test/toc/1")
+        #expect(toc.chapters.map(\.title) == ["一", "二"])
+        #expect(toc.incomplete?.contains("https://d.test/toc/2") == true, "\(toc.incomplete ?? "complete")")
+        #expect(toc.incomplete?.contains("404") == true)
+        #expect(toc.warnings.contains(toc.incomplete ?? "-"))
+    }
+
+    @Test("a chapter URL rule that is empty in every element fails naming the field and the count")
+    func emptyURLEverywhere() async throws {
+        let site = TestSite(html: ["https://d.test/toc/1": "<ul><li><a>一</a></li><li><a>二</a></li><li><a>三</a></li></ul>"])
+        await #expect {
+            try await SourceEngine(source: try Self.source(), transport: site).toc(url: "https://d.test/toc/1")
+        } throws: { error in
+            guard case EngineError.fieldEmptyEverywhere(let field, _, let elements) = error else { return false }
+            return field == "ruleToc.chapterUrl" && elements == 3
+        }
+    }
+
+    @Test("javascript: chapter URLs are counted and warned, not passed silently")
+    func nonHTTPChapterURLs() async throws {
+        let site = TestSite(html: ["https://d.test/toc/1": "<ul><li><a href='javascript:cid(1)'>一</a></li><li><a href='/c/2'>二</a></li></ul>"])
+        let toc = try await SourceEngine(source: try Self.source(), transport: site).toc(url: "https://d.test/toc/1")
+        #expect(toc.nonHTTPChapterURLs == 1)
+        #expect(toc.warnings.contains { $0.contains("javascript:cid(1)") })
+    }
+
+    @Test("an empty chapter says which rule emptied it")
+    func emptyChapterReason() async throws {
+        let site = TestSite(html: ["https://d.test/c/1": "<div id='c'>正文很长</div>", "https://d.test/c/2": "<p>nothing</p>"])
+        let engine = SourceEngine(source: try Self.source(), transport: site)
+        let emptied = try await engine.content(of: Chapter(index: 0, title: "", url: "https://d.test/c/1"))
+        #expect(emptied.text.isEmpty)
+        #expect(emptied.emptyReason == "ruleContent.replaceRegex removed all 4 characters ruleContent.content found on https://d.test/c/1")
+        let unmatched = try await engine.content(of: Chapter(index: 0, title: "", url: "https://d.test/c/2"))
+        #expect(unmatched.emptyReason == "ruleContent.content found no text on https://d.test/c/2")
+    }
+
+    @Test("an anti-bot answer is named: a 503 challenge as the error, a 200 script-redirect stub as a warning")
+    func antiBot() async throws {
+        let challenge = "<html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>"
+        let stub = "<html><head><script>window.location.href='/real?x=1'</script></head><body></body></html>"
+        let site = TestSite([
+            "https://d.test/toc/1": .init(status: 503, body: Array(challenge.utf8)),
+            "https://d.test/toc/2": .init(body: Array(stub.utf8)),
+        ])
+        let engine = SourceEngine(source: try Self.source(), transport: site)
+        await #expect {
+            try await engine.toc(url: "https://d.test/toc/1")
+        } throws: { error in
+            guard case EngineError.blocked(_, let status, let page) = error else { return false }
+            return status == 503 && page.kind == .challenge
+        }
+        let toc = try await engine.toc(url: "https://d.test/toc/2")
+        #expect(toc.chapters.isEmpty)
+        #expect(toc.warnings.contains { $0.contains("script-redirect stub") }, "\(toc.warnings)")
+    }
+}
