@@ -42,7 +42,7 @@ public enum FailureKind: String, Sendable, Codable, CaseIterable, CustomStringCo
             }
         case let error as HTTPTransportError:
             switch error {
-            case .connectionFailed, .timedOut, .proxyFailed: return .unreachable
+            case .connectionFailed, .timedOut, .proxyFailed, .nameNotResolved: return .unreachable
             case .tooManyRedirects, .redirectLoop: return .httpError
             case .invalidURL, .unsupportedScheme: return .ruleBroke
             case .bodyTooLarge: return .couldNotCheck

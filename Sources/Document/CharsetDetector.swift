@@ -15,7 +15,13 @@ public enum CharsetDetector {
     ///   - contentType: the response's Content-Type header value, if any.
     public static func decide(bytes: [UInt8], sourceOption: String?, contentType: String?) throws(CharsetError) -> CharsetDecision {
         if let option = sourceOption?.trimmingASCIIWhitespace(), !option.isEmpty {
-            return CharsetDecision(charset: try canonicalName(option), reason: .sourceOption, declared: option,
+            let charset = try canonicalName(option)
+            // Kept, as Legado does, but said: a charset option often exists only to encode a search key, and
+            // decoding a UTF-8 answer with it gives mojibake.
+            let note = charset != "UTF-8" && UTF8Validation.check(bytes) == .validWithMultibyte
+                ? "the source's charset option says \(option), but the answer is valid UTF-8; decoding it as \(option) garbles it (if the option is there to encode the search key, the site may answer in UTF-8)"
+                : nil
+            return CharsetDecision(charset: charset, reason: .sourceOption, declared: option, note: note,
                                    bytesAreValidUTF8: false)
         }
         let utf8 = UTF8Validation.check(bytes)

@@ -42,6 +42,24 @@ public final class HTMLDocument: @unchecked Sendable {
     /// The decoded page source, for regex rules that run on raw markup.
     public var sourceText: String { String(decoding: utf8, as: UTF8.self) }
 
+    /// How many U+FFFD replacement characters the decoded source has: bytes the charset could not decode
+    /// (or a page that already had them).
+    public var replacementCharacterCount: Int {
+        // U+FFFD is EF BF BD in UTF-8.
+        var count = 0
+        var index = 0
+        let end = utf8.count - 2
+        while index < end {
+            if utf8[index] == 0xEF, utf8[index + 1] == 0xBF, utf8[index + 2] == 0xBD {
+                count += 1
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return count
+    }
+
     /// The decoded page source's size in bytes.
     public var sourceByteCount: Int { utf8.count }
 

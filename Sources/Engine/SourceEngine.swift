@@ -485,6 +485,10 @@ public struct SourceEngine: Sendable {
         if let note = document.charset.note {
             warnings.add("\(document.url): decoded as \(document.charset.charset): \(note)")
         }
+        let replacements = document.replacementCharacterCount
+        if replacements > 0 {
+            warnings.add("\(document.url): \(replacements) byte sequence(s) are not valid \(document.charset.charset) and show as U+FFFD (\u{FFFD}); decoded as \(document.charset)")
+        }
     }
 
     /// Anti-bot pages are small; real TOC pages often are not, and need no look.

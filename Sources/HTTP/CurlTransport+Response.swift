@@ -35,6 +35,9 @@ extension CurlTransport {
                     url: hop.url, proxy: Self.redactedProxy(hop.proxy), message: message)
             }
         }
+        if code == CURLE_COULDNT_RESOLVE_HOST {
+            throw HTTPTransportError.nameNotResolved(url: hop.url, host: URLOrigin(hop.url)?.host ?? hop.url)
+        }
         throw HTTPTransportError.connectionFailed(url: hop.url, message: message)
     }
 }

@@ -6,6 +6,8 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
     case unsupportedScheme(url: String)
     /// The connection failed (DNS, refused, TLS, reset); `message` is the underlying client's explanation.
     case connectionFailed(url: String, message: String)
+    /// The host's name did not resolve: a typo or a site gone, not a passing fault, so it is not retried.
+    case nameNotResolved(url: String, host: String)
     /// The server did not answer in time: the overall deadline of `seconds` seconds passed, or the connect
     /// or overall limit of `seconds` seconds ran out (`CurlTransport`).
     case timedOut(url: String, seconds: Double)
@@ -26,6 +28,8 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
             return "invalid URL \"\(url)\": \(reason)"
         case .unsupportedScheme(let url):
             return "refusing to fetch \(url): only http and https URLs are supported"
+        case .nameNotResolved(let url, let host):
+            return "\(url): the host name \(host) does not resolve (no such host, or no DNS); not retried"
         case .connectionFailed(let url, let message):
             return "could not fetch \(url): \(message) (check the address and the network connection)"
         case .timedOut(let url, let seconds):

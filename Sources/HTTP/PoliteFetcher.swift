@@ -57,7 +57,8 @@ public final class PoliteFetcher: HTTPTransport {
         guard let error = error as? HTTPTransportError else { return true }
         switch error {
         case .connectionFailed, .timedOut: return true
-        case .invalidURL, .unsupportedScheme, .tooManyRedirects, .redirectLoop, .bodyTooLarge, .proxyFailed: return false
+        case .invalidURL, .unsupportedScheme, .tooManyRedirects, .redirectLoop, .bodyTooLarge, .proxyFailed, .nameNotResolved:
+            return false
         }
     }
 

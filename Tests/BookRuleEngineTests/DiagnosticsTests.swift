@@ -73,4 +73,24 @@ struct DiagnosticsTests {
         #expect(toc.chapters.isEmpty)
         #expect(toc.warnings.contains { $0.contains("script-redirect stub") }, "\(toc.warnings)")
     }
+
+    @Test("a charset option that garbles a UTF-8 answer is warned, and U+FFFD in decoded text is counted")
+    func charsetWarnings() async throws {
+        let source = try loadSource(#"""
+            {"bookSourceUrl": "https://d.test", "bookSourceName": "gbk search",
+             "searchUrl": "/s?q={{key}},{'charset':'gbk'}",
+             "ruleSearch": {"bookList": "//li", "name": "//a/text()", "bookUrl": "//a/@href"},
+             "ruleToc": {"chapterList": "//li", "chapterName": "//a/text()", "chapterUrl": "//a/@href"}}
+            """#)
+        let site = TestSite([
+            "https://d.test/s?q=%B6%B7": .init(body: Array("<ul><li><a href='/b/1'>斗破苍穹</a></li></ul>".utf8)),
+            "https://d.test/toc": .init(headers: [HTTPHeader("Content-Type", "text/html; charset=gbk")],
+                                        body: Array("<ul><li><a href='/c/1'>".utf8) + [0xB5, 0xDA, 0xFF, 0x31] + Array("</a></li></ul>".utf8)),
+        ])
+        let engine = SourceEngine(source: source, transport: site)
+        let search = try await engine.search(key: "斗")
+        #expect(search.warnings.contains { $0.contains("charset option says GB18030, but the answer is valid UTF-8") }, "\(search.warnings)")
+        let toc = try await engine.toc(url: "https://d.test/toc")
+        #expect(toc.warnings.contains { $0.contains("1 byte sequence(s) are not valid GB18030") }, "\(toc.warnings)")
+    }
 }

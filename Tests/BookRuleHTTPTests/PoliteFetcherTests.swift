@@ -677,6 +677,26 @@ struct PoliteFetcherBackoffTests {
         }
     }
 
+    @Test func aNameThatDoesNotResolveIsAskedOnceNotRetriedAsTemporary() async throws {
+        let clock = VirtualFetchClock()
+        final class Unresolvable: HTTPTransport {
+            let calls = Mutex(0)
+            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+                calls.withLock { $0 += 1 }
+                throw HTTPTransportError.nameNotResolved(url: request.url, host: "no-such.example")
+            }
+        }
+        let transport = Unresolvable()
+        let fetcher = PoliteFetcher(transport: transport, clock: clock)
+        do {
+            _ = try await clock.run { try await fetcher.send(HTTPRequest(url: "https://no-such.example/")) }
+            Issue.record("expected the name failure")
+        } catch {
+            #expect("\(error)".contains("does not resolve"), "\(error)")
+        }
+        #expect(transport.calls.withLock { $0 } == 1)
+    }
+
     @Test func postIsNeverRetriedButHeadIs() async throws {
         let clock = VirtualFetchClock()
         let transport = ScriptedTransport(clock: clock) { call in
