@@ -243,6 +243,12 @@ public struct BookSource: Sendable {
         return [search, bookInfo, toc, content].contains { section in section.rules.values.contains { !$0.scripts.isEmpty } }
     }
 
+    /// Rules that run but probably do not mean what was written, with the spelling that does (see
+    /// `RuleMisreading`).
+    public var warnings: [SourceProblem] {
+        search.warnings + bookInfo.warnings + toc.warnings + content.warnings
+    }
+
     /// The section for `name`.
     public func section(_ name: RuleSectionName) -> RuleSection {
         switch name {

@@ -9,6 +9,9 @@ public final class RuleSection: Sendable {
     public let rules: [RuleField: Rule]
     /// Fields whose rule could not be compiled or uses an unsupported dialect.
     public let problems: [RuleField: SourceProblem]
+    /// Rules that compile but probably do not mean what their author wrote (XPath without its leading `/`,
+    /// a `replaceRegex` without `##`): they run as written, and `lint` says how to write what was meant.
+    public let warnings: [SourceProblem]
     /// The section's raw members as written, including fields bookrule does not use.
     public let raw: JSONObject
 
@@ -18,10 +21,12 @@ public final class RuleSection: Sendable {
     /// The compiled rule for `field`, if present and usable.
     public subscript(field: RuleField) -> Rule? { table[field.ordinal] }
 
-    init(name: RuleSectionName, rules: [RuleField: Rule], problems: [RuleField: SourceProblem], raw: JSONObject) {
+    init(name: RuleSectionName, rules: [RuleField: Rule], problems: [RuleField: SourceProblem], raw: JSONObject,
+         warnings: [SourceProblem] = []) {
         self.name = name
         self.rules = rules
         self.problems = problems
+        self.warnings = warnings
         self.raw = raw
         var table = [Rule?](repeating: nil, count: RuleField.allCases.count)
         for (field, rule) in rules { table[field.ordinal] = rule }
@@ -71,6 +76,7 @@ public final class RuleSection: Sendable {
 
         var rules: [RuleField: Rule] = [:]
         var fieldProblems: [RuleField: SourceProblem] = [:]
+        var warnings: [SourceProblem] = []
         var listIsAllInOne = false
         for field in name.fields {
             guard let valueNode = object[field.rawValue] else { continue }
@@ -98,12 +104,17 @@ public final class RuleSection: Sendable {
                     continue
                 }
                 rules[field] = rule
+                let misreading = field == .replaceRegex
+                    ? RuleMisreading.replaceRegexWarning(for: text) : RuleMisreading.warning(for: text, kind: kind)
+                if let misreading {
+                    warnings.append(SourceProblem(field: fieldPath, location: location, dialect: rule.dialect, reason: misreading))
+                }
             } catch {
                 fieldProblems[field] = SourceProblem(field: fieldPath, location: location,
                                                      dialect: error.dialect, reason: error.reason)
             }
         }
         problems += name.fields.compactMap { fieldProblems[$0] }
-        return (RuleSection(name: name, rules: rules, problems: fieldProblems, raw: object), problems)
+        return (RuleSection(name: name, rules: rules, problems: fieldProblems, raw: object, warnings: warnings), problems)
     }
 }

@@ -88,14 +88,18 @@ enum LintCommand {
             guard !arguments.has("--quiet") else { continue }
             for source in sources {
                 let label = source.origin.index.map { "[\($0)] " } ?? ""
-                guard !source.problems.isEmpty else {
+                if source.problems.isEmpty {
                     terminal.print("  ok    \(label)\(source.name)")
-                    continue
+                } else {
+                    terminal.print("  FAIL  \(label)\(source.name): \(Self.summary(of: source.problems))")
                 }
-                terminal.print("  FAIL  \(label)\(source.name): \(Self.summary(of: source.problems))")
                 for problem in source.problems {
                     let location = problem.location.map { ":\($0.line):\($0.column)" } ?? ""
                     terminal.print("          \(path)\(location): \(problem)")
+                }
+                for warning in source.warnings {
+                    let location = warning.location.map { ":\($0.line):\($0.column)" } ?? ""
+                    terminal.print("          \(path)\(location): warning: \(warning)")
                 }
             }
         }

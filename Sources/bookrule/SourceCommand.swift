@@ -170,7 +170,7 @@ enum SourceCommand {
     /// not stop `steps`; the engine refuses a step its problems stop, naming them.
     static func pickSource(path: String, name: String?, steps: [SourceStep], terminal: Terminal) throws -> BookSource {
         let source = try loadSource(path: path, name: name)
-        for problem in source.problems(notStopping: steps) { terminal.error("warning: \(problem)") }
+        for problem in source.problems(notStopping: steps) + source.warnings { terminal.error("warning: \(problem)") }
         return source
     }
 

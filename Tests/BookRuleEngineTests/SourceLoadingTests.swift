@@ -95,4 +95,20 @@ struct HostileSourceTests {
     func unrepresentableKey() throws {
         #expect(try URLTemplate.percentEncode("a😀b", charset: "GB2312") == "a%3Fb")
     }
+
+    @Test("rules that run but read in a dialect their author did not mean are warnings with the spelling that does")
+    func misreadingWarnings() throws {
+        let source = try loadSource(#"""
+            {"bookSourceUrl": "https://a.test", "bookSourceName": "misread",
+             "ruleToc": {"chapterList": "//dd/a", "chapterName": "text()", "chapterUrl": "a/@href"},
+             "ruleContent": {"content": "//div", "replaceRegex": "^上一页<$"}}
+            """#)
+        #expect(source.problems.isEmpty)
+        #expect(source.toc[.chapterName] != nil, "a warning keeps the rule")
+        let warnings = source.warnings.map(\.description)
+        #expect(warnings.count == 3, "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("ruleToc.chapterName") && $0.contains("\"//text()\"") })
+        #expect(warnings.contains { $0.hasPrefix("ruleToc.chapterUrl") && $0.contains("\"//a/@href\"") })
+        #expect(warnings.contains { $0.hasPrefix("ruleContent.replaceRegex") && $0.contains("##^上一页<$") })
+    }
 }
