@@ -194,7 +194,9 @@ public struct SourceEngine: Sendable {
                 if !title.isEmpty { titledCount += 1 }
                 if !chapterURL.isEmpty {
                     linkedCount += 1
-                    if !isVolume, !URLReference.isHTTP(chapterURL) {
+                    // Resolved links almost always start with a lower-case scheme: skip the parse for those.
+                    if !isVolume, !chapterURL.utf8.starts(with: Self.httpsPrefix), !chapterURL.utf8.starts(with: Self.httpPrefix),
+                       !URLReference.isHTTP(chapterURL) {
                         nonHTTP += 1
                         if firstNonHTTP == nil { firstNonHTTP = chapterURL }
                     }
@@ -490,6 +492,9 @@ public struct SourceEngine: Sendable {
             warnings.add("\(document.url): \(replacements) byte sequence(s) are not valid \(document.charset.charset) and show as U+FFFD (\u{FFFD}); decoded as \(document.charset)")
         }
     }
+
+    private static let httpPrefix = Array("http://".utf8)
+    private static let httpsPrefix = Array("https://".utf8)
 
     /// Anti-bot pages are small; real TOC pages often are not, and need no look.
     static let antiBotPageLimit = 256 * 1024

@@ -91,7 +91,22 @@ public enum RuleParser {
                 case .rule(let rule):
                     steps.append(.rule(try parseBody(rule, field: field, kind: kind, allowDynamic: allowDynamic).body))
                 case .script(let code, let placement):
-                    steps.append(.script(ScriptSnippet(code: code, field: field, placement: placement)))
+                    // Legado cuts a script step at `##` too, as any step: `@js:code##regex##replacement` runs the
+                    // code, then the replacement on its result (and so does it inside a string literal).
+                    let pieces = code.components(separatedBy: "##")
+                    steps.append(.script(ScriptSnippet(code: pieces[0], field: field, placement: placement)))
+                    if pieces.count > 1, kind != .list, !pieces[1].isEmpty {
+                        let pattern: RegexPattern
+                        do {
+                            pattern = try RegexPattern(pieces[1])
+                        } catch {
+                            throw fail(.regex, "\(error)")
+                        }
+                        let replacement = RegexReplacement(pattern: pattern,
+                                                           replacement: JavaReplacement(pieces.count > 2 ? pieces[2] : ""),
+                                                           firstOnly: pieces.count > 3)
+                        steps.append(.rule(.replace(.rawText, replacement)))
+                    }
                 }
             }
             return (.chain(steps, kind: kind), .javaScript)

@@ -147,4 +147,13 @@ struct RuleChainTests {
             (error as? RuleError)?.field == "ruleToc.chapterName" && "\(error)".contains("script runtime")
         }
     }
+
+    @Test("a script step is cut at ## as Legado cuts every step: the replacement runs on the script's result")
+    func scriptThenReplacement() throws {
+        let document = try page(Self.html, url: "https://site.test/b/")
+        let script = FakeScript(["make": { _ in .text("第十二章 (VIP) 风起") }])
+        let rule = try RuleParser.parse("@js:make##\\s*\\(VIP\\)##", field: "ruleToc.chapterName", kind: .string)
+        #expect(rule.scripts.map(\.code) == ["make"])
+        #expect(try rule.strings(in: .node(document.root), environment: environment(script, document)) == ["第十二章 风起"])
+    }
 }
