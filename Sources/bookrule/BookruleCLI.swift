@@ -11,7 +11,7 @@ enum BookruleCLI {
     Usage: bookrule <command> [options]
 
     Commands:
-      search    Search a site and list the books found
+      search    Search a site (--source) or many at once (--sources) and list the books found
       info      Read a book page
       toc       Read a book's whole table of contents
       chapter   Read one chapter's clean text
@@ -43,6 +43,8 @@ enum BookruleCLI {
         case "--version":
             terminal.print("bookrule \(version) (libxml2 \(HTMLDocument.libxml2Version))")
             return 0
+        case "search" where MultiSearchCommand.applies(to: rest):
+            return await MultiSearchCommand.run(rest, terminal: terminal)
         case "search", "info", "toc", "chapter":
             return await SourceCommand.run(command, rest, terminal: terminal)
         case "lint":
