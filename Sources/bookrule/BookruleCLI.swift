@@ -17,6 +17,8 @@ enum BookruleCLI {
       chapter   Read one chapter's clean text
       fetch     Download a whole book into the offline library (resumable)
       download  Download files (images, audio, anything large) resumably, several at once
+      sources   List the sources a saved book is known on (--check reads them again)
+      switch    Move a saved book to another source, keeping saved chapters (dry run without --yes)
       export    Write a saved book as EPUB or TXT
       library   List saved books, or remove one
       test      Check sources against their recorded fixtures, rule by rule
@@ -55,6 +57,8 @@ enum BookruleCLI {
             return await FetchCommand.run(rest, terminal: terminal)
         case "download":
             return await DownloadCommand.run(rest, terminal: terminal)
+        case "sources", "switch":
+            return await BookSourcesCommand.run(command, rest, terminal: terminal)
         case "export":
             return ExportCommand.run(rest, terminal: terminal)
         case "library":
