@@ -11,12 +11,14 @@ enum BookruleCLI {
     Usage: bookrule <command> [options]
 
     Commands:
-      search    Search a site and list the books found
+      search    Search a site (--source) or many at once (--sources) and list the books found
       info      Read a book page
       toc       Read a book's whole table of contents
       chapter   Read one chapter's clean text
       fetch     Download a whole book into the offline library (resumable)
       download  Download files (images, audio, anything large) resumably, several at once
+      sources   List the sources a saved book is known on (--check reads them again)
+      switch    Move a saved book to another source, keeping saved chapters (dry run without --yes)
       export    Write a saved book as EPUB or TXT
       library   List saved books, or remove one
       test      Check sources against their recorded fixtures, rule by rule
@@ -46,6 +48,8 @@ enum BookruleCLI {
         case "--version":
             terminal.print("bookrule \(version) (libxml2 \(HTMLDocument.libxml2Version))")
             return 0
+        case "search" where MultiSearchCommand.applies(to: rest):
+            return await MultiSearchCommand.run(rest, terminal: terminal)
         case "search", "info", "toc", "chapter":
             return await SourceCommand.run(command, rest, terminal: terminal)
         case "lint":
@@ -62,6 +66,8 @@ enum BookruleCLI {
             return await FetchCommand.run(rest, terminal: terminal)
         case "download":
             return await DownloadCommand.run(rest, terminal: terminal)
+        case "sources", "switch":
+            return await BookSourcesCommand.run(command, rest, terminal: terminal)
         case "export":
             return ExportCommand.run(rest, terminal: terminal)
         case "library":

@@ -12,6 +12,7 @@ enum SourceCommand {
             synopsis = "bookrule search --source FILE KEYWORD [--page N]"
             about = "Searches the site with the source's searchUrl and lists every book found."
             extra = "  --page N            Results page to fetch (default 1)\n"
+                + "  (many sources at once: bookrule search KEYWORD --sources FILE_OR_DIR…; see search --sources x --help)\n"
         case "info":
             synopsis = "bookrule info --source FILE BOOK_URL"
             about = "Reads a book page with ruleBookInfo."

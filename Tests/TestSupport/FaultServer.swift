@@ -127,22 +127,26 @@ package final class FaultServer: Sendable {
         }
     }
 
-    /// The port the server listens on (127.0.0.1).
+    /// The port the server listens on.
     package let port: UInt16
-    /// `http://127.0.0.1:PORT`, to which a test appends a path.
+    /// The loopback address it listens on (127.0.0.1 unless another was asked for).
+    package let host: String
+    /// `http://HOST:PORT`, to which a test appends a path.
     package let baseURL: String
     private let core: Core
 
     /// Starts a server answering each request with what `respond` returns for it; the `Int` is how many
     /// earlier requests had the same target (path plus query), so `index == 0 ? .status(503) : .ok("…")`
-    /// scripts a retry. It stops accepting after `lifetime` seconds or `maxRequests` connections.
+    /// scripts a retry. It stops accepting after `lifetime` seconds or `maxRequests` connections. `host` is a
+    /// loopback address (127.0.0.2 and so on give a test several hosts).
     package init(
-        lifetime: Double = 20, maxRequests: Int = 500,
+        host: String = "127.0.0.1", lifetime: Double = 20, maxRequests: Int = 500,
         respond: @escaping @Sendable (Request, Int) -> Behaviour = { _, _ in .ok("ok") }
     ) throws {
-        core = try Core(lifetime: lifetime, maxRequests: maxRequests, respond: respond)
+        core = try Core(host: host, lifetime: lifetime, maxRequests: maxRequests, respond: respond)
         port = core.port
-        baseURL = "http://127.0.0.1:\(core.port)"
+        self.host = host
+        baseURL = "http://\(host):\(core.port)"
     }
 
     deinit {
@@ -326,14 +330,15 @@ extension FaultServer {
 
         static let ioTimeoutMilliseconds: Int32 = 5000
 
-        init(lifetime: Double, maxRequests: Int, respond: @escaping @Sendable (Request, Int) -> Behaviour) throws {
+        init(host: String, lifetime: Double, maxRequests: Int,
+             respond: @escaping @Sendable (Request, Int) -> Behaviour) throws {
             self.respond = respond
             var pipeFDs: [Int32] = [-1, -1]
             guard pipe(&pipeFDs) == 0 else { throw SetupError.failed("pipe", errno) }
             for descriptor in pipeFDs { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
             let fd: Int32
             do {
-                (fd, port) = try LoopbackListener.open(backlog: 64)
+                (fd, port) = try LoopbackListener.open(backlog: 64, host: host)
             } catch {
                 close(pipeFDs[0])
                 close(pipeFDs[1])

@@ -24,13 +24,15 @@ package enum LoopbackListener {
     }
 
     /// Opens a socket listening on a port that is fresh for this process; the caller owns (and closes) `fd`.
-    package static func open(backlog: Int32) throws -> (fd: Int32, port: UInt16) {
+    /// `host` is a loopback address: 127.0.0.1, or another of 127.0.0.0/8 (on Linux every one of them is
+    /// the loopback interface without setup), so tests can have several hosts.
+    package static func open(backlog: Int32, host: String = "127.0.0.1") throws -> (fd: Int32, port: UInt16) {
         // Sockets given a quarantined port stay open until a fresh one is found, so the kernel cannot give the
         // same port straight back.
         var rejected: [Int32] = []
         defer { rejected.forEach { close($0) } }
         for _ in 0..<200 {
-            let (fd, port) = try bindAndListen(backlog: backlog)
+            let (fd, port) = try bindAndListen(backlog: backlog, host: host)
             let fresh = usedPorts.withLock { $0.insert(port).inserted }
             if fresh { return (fd, port) }
             rejected.append(fd)
@@ -38,7 +40,7 @@ package enum LoopbackListener {
         throw SetupError(call: "finding an unused loopback port", code: EADDRINUSE)
     }
 
-    private static func bindAndListen(backlog: Int32) throws -> (Int32, UInt16) {
+    private static func bindAndListen(backlog: Int32, host: String) throws -> (Int32, UInt16) {
         #if os(Linux)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
@@ -48,7 +50,7 @@ package enum LoopbackListener {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }

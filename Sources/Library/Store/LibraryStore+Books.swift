@@ -41,6 +41,10 @@ extension LibraryStore {
                 throw .sqlite(path: path, purpose: "saving book \(info.url)", code: 0,
                               message: "the book was not found right after it was saved")
             }
+            try connection.run("""
+                INSERT INTO book_sources (book_id, source_url, book_url, variables) VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT (book_id, source_url) DO UPDATE SET book_url = excluded.book_url, variables = excluded.variables
+                """, purpose: "saving book \(info.url)", bindings: [book.id, source.sourceURL, info.url, variables])
             return book
         }
     }

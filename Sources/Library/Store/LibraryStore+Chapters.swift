@@ -100,10 +100,12 @@ extension LibraryStore {
     }
 
     /// Saves a chapter's text in its own transaction: state `done`, one more attempt, `fetchedAt` now, the last
-    /// error cleared, and the title replaced when `title` is given. Saving again replaces the text.
+    /// error cleared, and the title replaced when `title` is given. Saving again replaces the text. The chapter
+    /// records `sourceURL` as where its text came from (the book's current source when nil).
     /// - Throws: `LibraryError.emptyText` when `text` is empty or only whitespace (record a failure instead),
     ///   `.unknownChapter` when the book's TOC has no such chapter, `.unknownBook`.
-    public func saveChapter(bookID: Int64, url: String, title: String? = nil, text: String) throws(LibraryError) {
+    public func saveChapter(bookID: Int64, url: String, title: String? = nil, text: String,
+                            sourceURL: String? = nil) throws(LibraryError) {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw .emptyText(bookID: bookID, url: url)
         }
@@ -113,9 +115,10 @@ extension LibraryStore {
             let id = try Self.chapterID(bookID: bookID, url: url, connection)
             try connection.run("""
                 UPDATE chapters SET state = 'done', attempts = attempts + 1, last_error = NULL, fetched_at = ?2,
-                    text_length = ?3, title = coalesce(?4, title)
+                    text_length = ?3, title = coalesce(?4, title),
+                    source_url = coalesce(?5, (SELECT b.source_url FROM books b WHERE b.id = chapters.book_id))
                 WHERE id = ?1
-                """, purpose: "saving chapter \(url)", bindings: [id, stamp, length, title])
+                """, purpose: "saving chapter \(url)", bindings: [id, stamp, length, title, sourceURL])
             try connection.run("""
                 INSERT INTO chapter_texts (chapter_id, text) VALUES (?1, ?2)
                 ON CONFLICT (chapter_id) DO UPDATE SET text = excluded.text

@@ -33,7 +33,7 @@ extension LibraryStore {
             try Self.requireBook(bookID, connection)
             return try connection.query("""
                 SELECT book_id, position, key, title, url, is_volume, in_toc, state, attempts, last_error,
-                    fetched_at, text_length
+                    fetched_at, text_length, source_url
                 FROM chapters WHERE \(condition) ORDER BY position, id
                 """, purpose: "listing the chapters of book \(bookID)", bindings: bindings) {
                 (row) throws(LibraryError) in
@@ -41,7 +41,7 @@ extension LibraryStore {
                               url: row.text(4), isVolume: row.int64(5) != 0, inTOC: row.int64(6) != 0,
                               state: ChapterState(rawValue: row.text(7)) ?? .pending, attempts: row.int(8),
                               lastError: row.optionalText(9), fetchedAt: row.optionalInt64(10).map(Self.date),
-                              textLength: row.int(11))
+                              textLength: row.int(11), sourceURL: row.optionalText(12))
             }
         }
     }

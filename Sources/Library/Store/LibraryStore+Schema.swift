@@ -66,6 +66,25 @@ extension LibraryStore {
             INSERT OR IGNORE INTO removed_books (id) VALUES (old.id);
         END;
         """,
+        // Version 3: a book is known on several sources (`bookrule sources`, `switch`), and each saved chapter
+        // remembers which source its text came from. The current source of every book is its first known one.
+        """
+        CREATE TABLE book_sources (
+            book_id INTEGER NOT NULL REFERENCES books (id) ON DELETE CASCADE,
+            source_url TEXT NOT NULL REFERENCES sources (url) ON UPDATE CASCADE,
+            book_url TEXT NOT NULL,
+            variables TEXT NOT NULL DEFAULT '{}',
+            toc_length INTEGER,
+            latest_chapter TEXT,
+            checked_at INTEGER,
+            PRIMARY KEY (book_id, source_url)
+        ) STRICT;
+        INSERT INTO book_sources (book_id, source_url, book_url, variables)
+            SELECT id, source_url, url, variables FROM books;
+        ALTER TABLE chapters ADD COLUMN source_url TEXT;
+        UPDATE chapters SET source_url = (SELECT b.source_url FROM books b WHERE b.id = chapters.book_id)
+            WHERE state = 'done';
+        """,
     ]
 
     /// Brings the schema to `schemaVersion` in one transaction, refusing files that are not bookrule libraries

@@ -18,6 +18,9 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownBook(id: Int64)
     /// The book has no chapter with this URL (its TOC was not merged, or lists other URLs).
     case unknownChapter(bookID: Int64, url: String)
+    /// Another book of the library is already stored under this source and book URL, so this one cannot move
+    /// there.
+    case bookOnSourceExists(bookID: Int64, otherBookID: Int64, sourceURL: String)
     /// Any other SQLite failure: the library file, what bookrule was doing, SQLite's message and result code.
     case sqlite(path: String, purpose: String, code: Int32, message: String)
 
@@ -40,6 +43,9 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
             return "no book with id \(id) in the library"
         case .unknownChapter(let bookID, let url):
             return "book \(bookID) has no chapter \(url) in the library (merge its table of contents first)"
+        case .bookOnSourceExists(let bookID, let otherBookID, let sourceURL):
+            return "book \(bookID) cannot move to \(sourceURL): book \(otherBookID) is that source's copy of it "
+                + "already (remove one of them with `bookrule library --remove`)"
         case .sqlite(let path, let purpose, let code, let message):
             return "library \(path): \(purpose) failed: \(message) (SQLite error \(code))"
         }

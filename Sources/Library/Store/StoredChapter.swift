@@ -27,4 +27,6 @@ public struct StoredChapter: Sendable, Equatable, Codable {
     public var fetchedAt: Date?
     /// Characters in the saved text, 0 when none.
     public var textLength: Int
+    /// The source the saved text came from (`bookSourceUrl`); nil when no text is saved.
+    public var sourceURL: String? = nil
 }

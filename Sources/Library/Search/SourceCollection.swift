@@ -1,0 +1,49 @@
+import Foundation
+import BookRuleEngine
+
+/// Sources read from files and folders for a multi-source command: every source of each JSON file given,
+/// and of each `*.json` file in each folder given (not recursive, by name). A file that cannot be read is
+/// reported and skipped, so one broken file does not stop a search over hundreds; a source listed twice (same
+/// `bookSourceUrl`) counts once.
+public struct SourceCollection: Sendable {
+    /// The sources, in the order read.
+    public let sources: [BookSource]
+    /// Files that could not be read, each with why.
+    public let problems: [String]
+
+    /// Reads `paths`.
+    public init(paths: [String]) {
+        var sources: [BookSource] = []
+        var problems: [String] = []
+        var seen = Set<String>()
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                problems.append("\(path): no such file or folder")
+                continue
+            }
+            var files = [path]
+            if isDirectory.boolValue {
+                do {
+                    files = try FileManager.default.contentsOfDirectory(atPath: path)
+                        .filter { $0.lowercased().hasSuffix(".json") }.sorted().map { path + "/" + $0 }
+                } catch {
+                    problems.append("\(path): the folder cannot be listed: \(error.localizedDescription)")
+                    continue
+                }
+                if files.isEmpty { problems.append("\(path): the folder holds no .json files") }
+            }
+            for file in files {
+                do {
+                    for source in try BookSource.load(contentsOf: file) where seen.insert(source.url).inserted {
+                        sources.append(source)
+                    }
+                } catch {
+                    problems.append("\(error)")
+                }
+            }
+        }
+        self.sources = sources
+        self.problems = problems
+    }
+}

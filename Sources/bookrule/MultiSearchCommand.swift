@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import BookRule
+import Foundation
+import Synchronization
+
+/// `search KEYWORD --sources FILE_OR_DIR…`: one keyword over many sources at once, books grouped across them.
+enum MultiSearchCommand {
+    static let help = """
+    Usage: bookrule search KEYWORD --sources FILE_OR_DIR [FILE_OR_DIR…] [options]
+
+    Searches every source in the files and folders given (each *.json file of a folder) at once and lists the
+    books found, each once with every source that has it (grouped by name and author, ignoring spacing,
+    punctuation, full-width forms and notes such as （精校版）), then the sources that failed, by kind:
+    timeout, http error, blocked, rule broke, could not run. On a terminal a live line shows sources
+    done/total, books found and failures. Exit status 1 when every source failed.
+
+    Options:
+      --sources PATH      A source file or a folder of them; repeat it, or list more paths after KEYWORD
+      --jobs N            Sources searched at the same time (default 16); each host is still paced on its own
+      --source-timeout SECONDS  Longest time one source may take, waiting for its host included (default 30)
+      --page N            Results page asked of every source (default 1)
+      --replay HAR        Answer every request from a HAR recording instead of the network
+      --json              Print the books and failures as JSON
+      -h, --help          Show this help
+
+    Fetching (live requests go through the polite fetcher: one request at a time per host):
+    \(FetchOptions.help)
+    """
+
+    /// Whether `words` ask for this command rather than the single-source search.
+    static func applies(to words: [String]) -> Bool {
+        words.contains { $0 == "--sources" || $0.hasPrefix("--sources=") }
+    }
+
+    static func run(_ words: [String], terminal: Terminal) async -> Int32 {
+        let arguments: CommandLineArguments
+        do {
+            arguments = try CommandLineArguments(
+                words, valueOptions: FetchOptions.valueNames.union(["--sources", "--jobs", "--source-timeout", "--page", "--replay"]),
+                flagOptions: FetchOptions.flagNames.union(["--help", "--json"]))
+        } catch {
+            terminal.error(UsageMessage.text(error, command: "search"))
+            return 2
+        }
+        if arguments.has("--help") {
+            terminal.print(help)
+            return 0
+        }
+        let search: MultiSourceSearch
+        let keyword: String
+        do {
+            guard let first = arguments.positionals.first else { throw UsageError("give one KEYWORD (quote it if it has spaces)") }
+            keyword = first
+            let paths = (arguments.options["--sources"] ?? []) + arguments.positionals.dropFirst()
+            let collection = SourceCollection(paths: paths)
+            for problem in collection.problems { terminal.error("warning: \(problem)") }
+            guard !collection.sources.isEmpty else { throw UsageError("no sources could be read from \(paths.joined(separator: ", "))") }
+            let jobs = try arguments.positiveInt("--jobs", default: 16, maximum: 1000)
+            let page = try arguments.positiveInt("--page", default: 1)
+            var timeout = Duration.seconds(30)
+            if let text = arguments.value("--source-timeout") {
+                guard let seconds = Double(text), seconds > 0, seconds < 86_400 else {
+                    throw UsageError("--source-timeout takes a number of seconds above 0, not \"\(text)\"")
+                }
+                timeout = .milliseconds(Int64(seconds * 1000))
+            }
+            let fetch = try FetchOptions(arguments)
+            let cache = LibraryStore.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
+            let options = EngineOptions(scriptCacheDirectory: cache)
+            let make: @Sendable (BookSource) -> SourceEngine
+            if let replay = arguments.value("--replay") {
+                let transport = try HARReplayTransport(contentsOf: replay)
+                make = { SourceEngine(source: $0, transport: CookieJar(upstream: transport), options: options) }
+            } else {
+                // One fetcher for every engine: a host serving several sources still gets one request at a time.
+                let fetcher = fetch.fetcher(terminal: terminal)
+                make = { SourceEngine(source: $0, transport: SourceTransport(for: $0, over: fetcher).transport, options: options) }
+            }
+            search = MultiSourceSearch(sources: collection.sources,
+                                       options: .init(concurrency: jobs, timeout: timeout, page: page), engine: make)
+        } catch let error as UsageError {
+            terminal.error(UsageMessage.text(error, command: "search"))
+            return 2
+        } catch {
+            terminal.error("error: \(error)")
+            return 2
+        }
+
+        let live = !arguments.has("--json") && isatty(STDERR_FILENO) == 1 && ProcessEnvironment.value("TERM") != "dumb"
+        let started = ContinuousClock.now
+        var list = FoundBookList()
+        let total = search.sources.count
+        for await outcome in search.results(for: keyword) {
+            list.add(outcome)
+            if live {
+                var text = "searched \(list.sourcesDone)/\(total) sources · \(list.books.count) book(s)"
+                if !list.failures.isEmpty { text += " · \(list.failures.count) failed" }
+                terminal.errorRaw("\r\u{1B}[K" + text)
+            } else if !arguments.has("--json") {
+                let what = outcome.failure.map { "failed (\($0.kind.rawValue))" }
+                    ?? "\((try? outcome.result.get().results.count) ?? 0) result(s)"
+                terminal.error("\(outcome.source.name): \(what) in \(String(format: "%.1f", outcome.seconds)) s")
+            }
+        }
+        if live { terminal.errorRaw("\r\u{1B}[K") }
+        let seconds = (ContinuousClock.now - started).seconds
+        if arguments.has("--json") {
+            printJSON(list, keyword: keyword, sources: total, seconds: seconds, terminal: terminal)
+        } else {
+            printText(list, sources: total, seconds: seconds, terminal: terminal)
+        }
+        return list.failures.count == total ? 1 : 0
+    }
+
+    /// The JSON form: books (each with its copies) and failures.
+    struct Report: Encodable {
+        struct Failure: Encodable {
+            var sourceName: String
+            var sourceURL: String
+            var kind: String
+            var message: String
+        }
+        var keyword: String
+        var sources: Int
+        var seconds: Double
+        var books: [FoundBook]
+        var failures: [Failure]
+    }
+
+    private static func printJSON(_ list: FoundBookList, keyword: String, sources: Int, seconds: Double, terminal: Terminal) {
+        let report = Report(keyword: keyword, sources: sources, seconds: (seconds * 1000).rounded() / 1000, books: ordered(list.books),
+                            failures: list.failures.map {
+            Report.Failure(sourceName: $0.source.name, sourceURL: $0.source.url, kind: $0.failure.kind.rawValue,
+                           message: $0.failure.message)
+        })
+        do {
+            terminal.print(try JSONWriter.string(report, style: .pretty))
+        } catch {
+            terminal.error("error: \(error)")
+        }
+    }
+
+    /// Books found by more sources first, then in the order found.
+    private static func ordered(_ books: [FoundBook]) -> [FoundBook] {
+        books.enumerated().sorted { $0.element.copies.count != $1.element.copies.count
+            ? $0.element.copies.count > $1.element.copies.count : $0.offset < $1.offset }.map(\.element)
+    }
+
+    private static func printText(_ list: FoundBookList, sources: Int, seconds: Double, terminal: Terminal) {
+        for (index, book) in ordered(list.books).enumerated() {
+            let author = book.author.isEmpty ? "" : " — \(book.author)"
+            terminal.print("\(index + 1). \(book.name)\(author)  (\(book.copies.count) source\(book.copies.count == 1 ? "" : "s"))")
+            for copy in book.copies {
+                let latest = copy.lastChapter.isEmpty ? "" : "  latest: \(copy.lastChapter)"
+                terminal.print("   \(copy.sourceName)  \(copy.bookURL)\(latest)")
+            }
+        }
+        let found = sources - list.failures.count - list.sourcesEmpty
+        terminal.print("searched \(sources) source(s) in \(String(format: "%.1f", seconds)) s: \(list.books.count) book(s); "
+                       + "\(found) source(s) found something, \(list.sourcesEmpty) found nothing, \(list.failures.count) failed")
+        guard !list.failures.isEmpty else { return }
+        terminal.print("failures: " + list.failureCounts.map { "\($0.count) \($0.kind.rawValue)" }.joined(separator: ", "))
+        for (source, failure) in list.failures.sorted(by: { $0.failure.kind < $1.failure.kind }) {
+            terminal.print("   \(source.name) (\(failure.kind.rawValue)): \(failure.message)")
+        }
+    }
+}
