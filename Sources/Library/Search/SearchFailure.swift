@@ -49,6 +49,7 @@ public struct SearchFailure: Sendable, Equatable, Codable, CustomStringConvertib
         switch error {
         case .unusableRules, .missingRule: return .couldNotRun
         case .httpStatus(_, let status): return [401, 403, 429].contains(status) ? .blocked : .httpError
+        case .blocked: return .blocked
         case .transport(_, let underlying): return kind(of: underlying)
         case .document, .rule, .invalidURL, .fieldEmptyEverywhere: return .ruleBroke
         }
