@@ -6,14 +6,14 @@ import CCrypto
 /// (`SHA256`, `MessageDigest`) refer to it. Those copies share it copy-on-write: they call `update` only on a
 /// context they hold uniquely and copy it first otherwise, so a shared context is only ever read, which is
 /// why it can be `@unchecked Sendable`.
-final class DigestContext: @unchecked Sendable {
+package final class DigestContext: @unchecked Sendable {
     private let context: OpaquePointer
 
     /// A fresh context for `digest` (an `EVP_MD` such as `EVP_sha256()`).
     ///
     /// Traps when OpenSSL cannot allocate or initialise it, as Swift itself does when memory runs out: that
     /// happens only without memory or with a libcrypto missing the algorithm, never because of the input.
-    init(digest: OpaquePointer?) {
+    package init(digest: OpaquePointer?) {
         guard let digest, let context = EVP_MD_CTX_new() else {
             fatalError("libcrypto could not create a digest context")
         }
@@ -26,7 +26,7 @@ final class DigestContext: @unchecked Sendable {
 
     /// An independent copy of `other`'s state (`EVP_MD_CTX_copy_ex`), for copy-on-write and for finalising
     /// without consuming the running hash.
-    init(copying other: DigestContext) {
+    package init(copying other: DigestContext) {
         guard let context = EVP_MD_CTX_new() else { fatalError("libcrypto could not create a digest context") }
         guard EVP_MD_CTX_copy_ex(context, other.context) == 1 else {
             EVP_MD_CTX_free(context)
@@ -40,7 +40,7 @@ final class DigestContext: @unchecked Sendable {
     }
 
     /// Adds `bytes` to the message.
-    func update(_ bytes: UnsafeRawBufferPointer) {
+    package func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         // EVP_DigestUpdate fails only on a context that was never initialised, which init rules out.
         let status = EVP_DigestUpdate(context, base, bytes.count)
@@ -48,7 +48,7 @@ final class DigestContext: @unchecked Sendable {
     }
 
     /// The digest of everything added so far, computed on a copy so this context can go on hashing.
-    func digestOfCopy() -> [UInt8] {
+    package func digestOfCopy() -> [UInt8] {
         let copy = DigestContext(copying: self)
         return copy.finalizeInPlace()
     }

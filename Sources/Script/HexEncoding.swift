@@ -1,10 +1,10 @@
 /// Lower-case hexadecimal text for digests, the form checksums are published in and Legado's `md5Encode`
 /// returns.
-enum HexEncoding {
+package enum HexEncoding {
     private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// `bytes` as two lower-case hex digits per byte.
-    static func lowercase(_ bytes: [UInt8]) -> String {
+    package static func lowercase(_ bytes: [UInt8]) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)
         for byte in bytes {

@@ -1,11 +1,11 @@
 import CCrypto
 
 /// Reads OpenSSL's per-thread error queue, so a failure can say what libcrypto complained about.
-enum OpenSSLError {
+package enum OpenSSLError {
     /// The oldest queued error as OpenSSL's text (e.g. `error:1C800064:Provider routines::bad decrypt`),
     /// or "no OpenSSL error queued"; the queue is emptied either way so a later call doesn't report a stale
     /// error.
-    static func lastMessage() -> String {
+    package static func lastMessage() -> String {
         let code = ERR_get_error()
         defer { ERR_clear_error() }
         guard code != 0 else { return "no OpenSSL error queued" }
@@ -15,7 +15,7 @@ enum OpenSSLError {
     }
 
     /// Empties the error queue before a call whose failure will be reported.
-    static func clear() {
+    package static func clear() {
         ERR_clear_error()
     }
 }

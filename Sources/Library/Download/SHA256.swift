@@ -1,3 +1,4 @@
+import BookRuleScript
 import CCrypto
 #if canImport(Glibc)
 import Glibc
