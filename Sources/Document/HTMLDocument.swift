@@ -36,6 +36,11 @@ public final class HTMLDocument: @unchecked Sendable {
     /// A context is taken out while one thread uses it, so none is shared.
     private let contextPool = Mutex<ContextPool>(ContextPool())
 
+    /// Subtrees taken out with `detach` (only documents a script parsed itself are changed): libxml2 frees
+    /// only what is still in the tree, so these are freed in `deinit`, while the document that owns their
+    /// names still exists, and not before, since any node value handed out keeps the document alive.
+    private let detached = Mutex<DetachedPointers>(DetachedPointers())
+
     /// The body parsed as JSON, when it is JSON (an API answer rather than a page): JSONPath rules read this.
     public let json: JSONValue?
 
@@ -149,7 +154,21 @@ public final class HTMLDocument: @unchecked Sendable {
             for context in pool.contexts { xmlXPathFreeContext(context) }
             pool.contexts.removeAll()
         }
+        detached.withLock { detached in
+            for node in detached.nodes { xmlFreeNode(node) }
+            detached.nodes.removeAll()
+        }
         xmlFreeDoc(pointer)
+    }
+
+    /// Takes `node` and its subtree out of this document (jsoup's `remove()` on a document a script parsed);
+    /// handles to it stay readable until the document goes.
+    package func detach(_ node: HTMLNode) {
+        guard node.document === self, node.pointer.pointee.parent != nil else { return }
+        detached.withLock { detached in
+            xmlUnlinkNode(node.pointer)
+            detached.nodes.append(node.pointer)
+        }
     }
 
     /// Runs `body` with an XPath context for this document that no other thread is using.
@@ -238,4 +257,9 @@ public final class HTMLDocument: @unchecked Sendable {
 /// Idle XPath contexts of one document. The pointers are only ever used by the thread that took them out.
 private struct ContextPool: @unchecked Sendable {
     var contexts: [xmlXPathContextPtr] = []
+}
+
+/// Nodes `HTMLDocument.detach` took out of the tree, freed with the document.
+private struct DetachedPointers: @unchecked Sendable {
+    var nodes: [xmlNodePtr] = []
 }

@@ -23,27 +23,3 @@ extension HTMLNode {
         }
     }
 }
-
-/// Subtrees taken out of a document that its owner may change (one a script parsed itself): libxml2 frees
-/// only what is still in the tree when the document goes, so what was taken out is freed here, once, while
-/// the document (held strongly) is still alive to own the names the nodes share with it.
-package final class DetachedSubtrees {
-    private let document: HTMLDocument
-    private var pointers: [xmlNodePtr] = []
-
-    /// Detached subtrees of `document`.
-    package init(of document: HTMLDocument) {
-        self.document = document
-    }
-
-    /// Takes `node` and its subtree out of the document; handles to it stay readable until this goes.
-    package func detach(_ node: HTMLNode) {
-        guard node.document === document, node.pointer.pointee.parent != nil else { return }
-        xmlUnlinkNode(node.pointer)
-        pointers.append(node.pointer)
-    }
-
-    deinit {
-        for pointer in pointers { xmlFreeNode(pointer) }
-    }
-}

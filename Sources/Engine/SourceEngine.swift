@@ -34,6 +34,10 @@ public struct SourceEngine: Sendable {
 
     /// Searches the site for `key` and reads every result on the page.
     public func search(key: String, page: Int = 1) async throws -> SearchPage {
+        try await offPoolForScripts { try await searchStep(key: key, page: page) }
+    }
+
+    private func searchStep(key: String, page: Int) async throws -> SearchPage {
         let section = source.search
         try requireRules(section, step: .search)
         guard let template = source.searchURL else { throw EngineError.missingRule(field: "searchUrl") }
@@ -88,6 +92,10 @@ public struct SourceEngine: Sendable {
 
     /// Reads the book page at `url`. `variables` carries `@put` values from the search result.
     public func bookInfo(url: String, variables: [String: String] = [:]) async throws -> BookInfo {
+        try await offPoolForScripts { try await bookInfoStep(url: url, variables: variables) }
+    }
+
+    private func bookInfoStep(url: String, variables: [String: String]) async throws -> BookInfo {
         try requireRules(source.bookInfo, step: .bookInfo)  // before fetching: a refused step sends nothing
         let absolute = try absoluteURL(url, field: "book URL")
         let headers = try requestHeaders(ScriptBindings(baseURL: absolute))
@@ -137,6 +145,10 @@ public struct SourceEngine: Sendable {
 
     /// Reads the whole table of contents starting at `url`; `book` is what scripts see as `book`.
     public func toc(url: String, variables: [String: String] = [:], book: BookInfo? = nil) async throws -> TableOfContents {
+        try await offPoolForScripts { try await tocStep(url: url, variables: variables, book: book) }
+    }
+
+    private func tocStep(url: String, variables: [String: String], book: BookInfo?) async throws -> TableOfContents {
         let section = source.toc
         try requireRules(section, step: .toc)
         guard let listRule = section[.chapterList] else { throw EngineError.missingRule(field: "ruleToc.chapterList") }
@@ -256,6 +268,11 @@ public struct SourceEngine: Sendable {
     /// repeats a page, or runs out.
     public func content(of chapter: Chapter, next: Chapter? = nil, book: BookInfo? = nil,
                         variables: [String: String] = [:]) async throws -> ChapterContent {
+        try await offPoolForScripts { try await contentStep(of: chapter, next: next, book: book, variables: variables) }
+    }
+
+    private func contentStep(of chapter: Chapter, next: Chapter?, book: BookInfo?,
+                             variables: [String: String]) async throws -> ChapterContent {
         let section = source.content
         try requireRules(section, step: .content)
         guard let contentRule = section[.content] else { throw EngineError.missingRule(field: "ruleContent.content") }
@@ -337,6 +354,16 @@ public struct SourceEngine: Sendable {
     }
 
     // MARK: - Plumbing
+
+    /// Runs a step of a source with scripts on a thread of its own. Its rules run synchronously, and a script
+    /// that fetches (`java.ajax`) blocks the thread evaluating it until the answer comes; on Swift's pool (two
+    /// threads on a two-core machine) two such steps could hold every thread while a third task that the
+    /// fetches wait for (another request to the same host, in its turn) could not resume. A source without
+    /// scripts never blocks and stays on the pool.
+    private func offPoolForScripts<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        guard scripts != nil else { return try await body() }
+        return try await withTaskExecutorPreference(ScriptFetchExecutor()) { try await body() }
+    }
 
     /// What rules of a step run with: the page's URL, the book's variables, and for a source with scripts the
     /// script runtime bound to the step's `key`, `page`, `book`, `chapter`…

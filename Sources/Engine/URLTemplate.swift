@@ -139,6 +139,11 @@ public struct URLTemplate: Sendable {
         let environment = RuleEnvironment(baseURL: baseURL, variables: variables, script: script)
         if let scriptPass {
             let computed = try runScriptPass(scriptPass, environment: environment)
+            // Legado runs the script pass once: a script that gives JavaScript again is an error, not a loop.
+            guard !RuleParser.isJavaScript(computed) else {
+                throw RuleError(field: field, dialect: .javaScript,
+                                reason: "the URL's script gave JavaScript again (\"\(computed.prefix(60))\") instead of a URL", rule: text)
+            }
             return try URLTemplate(computed, field: field).request(key: key, page: page, baseURL: baseURL,
                                                                      sourceHeaders: sourceHeaders, script: script,
                                                                      variables: variables)

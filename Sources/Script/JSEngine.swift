@@ -157,6 +157,13 @@ final class JSEngine {
     /// Runs native function number `index` (called from the trampoline, on the engine's thread).
     fileprivate func runNative(_ index: Int, _ arguments: UnsafeBufferPointer<JSValueRef?>) throws -> JSValueRef? {
         let native = natives[index]
+        // A nested evaluation that ran out of time leaves the limit disarmed: arm it again at once, so the
+        // outer script, which may catch the helper's error, is stopped as well.
+        defer {
+            if let state = watchdog, state.fired != nil {
+                JSContextGroupSetExecutionTimeLimit(group, 0.001, watchdogCallback, Unmanaged.passUnretained(state).toOpaque())
+            }
+        }
         var values: [ScriptValue] = []
         values.reserveCapacity(arguments.count)
         for argument in arguments {
@@ -204,9 +211,22 @@ final class JSEngine {
         return number.isFinite ? Int(number) : nil
     }
 
-    /// `value` copied into Swift. Functions become `undefined`; objects nested deeper than 64 levels (or
-    /// cycles) are cut there.
-    func value(of value: JSValueRef, depth: Int = 0) throws(JSError) -> ScriptValue {
+    /// How many values one copy into Swift may hold: the copy runs outside the script's time and heap limits,
+    /// so `[x, x]` nested twenty times (or an array holding itself) must not be walked for ever.
+    static let copyBudget = 1_000_000
+
+    /// `value` copied into Swift. Functions become `undefined`; objects nested deeper than 64 levels are cut
+    /// there; a value of more than `copyBudget` elements in all (cycles included) is an error.
+    func value(of value: JSValueRef) throws(JSError) -> ScriptValue {
+        var budget = Self.copyBudget
+        return try self.value(of: value, depth: 0, budget: &budget)
+    }
+
+    private func value(of value: JSValueRef, depth: Int, budget: inout Int) throws(JSError) -> ScriptValue {
+        budget -= 1
+        if budget < 0 {
+            throw JSError(kind: .thrown, message: "the value is too large to hand over: more than \(Self.copyBudget) elements in all (or an array or object that contains itself)")
+        }
         switch JSValueGetType(context, value) {
         case kJSTypeUndefined: return .undefined
         case kJSTypeNull: return .null
@@ -227,13 +247,13 @@ final class JSEngine {
         var exception: JSValueRef?
         if JSValueIsArray(context, value) {
             let length = JSStrings.with("length") { JSObjectGetProperty(context, object, $0, &exception) }
-            let count = Int(max(0, min(JSValueToNumber(context, length, nil), 10_000_000)))
+            let count = Int(max(0, min(JSValueToNumber(context, length, nil), Double(max(0, budget)) + 1)))
             var items: [ScriptValue] = []
             items.reserveCapacity(count)
             for index in 0..<count {
                 guard let item = JSObjectGetPropertyAtIndex(context, object, UInt32(index), &exception) else { break }
                 if let exception { throw error(from: exception) }
-                items.append(try self.value(of: item, depth: depth + 1))
+                items.append(try self.value(of: item, depth: depth + 1, budget: &budget))
             }
             return .array(items)
         }
@@ -246,7 +266,7 @@ final class JSEngine {
             if let exception { throw error(from: exception) }
             if JSValueIsObject(context, member), let function = JSValueToObject(context, member, nil),
                JSObjectIsFunction(context, function) { continue }
-            members.append((JSStrings.string(name), try self.value(of: member, depth: depth + 1)))
+            members.append((JSStrings.string(name), try self.value(of: member, depth: depth + 1, budget: &budget)))
         }
         return .object(members)
     }

@@ -21,20 +21,18 @@ final class ScriptNode {
     }
 }
 
-/// A document a script parsed itself, and the nodes `remove()` took out of it (freed once every node handle
-/// into them is gone: each handle holds this object).
+/// A document a script parsed itself: the only kind `remove()` may change.
 final class ScriptTree {
     /// The parsed document.
     let document: HTMLDocument
-    private let detached: DetachedSubtrees
 
     init(_ document: HTMLDocument) {
         self.document = document
-        detached = DetachedSubtrees(of: document)
     }
 
-    /// Takes `node` (and its subtree) out of the document; it stays readable until this tree goes.
+    /// Takes `node` (and its subtree) out of the document; the document frees it when it goes, so node
+    /// values handed to rules (which keep the document alive) stay readable.
     func detach(_ node: HTMLNode) {
-        detached.detach(node)
+        document.detach(node)
     }
 }

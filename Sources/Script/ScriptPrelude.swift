@@ -632,6 +632,12 @@ function bind(bindings) {
         let value = bindings[name];
         if (name === 'result') value = adorn(value);
         if ((name === 'book' || name === 'chapter') && value) value = variables(Object.assign(value, name === 'book' ? bookMethods : {}));
+        // A jsLib `var key` is a global that cannot be redefined: the binding is assigned to it instead.
+        const existing = Object.getOwnPropertyDescriptor(G, name);
+        if (existing && !existing.configurable) {
+            if (existing.writable) G[name] = value === undefined ? null : value;
+            continue;
+        }
         Object.defineProperty(G, name, { value: value === undefined ? null : value, writable: true, configurable: true, enumerable: false });
     }
 }
@@ -639,7 +645,14 @@ function unbind() {
     const descriptors = saved.pop();
     if (!descriptors) return;
     NAMES.forEach((name, index) => {
-        if (descriptors[index]) Object.defineProperty(G, name, descriptors[index]); else delete G[name];
+        const descriptor = descriptors[index];
+        if (descriptor && !descriptor.configurable) {
+            if (descriptor.writable) G[name] = descriptor.value;
+        } else if (descriptor) {
+            Object.defineProperty(G, name, descriptor);
+        } else {
+            delete G[name];
+        }
     });
 }
 // Globals a snippet creates by assignment (`x = 1` without `var`) are removed after it, as each Legado

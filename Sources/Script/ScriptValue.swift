@@ -52,7 +52,8 @@ enum ScriptValue {
             bytes.reserveCapacity(items.count)
             for item in items {
                 guard case .number(let number) = item, number.isFinite else { return nil }
-                bytes.append(UInt8(truncatingIfNeeded: Int(number)))
+                // As Java casts to byte: saturate to the int range first (Int(1e20) would trap), then wrap.
+                bytes.append(UInt8(truncatingIfNeeded: Int32(clamping: Int64(exactly: number.rounded(.towardZero)) ?? (number < 0 ? Int64.min : Int64.max))))
             }
             return bytes
         case .string(let text):

@@ -19,6 +19,8 @@ extension ScriptWorker {
             ("getElements", { [unowned self] in try getElements($0) }),
             ("setContent", { [unowned self] in setContent($0) }),
             ("setBaseUrl", { [unowned self] arguments in
+                // jsLib runs before any rule: there is no rule's base URL to set then.
+                guard !frames.isEmpty else { throw HelperFailure("java.setBaseUrl needs a rule being evaluated; it cannot run in jsLib") }
                 frames[frames.count - 1].environment.baseURL = arguments.first?.text ?? ""
                 return .undefined
             }),

@@ -36,6 +36,8 @@ func threadCPUTime() -> Duration {
 let watchdogCallback: JSShouldTerminateCallback = { context, raw in
     guard let context, let raw else { return true }
     let state = Unmanaged<WatchdogState>.fromOpaque(raw).takeUnretainedValue()
+    // Once stopped, always stopped: a script that caught a nested evaluation's time-out is stopped too.
+    if state.fired != nil { return true }
     let used = state.used
     if used >= state.limits.timeLimit {
         state.fired = JSError(kind: .timeLimit, message: "stopped after \(state.limits.timeLimit) of CPU time")

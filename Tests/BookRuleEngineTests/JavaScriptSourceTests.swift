@@ -1,5 +1,6 @@
 import Testing
 @testable import BookRuleEngine
+@testable import BookRuleJSON
 @testable import BookRuleHTTP
 import BookRule
 import TestSupport
@@ -85,5 +86,44 @@ struct JavaScriptSourceTests {
         }
         #expect(answers.count == 2 && answers[0] == answers[1], "\(answers)")
         #expect(answers.first?.hasPrefix("17040672000") == true)
+    }
+
+    @Test("hostile scripts fail with an error, never a crash or a hang", arguments: [
+        #"{"jsLib": "java.setBaseUrl('https://y.test/')"}"#,
+        #"{"searchUrl": "@js:result"}"#,
+        #"{"ruleSearch": {"bookList": "//li", "name": "@js:var x=['a']; for (var i=0;i<30;i++) x=[x,x]; x", "bookUrl": "//a/@href"}}"#,
+        #"{"ruleSearch": {"bookList": "//li", "name": "@js:var a=[]; a.push(a,a); a", "bookUrl": "//a/@href"}}"#,
+        #"{"ruleSearch": {"bookList": "//li", "name": "@js:java.bytesToStr([1e20, -1e300, 65])", "bookUrl": "//a/@href"}}"#,
+        #"{"ruleSearch": {"bookList": "//li", "name": "@js:try { java.getString('@js:while(true){}') } catch (e) {}; while (true) {}", "bookUrl": "//a/@href"}}"#,
+    ])
+    func hostile(_ override: String) async throws {
+        var object = try #require(try JSONParser.parse(Self.source).value.objectValue)
+        for (key, node) in try #require(try JSONParser.parse(override).value.objectValue).members {
+            object.members.removeAll { $0.key == key }
+            object.members.append((key, node))
+        }
+        let source = BookSource(object: object, location: SourceLocation(line: 1, column: 1), origin: SourceOrigin(path: "hostile.json", index: nil))
+        var options = EngineOptions()
+        options.scriptLimits.timeLimit = .milliseconds(300)
+        let engine = SourceEngine(source: source, transport: TestSite(html: Self.site), options: options)
+        let clock = ContinuousClock()
+        let started = clock.now
+        do {
+            let page = try await engine.search(key: "斗破")
+            // The byte helper saturates as Java's cast does instead of trapping.
+            #expect(page.results.allSatisfy { !$0.name.isEmpty })
+        } catch {
+            #expect(!"\(error)".isEmpty)
+        }
+        #expect(clock.now - started < .seconds(30))
+    }
+
+    @Test("a jsLib var named like a binding does not break every snippet: the binding wins while a snippet runs")
+    func jsLibVarNamedKey() async throws {
+        let text = Self.source.replacingOccurrences(of: #""jsLib": "function"#, with: #""jsLib": "var key = 'aeskey'; function"#)
+            .replacingOccurrences(of: "result.trim() + '!'", with: "key")
+        let engine = SourceEngine(source: try loadSource(text), transport: TestSite(html: Self.site))
+        let search = try await engine.search(key: "斗破")
+        #expect(search.results.map(\.name) == ["斗破"])
     }
 }

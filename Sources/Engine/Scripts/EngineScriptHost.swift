@@ -29,11 +29,13 @@ final class EngineScriptHost: ScriptHost {
 
     func fetch(_ request: ScriptRequest) throws -> ScriptResponse {
         let httpRequest: HTTPRequest
+        var charsetOption: String?
         switch request {
         case .spec(let spec):
             // The same `url,{options}` reading as every URL of the source (method, body, charset, headers).
             let template = try URLTemplate(spec, field: "java.ajax")
             httpRequest = try template.request(baseURL: sourceKey, sourceHeaders: sourceHeaders)
+            charsetOption = template.charset
         case .explicit(let url, let method, let headers, let body):
             guard let absolute = URLReference.resolve(url, against: sourceKey), URLReference.isHTTP(absolute) else {
                 throw ScriptHostFailure("\"\(url)\" is not an http(s) URL")
@@ -47,7 +49,7 @@ final class EngineScriptHost: ScriptHost {
         let response = try executor.blockingRun { try await transport.send(httpRequest) }
         var headers: [String: String] = [:]
         for header in response.headers { headers[header.name] = header.value }
-        let decision = try? CharsetDetector.decide(bytes: response.body, sourceOption: nil, contentType: response.contentType)
+        let decision = try? CharsetDetector.decide(bytes: response.body, sourceOption: charsetOption, contentType: response.contentType)
         let body = decision.flatMap { try? TextTranscoder.utf8Bytes(from: response.body, charset: $0.charset) }
             .map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: response.body, as: UTF8.self)
         return ScriptResponse(url: response.url, statusCode: response.status, headers: headers, body: body)

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Runs the async work a script's blocking `java.ajax` waits for on a thread of its own. The script's thread
-/// and the rule evaluation that called it are blocked meanwhile; were the fetch to need Swift's cooperative
-/// pool (two threads on a two-core machine), two scripts fetching at once could wait on each other forever.
-/// With this executor preferred, the task and the classes it calls run here instead (SE-0417).
+/// A thread of its own for async work that must not depend on Swift's cooperative pool (two threads on a
+/// two-core machine): the fetch a script's blocking `java.ajax` waits for, and the steps of a source with
+/// scripts, whose synchronous rule evaluation blocks while a script fetches. With this executor preferred, the
+/// task and the classes it calls run here instead of on the pool (SE-0417).
 final class ScriptFetchExecutor: TaskExecutor, @unchecked Sendable {
     private let queue = DispatchQueue(label: "bookrule.script-fetch")
 
