@@ -15,9 +15,9 @@
 ///   `:containsOwn(x)` its own text, both case-insensitively with whitespace collapsed.
 ///
 /// XPath 1.0 cannot express everything; those pieces are errors naming the piece (see `CSSTranslationError`).
-enum CSSTranslator {
+package enum CSSTranslator {
     /// An XPath 1.0 expression selecting the context node or its descendants that match `selector`.
-    static func xpath(_ selector: String) throws(CSSTranslationError) -> String {
+    package static func xpath(_ selector: String) throws(CSSTranslationError) -> String {
         let list = try parse(selector)
         let branches = try CSSXPathBuilder.pathBranches(list, excludingContext: false)
         return branches.joined(separator: " | ")
