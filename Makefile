@@ -43,11 +43,12 @@ sanitize-thread: deps
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan \
 		--filter '$(SANITIZE_THREAD_FILTER)'
 
-# AddressSanitizer (with LeakSanitizer): the whole test suite, in .build/asan. Swift code is instrumented; the C
-# libraries are not, so their own overruns are only caught where Swift hands them a bad buffer.
+# AddressSanitizer: the whole test suite, in .build/asan. Swift code is instrumented; the C libraries are not, so
+# their own overruns are only caught where Swift hands them a bad buffer. Leak checking at exit is off: see
+# docs/testing.md for what it reports and why (the fuzz targets check leaks per input instead).
 sanitize-address: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
 
 # Fuzzing (docs/reliability.md): libFuzzer targets in the Fuzz/ package, built with the toolchain's own libFuzzer
 # and AddressSanitizer. `make fuzz TARGET=rule SECONDS=600` runs one target niced; new inputs go to
@@ -71,7 +72,11 @@ FUZZ_MAXLEN_har = 65536
 FUZZ_MAXLEN_json = 16384
 FUZZ_MAXLEN_source = 16384
 FUZZ_MAXLEN_headers = 1024
-FUZZ_OPTIONS = -max_len=$(or $(FUZZ_MAXLEN_$(TARGET)),4096) -timeout=1 -rss_limit_mb=2048 -print_final_stats=1
+# A hang is an input over FUZZ_TIMEOUT seconds of wall time; inputs over 1 s are reported as slow units
+# (replay them unloaded: `Fuzz/.build/debug/fuzz-<target> FILE`). On a loaded shared machine a 1 s alarm
+# fires on inputs that take 0.1 s alone, so the alarm is looser than the 1 s each input must meet.
+FUZZ_TIMEOUT ?= 5
+FUZZ_OPTIONS = -max_len=$(or $(FUZZ_MAXLEN_$(TARGET)),4096) -timeout=$(FUZZ_TIMEOUT) -report_slow_units=1 -rss_limit_mb=2048 -print_final_stats=1
 
 fuzz-build:
 	@scripts/install-deps.sh --fuzz
@@ -80,7 +85,7 @@ fuzz-build:
 fuzz: fuzz-build
 	@test -d Fuzz/Corpus/$(TARGET) || { echo "no target $(TARGET); one of: $(FUZZ_TARGETS)" >&2; exit 2; }
 	mkdir -p .build/fuzz/corpus/$(TARGET) .build/fuzz/artifacts/$(TARGET)
-	nice -n 10 Fuzz/.build/debug/fuzz-$(TARGET) $(FUZZ_OPTIONS) -max_total_time=$(SECONDS) \
+	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=leak_check_at_exit=0 nice -n 10 Fuzz/.build/debug/fuzz-$(TARGET) $(FUZZ_OPTIONS) -max_total_time=$(SECONDS) \
 		$(if $(FUZZ_DICT_$(TARGET)),-dict=Fuzz/Dictionaries/$(FUZZ_DICT_$(TARGET)).dict) \
 		-artifact_prefix=.build/fuzz/artifacts/$(TARGET)/ .build/fuzz/corpus/$(TARGET) Fuzz/Corpus/$(TARGET) \
 		> .build/fuzz/$(TARGET).log 2>&1; status=$$?; \

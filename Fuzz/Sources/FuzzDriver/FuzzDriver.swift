@@ -24,7 +24,7 @@ public func runFuzzer(_ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int
 public func fuzz(_ target: FuzzTarget, _ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     if let violation = target.run(bytes) {
-        fatalError("\(target.rawValue): \(violation)")
+        fatalError("\(target.rawValue): \(violation.debugDescription)")
     }
     return 0
 }
