@@ -5,7 +5,7 @@ EXAMPLE = Sources-json/example-gbk.json
 EXAMPLE_HAR = Fixtures/example-gbk/site.har
 EXAMPLE_SITE = http://127.0.0.1:8791
 
-.PHONY: deps build demo test sanitize sanitize-thread bench record-fixtures clean
+.PHONY: deps build demo test sanitize sanitize-thread sanitize-address fuzz-build fuzz fuzz-all fuzz-corpus bench record-fixtures clean
 
 deps:
 	@scripts/install-deps.sh
@@ -33,7 +33,7 @@ test: deps
 
 # The concurrency tests under sanitizers, each in a build directory of its own so the ordinary debug build is
 # left alone (docs/testing.md). A sanitizer's report fails the run.
-sanitize: sanitize-thread
+sanitize: sanitize-thread sanitize-address
 
 # ThreadSanitizer: data races in Swift code. libxml2, SQLite and libcurl are not instrumented, so races inside
 # them are only seen where Swift mirrors their writes (CompiledXPath.evaluations).
@@ -42,6 +42,63 @@ sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan \
 		--filter '$(SANITIZE_THREAD_FILTER)'
+
+# AddressSanitizer: the whole test suite, in .build/asan. Swift code is instrumented; the C libraries are not, so
+# their own overruns are only caught where Swift hands them a bad buffer. Leak checking at exit is off: see
+# docs/testing.md for what it reports and why (the fuzz targets check leaks per input instead).
+sanitize-address: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+
+# Fuzzing (docs/reliability.md): libFuzzer targets in the Fuzz/ package, built with the toolchain's own libFuzzer
+# and AddressSanitizer. `make fuzz TARGET=rule SECONDS=600` runs one target niced; new inputs go to
+# .build/fuzz/corpus/<target> (Fuzz/Corpus/<target>, the committed seeds, is only read), crashes to
+# .build/fuzz/artifacts/<target>/. Over 1 s per input is a hang.
+FUZZ_TARGETS = json source rule css jsonpath url html har headers script
+TARGET ?= rule
+SECONDS ?= 60
+FUZZ_DICT_rule = rules
+FUZZ_DICT_css = rules
+FUZZ_DICT_url = rules
+FUZZ_DICT_html = html
+FUZZ_DICT_json = json
+FUZZ_DICT_source = json
+FUZZ_DICT_har = json
+FUZZ_DICT_jsonpath = rules
+FUZZ_DICT_script = js
+# Longest input per target (libFuzzer otherwise stops at the longest seed).
+FUZZ_MAXLEN_html = 32768
+FUZZ_MAXLEN_har = 65536
+FUZZ_MAXLEN_json = 16384
+FUZZ_MAXLEN_source = 16384
+FUZZ_MAXLEN_headers = 1024
+# A hang is an input over FUZZ_TIMEOUT seconds of wall time; inputs over 1 s are reported as slow units
+# (replay them unloaded: `Fuzz/.build/debug/fuzz-<target> FILE`). On a loaded shared machine a 1 s alarm
+# fires on inputs that take 0.1 s alone, so the alarm is looser than the 1 s each input must meet.
+FUZZ_TIMEOUT ?= 5
+FUZZ_OPTIONS = -max_len=$(or $(FUZZ_MAXLEN_$(TARGET)),4096) -timeout=$(FUZZ_TIMEOUT) -report_slow_units=1 -rss_limit_mb=2048 -print_final_stats=1
+
+fuzz-build:
+	@scripts/install-deps.sh --fuzz
+	nice -n 10 $(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address --package-path Fuzz
+
+fuzz: fuzz-build
+	@test -d Fuzz/Corpus/$(TARGET) || { echo "no target $(TARGET); one of: $(FUZZ_TARGETS)" >&2; exit 2; }
+	mkdir -p .build/fuzz/corpus/$(TARGET) .build/fuzz/artifacts/$(TARGET)
+	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=leak_check_at_exit=0 nice -n 10 Fuzz/.build/debug/fuzz-$(TARGET) $(FUZZ_OPTIONS) -max_total_time=$(SECONDS) \
+		$(if $(FUZZ_DICT_$(TARGET)),-dict=Fuzz/Dictionaries/$(FUZZ_DICT_$(TARGET)).dict) \
+		-artifact_prefix=.build/fuzz/artifacts/$(TARGET)/ .build/fuzz/corpus/$(TARGET) Fuzz/Corpus/$(TARGET) \
+		> .build/fuzz/$(TARGET).log 2>&1; status=$$?; \
+		grep -v '^#[0-9]*[[:space:]]*\(NEW\|REDUCE\|RELOAD\)\|^"\|Uses:' .build/fuzz/$(TARGET).log | tail -n 40; \
+		exit $$status
+
+# Every target in turn, SECONDS each (one at a time: the machine is shared).
+fuzz-all: fuzz-build
+	@for target in $(FUZZ_TARGETS); do $(MAKE) --no-print-directory fuzz TARGET=$$target SECONDS=$(SECONDS) || exit 1; done
+
+# Rewrites the seeds from the shared Legado corpus, the saved pages and Fixtures/.
+fuzz-corpus:
+	Fuzz/make-corpus.py
 
 bench:
 	@scripts/install-deps.sh --bench

@@ -11,6 +11,9 @@ let package = Package(
     products: [
         .library(name: "BookRule", targets: ["BookRule"]),
         .executable(name: "bookrule", targets: ["bookrule"]),
+        // What the libFuzzer targets in Fuzz/ (a package of their own) call per input; public because another
+        // package cannot see `package` symbols (docs/reliability.md).
+        .library(name: "BookRuleFuzzEntryPoints", targets: ["BookRuleFuzzEntryPoints"]),
     ],
     targets: [
         systemLibrary("CLibXML2", pkgConfig: "libxml-2.0", apt: "libxml2-dev"),
@@ -79,6 +82,11 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "bookrule", dependencies: ["BookRule"]),
+        .target(
+            name: "BookRuleFuzzEntryPoints",
+            dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules"],
+            path: "Sources/FuzzEntryPoints"
+        ),
         .executableTarget(name: "bookrule-bench", dependencies: ["BookRule"], path: "Benchmarks/Swift"),
         // Loopback servers, the generated example site and other helpers the test targets share.
         .target(name: "TestSupport", dependencies: ["BookRule"], path: "Tests/TestSupport"),
@@ -96,6 +104,11 @@ let package = Package(
         .testTarget(name: "BookRuleLibraryTests", dependencies: ["BookRule", "TestSupport"]),
         .testTarget(name: "BookRuleCheckTests", dependencies: ["BookRule", "TestSupport"]),
         .testTarget(name: "bookruleTests", dependencies: ["bookrule"]),
+        // Replays Fuzz/Corpus (the seeds) and FuzzRegressions (minimized inputs that once failed) through the
+        // fuzz entry points, read by path.
+        .testTarget(
+            name: "BookRuleFuzzTests", dependencies: ["BookRuleFuzzEntryPoints"], exclude: ["FuzzRegressions"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,12 +2,21 @@
 # Installs the Debian packages bookrule builds against, if any is missing. Safe to run repeatedly.
 #   scripts/install-deps.sh            # build and test dependencies
 #   scripts/install-deps.sh --bench    # also what Benchmarks/run.sh compares against (python3-lxml, gcc)
+#   scripts/install-deps.sh --fuzz     # also what `make fuzz` needs (the libFuzzer runtime is the toolchain's)
 set -euo pipefail
 
 packages=(pkg-config libxml2-dev libpcre2-dev libcurl4-openssl-dev libpsl-dev libzip-dev libsqlite3-dev libssl-dev
     libuchardet-dev libjavascriptcoregtk-4.1-dev libopencc-dev epubcheck python3)
 if [[ "${1:-}" == "--bench" ]]; then
     packages+=(gcc python3-lxml)
+fi
+if [[ "${1:-}" == "--fuzz" ]]; then
+    # -sanitize=fuzzer links libclang_rt.fuzzer from the Swift toolchain (no Debian libFuzzer or clang needed);
+    # SwiftPM links with gold (binutils), and AddressSanitizer reports symbolize with the toolchain's llvm-symbolizer.
+    swiftc=$(command -v swiftc || true)
+    runtime=$(find "$(dirname "$(dirname "${swiftc:-/opt/swift/usr/bin/swiftc}")")/lib" -name 'libclang_rt.fuzzer-*.a' 2>/dev/null | head -n 1)
+    [[ -n "$runtime" ]] || { echo "error: this Swift toolchain has no libclang_rt.fuzzer; use a swift.org toolchain" >&2; exit 2; }
+    packages+=(binutils)
 fi
 
 missing=()

@@ -21,6 +21,11 @@ public final class XPathExpression: @unchecked Sendable {
     /// Compiles `expression`, or throws libxml2's message and the offset where it stopped.
     public init(_ expression: String) throws(XPathError) {
         self.expression = expression
+        // libxml2 reads a C string: a NUL would silently cut the expression short and compile something else.
+        if let nul = expression.utf8.firstIndex(of: 0) {
+            throw XPathError.invalid(expression: expression, message: "a NUL character cannot appear in XPath",
+                                     offset: expression.utf8.distance(from: expression.utf8.startIndex, to: nul))
+        }
         let collector = XPathErrorCollector()
         let result = collector.capturing { xmlXPathCompile(expression) }
         guard let result else {

@@ -1,5 +1,5 @@
 /// A selector piece XPath 1.0 cannot express, or a selector jsoup would reject.
-struct CSSTranslationError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct CSSTranslationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What the piece is.
     enum Subject: Sendable, Equatable {
         /// A CSS selector or a piece of one, e.g. `:hover`.
@@ -28,7 +28,7 @@ struct CSSTranslationError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     /// `CSS ":hover" cannot be translated: dynamic pseudo-classes don't apply to a saved page`.
-    var description: String {
+    package var description: String {
         let noun: String
         switch subject {
         case .css: noun = "CSS"

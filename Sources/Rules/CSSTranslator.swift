@@ -15,12 +15,19 @@
 ///   `:containsOwn(x)` its own text, both case-insensitively with whitespace collapsed.
 ///
 /// XPath 1.0 cannot express everything; those pieces are errors naming the piece (see `CSSTranslationError`).
-enum CSSTranslator {
+package enum CSSTranslator {
     /// An XPath 1.0 expression selecting the context node or its descendants that match `selector`.
-    static func xpath(_ selector: String) throws(CSSTranslationError) -> String {
+    package static func xpath(_ selector: String) throws(CSSTranslationError) -> String {
+        try rejectNUL(selector, as: .css)
         let list = try parse(selector)
         let branches = try CSSXPathBuilder.pathBranches(list, excludingContext: false)
         return branches.joined(separator: " | ")
+    }
+
+    /// XPath 1.0 literals cannot hold a NUL (it is no XML character) and libxml2 would stop reading at one, so a
+    /// selector or rule with one is an error rather than a translation libxml2 rejects or misreads.
+    static func rejectNUL(_ text: String, as subject: CSSTranslationError.Subject) throws(CSSTranslationError) {
+        if text.utf8.contains(0) { throw CSSTranslationError(subject, text, "a NUL character cannot be translated to XPath") }
     }
 
     /// Parses a selector list the way jsoup's `QueryParser` does.

@@ -34,14 +34,14 @@ enum JSoupExtractor: Sendable, Equatable {
 }
 
 /// One rule translated from Legado's JSoup dialect (or `@css:`) into XPath.
-struct JSoupTranslation: Sendable, Equatable {
+package struct JSoupTranslation: Sendable, Equatable {
     /// XPath 1.0 to evaluate with the context node as XPath context; it selects elements, in document order.
-    var xpath: String
+    package var xpath: String
     /// For string rules, what to take from each element; nil for list rules.
     var extractor: JSoupExtractor?
     /// Whether Legado yields the elements in reverse document order (an index list such as `[-1:0]` or
     /// `.2:0` in the last segment): reverse the node-set.
-    var reversed: Bool
+    package var reversed: Bool
 }
 
 /// Translates one Legado JSoup-dialect rule (`class.list@tag.a@href`, `@@…`) or `@css:` rule into XPath 1.0.
@@ -73,9 +73,10 @@ struct JSoupTranslation: Sendable, Equatable {
 ///   numbers written;
 /// - a reversal reverses the whole result, where Legado reverses per context element: the same when one
 ///   element reaches that segment (`id.list@tag.li[-1:0]`).
-enum JSoupRuleTranslator {
+package enum JSoupRuleTranslator {
     /// Translates one rule; for string rules (`isList == false`) the last part is the extractor.
-    static func translate(_ rule: String, isList: Bool) throws(CSSTranslationError) -> JSoupTranslation {
+    package static func translate(_ rule: String, isList: Bool) throws(CSSTranslationError) -> JSoupTranslation {
+        try CSSTranslator.rejectNUL(rule, as: .rule)
         var text = javaTrimmed(rule)
         if text.lowercased().hasPrefix("@css:") {
             text = javaTrimmed(String(text.dropFirst(5)))

@@ -217,6 +217,14 @@ struct JSoupTranslationTests {
         }
     }
 
+    // Found by fuzzing (Tests/BookRuleFuzzTests/FuzzRegressions/css): libxml2 stops reading XPath at a NUL.
+    @Test("a NUL in a selector or rule is a translation error, not XPath libxml2 would cut short")
+    func nul() {
+        #expect(throws: CSSTranslationError.self) { try CSSTranslator.xpath("div.x\u{0}y > a") }
+        #expect(throws: CSSTranslationError.self) { try JSoupRuleTranslator.translate("class.x\u{0}y@html", isList: false) }
+        #expect(throws: CSSTranslationError.self) { try JSoupRuleTranslator.translate("@css:a\u{0}", isList: true) }
+    }
+
     @Test("a selector list becomes a union, and a one-step selector a single step")
     func shapes() throws {
         #expect(try CSSTranslator.xpath("div > a") == "descendant-or-self::div/child::a")

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora Fuzz/Corpus/<target>/ from the shared Legado corpus, the saved real pages, Fixtures/ and
+Sources-json/, deterministically and bounded (about 2 MB in all), so seeds are regenerated rather than kept by hand.
+
+    Fuzz/make-corpus.py [--shared /work/shared/corpus]
+
+Each file is one input in the layout the target's entry point reads (Sources/FuzzEntryPoints/FuzzTarget.swift):
+selector bytes first where the target takes them. Missing inputs (no shared corpus) just give fewer seeds.
+"""
+import argparse, hashlib, json, os, random, re, shutil, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "Fuzz", "Corpus")
+# Per-target caps: how many seeds, and how large each may be (larger inputs are cut; the fuzzer's -max_len is
+# the same or smaller, so nothing above it would be read anyway).
+CAPS = {"json": (80, 16384), "source": (80, 16384), "rule": (600, 2048), "css": (400, 1024),
+        "jsonpath": (200, 2048), "url": (300, 1024), "html": (40, 32768), "har": (6, 65536),
+        "headers": (80, 512), "script": (300, 4096)}
+RULE_FIELDS = ("ruleSearch", "ruleExplore", "ruleBookInfo", "ruleToc", "ruleContent")
+LIST_KEYS = ("bookList", "chapterList")
+
+
+def load_sources(shared):
+    sources = []
+    folder = os.path.join(shared, "legado")
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if not name.endswith(".json"):
+            continue
+        try:
+            data = json.load(open(os.path.join(folder, name), encoding="utf-8", errors="replace"))
+        except ValueError:
+            continue
+        sources += [s for s in (data if isinstance(data, list) else [data]) if isinstance(s, dict)]
+    local = os.path.join(ROOT, "Sources-json")
+    for dirpath, _, names in os.walk(local):
+        for name in sorted(names):
+            if name.endswith(".json"):
+                try:
+                    data = json.load(open(os.path.join(dirpath, name), encoding="utf-8"))
+                except ValueError:
+                    continue
+                sources += [s for s in (data if isinstance(data, list) else [data]) if isinstance(s, dict)]
+    return sources
+
+
+def rules_of(source):
+    """(key, rule text) for every rule field of a source."""
+    for field in RULE_FIELDS:
+        section = source.get(field)
+        if isinstance(section, str):
+            try:
+                section = json.loads(section)
+            except ValueError:
+                continue
+        if isinstance(section, dict):
+            for key, value in section.items():
+                if isinstance(value, str) and value.strip():
+                    yield key, value
+
+
+def scripts_of(text):
+    pieces = re.findall(r"<js>(.*?)</js>", text, re.S) + re.findall(r"\{\{(.*?)\}\}", text, re.S)
+    if "@js:" in text:
+        pieces.append(text.split("@js:", 1)[1])
+    return [p for p in pieces if p.strip()]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--shared", default="/work/shared/corpus")
+    args = parser.parse_args()
+    rng = random.Random(16)
+    seeds = {target: [] for target in CAPS}
+
+    sources = load_sources(args.shared)
+    rng.shuffle(sources)
+    for source in sources[:CAPS["source"][0]]:
+        blob = json.dumps([source], ensure_ascii=False).encode()
+        seeds["source"].append(blob)
+    for source in sources[:CAPS["json"][0] // 2]:
+        seeds["json"].append(json.dumps(source, ensure_ascii=False, indent=1).encode())
+
+    rules, scripts, templates = [], [], []
+    for source in sources:
+        for key, rule in rules_of(source):
+            rules.append((key, rule))
+            scripts += scripts_of(rule)
+        url = source.get("searchUrl")
+        if isinstance(url, str) and url.strip():
+            templates.append(url)
+            scripts += scripts_of(url)
+        if isinstance(source.get("jsLib"), str):
+            scripts.append(source["jsLib"])
+    rules = sorted(set(rules))
+    rng.shuffle(rules)
+    for key, rule in rules:
+        kind = 1 if key in LIST_KEYS else 0
+        text = rule.strip()
+        context = 2 if text.startswith("$") or text.startswith("@json:") else 0
+        seeds["rule"].append(bytes([context * 3 + kind]) + rule.encode())
+        if text.lower().startswith("@css:"):
+            seeds["css"].append(bytes([0]) + text[5:].split("##")[0].encode())
+        elif not re.match(r"^(\$|/|@json|@xpath|@js|<js>|:|\{\{)", text, re.I):
+            seeds["css"].append(bytes([1 if kind else 2]) + text.split("##")[0].split("&&")[0].encode())
+        elif text.startswith("$"):
+            seeds["jsonpath"].append(text.split("##")[0].split("&&")[0].encode() + b"\n")
+    for template in sorted(set(templates)):
+        seeds["url"].append(bytes([0]) + template.encode() + b"\nhttps://www.example.com/")
+    seeds["script"] += [bytes([i % 4]) + s.encode() for i, s in enumerate(sorted(set(scripts)))]
+
+    pages = []
+    folder = os.path.join(args.shared, "pages")
+    for dirpath, _, names in os.walk(folder):
+        for name in sorted(names):
+            if name.endswith((".html", ".htm")):
+                pages.append(os.path.join(dirpath, name))
+    pages.sort()
+    for index, path in enumerate(pages[:CAPS["html"][0] - 4]):
+        body = open(path, "rb").read()
+        seeds["html"].append(bytes([index % 12, index % 8]) + body)
+        for href in sorted(set(re.findall(rb'href="([^"]{1,200})"', body)))[:6]:
+            seeds["url"].append(bytes([1]) + href + b"\nhttps://www.example.com/book/1/index.html")
+
+    for dirpath, _, names in os.walk(os.path.join(ROOT, "Fixtures")):
+        for name in sorted(names):
+            path = os.path.join(dirpath, name)
+            data = open(path, "rb").read()
+            if name.endswith(".har"):
+                seeds["har"].append(data)
+                seeds["json"].append(data)
+                try:
+                    for entry in json.loads(data)["log"]["entries"][:3]:
+                        text = entry["response"]["content"].get("text", "")
+                        seeds["html"].append(bytes([0, 1]) + text.encode())
+                        for header in entry["response"]["headers"]:
+                            if header["name"].lower() == "set-cookie":
+                                seeds["headers"].append(bytes([2]) + header["value"].encode())
+                except (KeyError, ValueError, TypeError):
+                    pass
+            elif name.endswith(".json"):
+                seeds["json"].append(data)
+
+    seeds["jsonpath"] += [b"$.data.list[*].name\n", b"$..url\n", b"$.data.list[?(@.n > 1)].author\n",
+                          b"$['data']['list'][-1:]\n", b'$.a[*]\n{"a":[1,2,{"b":3}]}']
+    seeds["headers"] += [bytes([0]) + v for v in (b"120", b"Wed, 21 Oct 2015 07:28:00 GMT", b"-1", b"1e9", b"")]
+    seeds["headers"] += [bytes([1]) + v for v in (b"bytes 0-99/200", b"bytes */200", b"bytes 5-4/10", b"bytes 0-0/*")]
+    seeds["headers"] += [bytes([2]) + v for v in (b"sid=1; Path=/; Domain=example.com; Max-Age=60",
+                                                    b"a=b; Expires=Wed, 21 Oct 2015 07:28:00 GMT; Secure; HttpOnly",
+                                                    b"x=1; Domain=com\ny=2; Path=/book")]
+    seeds["json"] += [b'{"a":[1,2.5e10,-0,true,null,"\\u4e2d\\ud83d\\ude00"]}', b"[[[[]]]]", b"{'lenient': 1,}"]
+    seeds["script"] += [bytes([0]) + c for c in (b"result + 1", b"java.ajax('http://x')", b"JSON.stringify({a:baseUrl})",
+                                                 b"java.md5Encode('a')", b"while(true){}")]
+
+    shutil.rmtree(OUT, ignore_errors=True)
+    total = 0
+    for target, items in seeds.items():
+        count, size = CAPS[target]
+        os.makedirs(os.path.join(OUT, target))
+        unique = {}
+        for item in items:
+            cut = item[:size]
+            unique.setdefault(hashlib.sha1(cut).hexdigest(), cut)
+        for digest, item in sorted(unique.items())[:count]:
+            open(os.path.join(OUT, target, digest[:16]), "wb").write(item)
+            total += len(item)
+        print(f"{target}: {min(len(unique), count)} seeds", file=sys.stderr)
+    print(f"total {total // 1024} KiB in {OUT}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
