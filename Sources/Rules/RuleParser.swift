@@ -36,6 +36,12 @@ public enum RuleParser {
             let extracted = try extractPuts(from: working, field: field, kind: kind)
             working = extracted.remaining
             puts = extracted.puts
+        } else if let firstScript = firstScriptStart(in: working), working[..<firstScript].contains("@put:{") {
+            // `@put:{…}` in the rule part before the JavaScript is taken out as in any rule (Legado does so per
+            // step); inside the script it is the script's own text.
+            let extracted = try extractPuts(from: String(working[..<firstScript]), field: field, kind: kind)
+            working = extracted.remaining + working[firstScript...]
+            puts = extracted.puts
         }
         let parsed = try parseBody(working, field: field, kind: kind, allowDynamic: true)
         return Rule(text: text, field: field, kind: kind, dialect: parsed.dialect, reversed: reversed,
@@ -54,6 +60,15 @@ public enum RuleParser {
         if kind == .list && rule.hasPrefix(":") { return .allInOne }
         if isJavaScript(rule) { return .javaScript }
         return .jsoup
+    }
+
+    /// Where the first `@js:` or `<js>` of `text` starts.
+    private static func firstScriptStart(in text: String) -> String.Index? {
+        let lower = text.lowercased()
+        guard lower.count == text.count else { return nil }
+        let candidates = ["@js:", "<js>"].compactMap { lower.range(of: $0)?.lowerBound }
+        guard let first = candidates.min() else { return nil }
+        return text.index(text.startIndex, offsetBy: lower.distance(from: lower.startIndex, to: first))
     }
 
     /// Whether a rule holds JavaScript: Legado splits `@js:` (to the end) and `<js>…</js>` out of a rule wherever

@@ -156,4 +156,14 @@ struct RuleChainTests {
         #expect(rule.scripts.map(\.code) == ["make"])
         #expect(try rule.strings(in: .node(document.root), environment: environment(script, document)) == ["第十二章 风起"])
     }
+
+    @Test("@put:{…} in the rule part before the JavaScript is stored, as in any rule")
+    func putBeforeScript() throws {
+        let document = try page(Self.html, url: "https://site.test/b/")
+        let script = FakeScript(["echo": { $0 }])
+        let rule = try RuleParser.parse(#"@put:{"first":"//li[1]/a/text()"}//li[2]/a/text()@js:echo"#, field: "ruleBookInfo.name", kind: .string)
+        let environment = environment(script, document)
+        #expect(try rule.strings(in: .node(document.root), environment: environment) == ["Two"])
+        #expect(environment.variables["first"] == "One")
+    }
 }
