@@ -157,9 +157,11 @@ final class JSEngine {
     /// Runs native function number `index` (called from the trampoline, on the engine's thread).
     fileprivate func runNative(_ index: Int, _ arguments: UnsafeBufferPointer<JSValueRef?>) throws -> JSValueRef? {
         let native = natives[index]
+        let nativeStart = ContinuousClock.now
         // A nested evaluation that ran out of time leaves the limit disarmed: arm it again at once, so the
         // outer script, which may catch the helper's error, is stopped as well.
         defer {
+            watchdog?.nativeWallTime += ContinuousClock.now - nativeStart
             if let state = watchdog, state.fired != nil {
                 JSContextGroupSetExecutionTimeLimit(group, 0.001, watchdogCallback, Unmanaged.passUnretained(state).toOpaque())
             }

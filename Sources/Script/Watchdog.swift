@@ -20,6 +20,17 @@ final class WatchdogState {
     /// CPU time the evaluation used so far, native helpers included (a nested rule evaluation runs inside
     /// one, and it must be bounded too; waiting for the network costs no CPU time).
     var used: Duration { threadCPUTime() - start }
+
+    private let wallStart = ContinuousClock.now
+    /// Wall time spent in native helpers (a fetch waiting for its turn), which the backstop does not count.
+    var nativeWallTime: Duration = .zero
+
+    /// A backstop in wall time, far above what the CPU limit allows on a busy machine: should the thread's CPU
+    /// clock not advance as expected (the callback asked on another thread than the script's), a runaway
+    /// script still ends. Time in native helpers (waiting for the network) is not counted.
+    var wallTimeExceeded: Bool {
+        ContinuousClock.now - wallStart - nativeWallTime > max(limits.timeLimit * 20, .seconds(20))
+    }
 }
 
 /// CPU time of the calling thread: JavaScriptCore's execution time limit is measured in this clock
@@ -39,7 +50,7 @@ let watchdogCallback: JSShouldTerminateCallback = { context, raw in
     // Once stopped, always stopped: a script that caught a nested evaluation's time-out is stopped too.
     if state.fired != nil { return true }
     let used = state.used
-    if used >= state.limits.timeLimit {
+    if used >= state.limits.timeLimit || state.wallTimeExceeded {
         state.fired = JSError(kind: .timeLimit, message: "stopped after \(state.limits.timeLimit) of CPU time")
         return true
     }

@@ -70,7 +70,8 @@ struct JavaScriptSourceTests {
         } throws: { error in
             "\(error)".contains("ruleToc.chapterName")
         }
-        #expect(clock.now - started < .seconds(20))
+        // The limit is CPU time; on a loaded machine the wall clock runs far ahead of it. Unlimited, it never ends.
+        #expect(clock.now - started < .seconds(90))
         let search = try await engine.search(key: "斗破")
         #expect(search.results.count == 1)
     }

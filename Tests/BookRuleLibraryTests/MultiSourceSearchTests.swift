@@ -67,7 +67,8 @@ struct MultiSourceSearchTests {
         let started = ContinuousClock.now
         var list = FoundBookList()
         for await outcome in search.results(for: "镜") { list.add(outcome) }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Well under the slow site's 30 s, with room for a loaded machine.
+        #expect(ContinuousClock.now - started < .seconds(20))
         #expect(list.failures.map(\.source.name) == ["source 0"])
         #expect(list.failures.first?.failure.kind == .timeout)
         #expect(list.books.first?.copies.map(\.sourceName) == ["source 1"])
