@@ -58,7 +58,8 @@ let package = Package(
         .target(
             name: "BookRuleLibrary",
             dependencies: [
-                "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleEngine", "CSQLite", "CLibZip", "CCrypto",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleScript", "BookRuleEngine", "CSQLite", "CLibZip",
+                "CCrypto",
             ],
             path: "Sources/Library"
         ),
