@@ -15,10 +15,17 @@ public struct BookDownload: Sendable {
     /// Where chapters are saved.
     public let store: LibraryStore
 
-    /// Creates a download.
-    public init(engine: SourceEngine, store: LibraryStore) {
+    /// Builds the engine of another source the book is known on, for per-chapter fallback (see
+    /// `ChapterFallback`); nil takes every chapter from `engine`'s source only.
+    public let fallbackEngine: (@Sendable (BookSource) -> SourceEngine)?
+
+    /// Creates a download; with `fallbackEngine`, a chapter that fails on the book's source is taken from
+    /// another known source of the book where the chapter alignment is certain.
+    public init(engine: SourceEngine, store: LibraryStore,
+                fallbackEngine: (@Sendable (BookSource) -> SourceEngine)? = nil) {
         self.engine = engine
         self.store = store
+        self.fallbackEngine = fallbackEngine
     }
 
     /// Which chapters to fetch.
@@ -80,6 +87,10 @@ public struct BookDownload: Sendable {
         var saved = 0
         var failures: [DownloadSummary.Failure] = []
         var stopReason: String?
+        var fallback = fallbackEngine.map {
+            ChapterFallback(bookID: book.id, currentSourceURL: source.url, store: store, makeEngine: $0)
+        }
+        let listed = all.filter(\.inTOC)
         for chapter in todo {
             if Task.isCancelled { break }
             let next = all.first { $0.position > chapter.position && !$0.isVolume && !$0.url.isEmpty }
@@ -106,6 +117,19 @@ public struct BookDownload: Sendable {
             } catch {
                 if Task.isCancelled || error is CancellationError { break }
                 let message = "\(error)"
+                // Another source of the book, where the alignment is certain; a host that stopped is
+                // survived this way too, chapter by chapter.
+                if fallback != nil, let other = try? await fallback?.content(forChapterAt: chapter.url, listed: listed) {
+                    try await store.onOwnThread { [id = book.id] in
+                        try $0.saveChapter(bookID: id, url: chapter.url, text: other.text, sourceURL: other.sourceURL)
+                    }
+                    saved += 1
+                    emit(.chapterFromOtherSource(position: chapter.position, title: chapter.title,
+                                                 sourceName: other.sourceName, error: message))
+                    emit(.chapterSaved(position: chapter.position, title: chapter.title, characters: other.text.count))
+                    continue
+                }
+                if Task.isCancelled { break }
                 try await store.onOwnThread { [id = book.id] in try $0.markFailed(bookID: id, url: chapter.url, error: message) }
                 failures.append(DownloadSummary.Failure(position: chapter.position, title: chapter.title,
                                                         url: chapter.url, error: message))
@@ -175,6 +199,9 @@ public enum DownloadEvent: Sendable {
     case chapterStarted(position: Int, title: String)
     /// A chapter was saved.
     case chapterSaved(position: Int, title: String, characters: Int)
+    /// A chapter failed on the book's source (`error`) and was taken from another source the book is known
+    /// on, `sourceName`, where the chapter alignment is certain; `.chapterSaved` follows.
+    case chapterFromOtherSource(position: Int, title: String, sourceName: String, error: String)
     /// A chapter failed and was recorded as missing with its error.
     case chapterFailed(position: Int, title: String, error: String)
     /// The book has no cover, though its source names one (`BookFetch`, before `.finished`).
