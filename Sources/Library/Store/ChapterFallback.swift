@@ -10,13 +10,26 @@ import BookRuleEngine
 /// builds, so through the one polite fetcher.
 struct ChapterFallback {
     /// Another source, read and aligned.
-    private struct Candidate {
+    struct Candidate: Sendable {
         var known: KnownSource
         var engine: SourceEngine
         var info: BookInfo
         var toc: [Chapter]
         /// TOC index on this source by the saved chapter's URL, certain matches only.
         var incomingByURL: [String: Int]
+
+        /// The chapter saved at `url` read from this source: its text, nil when this source does not have it
+        /// certainly or gives no plain text (audio and image chapters need the files of the source that lists them).
+        func text(forChapterAt url: String) async throws -> String? {
+            guard let index = incomingByURL[url] else { return nil }
+            let chapter = toc[index]
+            let next = toc[(index + 1)...].first { !$0.isVolume && !$0.url.isEmpty }
+            let content = try await engine.content(of: chapter, next: next, book: info, variables: info.variables)
+            guard content.mediaURLs.isEmpty, !content.text.isEmpty else {
+                throw DownloadError.emptyChapter(url: chapter.url, reason: content.emptyReason)
+            }
+            return content.text
+        }
     }
 
     let bookID: Int64
@@ -38,22 +51,23 @@ struct ChapterFallback {
     /// name; nil when no source can. Cancellation is rethrown.
     mutating func content(forChapterAt url: String, listed: [StoredChapter]) async throws
         -> (text: String, sourceURL: String, sourceName: String)? {
-        if candidates == nil { candidates = try await load(listed: listed) }
-        for candidate in candidates ?? [] {
-            guard let index = candidate.incomingByURL[url] else { continue }
-            let chapter = candidate.toc[index]
-            let next = candidate.toc[(index + 1)...].first { !$0.isVolume && !$0.url.isEmpty }
+        for candidate in try await others(listed: listed) {
             do {
-                let content = try await candidate.engine.content(of: chapter, next: next, book: candidate.info,
-                                                                 variables: candidate.info.variables)
-                // Audio and image chapters need their files from the source that lists them: not taken here.
-                guard content.mediaURLs.isEmpty, !content.text.isEmpty else { continue }
-                return (content.text, candidate.known.sourceURL, candidate.known.sourceName)
+                guard let text = try await candidate.text(forChapterAt: url) else { continue }
+                return (text, candidate.known.sourceURL, candidate.known.sourceName)
             } catch {
                 if Task.isCancelled || error is CancellationError { throw CancellationError() }
             }
         }
         return nil
+    }
+
+    /// The other sources whose TOC could be read, each aligned with `listed` (read on the first call only).
+    mutating func others(listed: [StoredChapter]) async throws -> [Candidate] {
+        if let candidates { return candidates }
+        let loaded = try await load(listed: listed)
+        candidates = loaded
+        return loaded
     }
 
     private func load(listed: [StoredChapter]) async throws -> [Candidate] {
