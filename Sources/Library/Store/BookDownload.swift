@@ -192,6 +192,8 @@ public struct BookDownload: Sendable {
             let host = URLOrigin(mirror.known.bookURL)?.authority ?? mirror.known.sourceURL
             if hosts.insert(host).inserted { chosen.append(mirror) }
         }
+        // No other host: the usual pass alone, so a chapter that fails is not asked for twice.
+        guard !chosen.isEmpty else { return 0 }
         let queue = ChapterQueue(todo)
         return try await withThrowingTaskGroup(of: Int.self) { group in
             for worker in 0...chosen.count {
