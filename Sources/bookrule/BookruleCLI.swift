@@ -19,6 +19,7 @@ enum BookruleCLI {
       download  Download files (images, audio, anything large) resumably, several at once
       sources   List the sources a saved book is known on (--check reads them again)
       switch    Move a saved book to another source, keeping saved chapters (dry run without --yes)
+      update    Fetch only the new chapters of saved books (--all for every book), with a summary table
       export    Write a saved book as EPUB or TXT
       library   List saved books, or remove one
       test      Check sources against their recorded fixtures, rule by rule
@@ -68,6 +69,8 @@ enum BookruleCLI {
             return await DownloadCommand.run(rest, terminal: terminal)
         case "sources", "switch":
             return await BookSourcesCommand.run(command, rest, terminal: terminal)
+        case "update":
+            return await UpdateCommand.run(rest, terminal: terminal)
         case "export":
             return ExportCommand.run(rest, terminal: terminal)
         case "library":

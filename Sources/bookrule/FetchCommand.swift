@@ -22,10 +22,12 @@ enum FetchCommand {
       --search KEYWORD    Search instead of giving BOOK_URL
       --pick N            Which search result (default 1)
       --from N, --to M    Only chapters N to M (1-based TOC positions)
+      --mirrors N         Split the missing chapters among up to N sources the book is known on, each on a
+                          host of its own and paced as always (`bookrule sources BOOK`; default 1)
     \(LibraryAccess.help)  --txt, --epub       Export the book when the download ends (both: both files)
       -o PATH             Export file or directory (a directory with both formats; default: the title in
                           the current directory)
-    \(OfflinePages.help)
+    \(LibraryAccess.convertHelp)\(OfflinePages.help)
       --record HAR        Keep every exchange of this run in a HAR file (for fixtures)
       --json              Progress as JSON lines on stdout
       -h, --help          Show this help
@@ -40,7 +42,7 @@ enum FetchCommand {
             arguments = try CommandLineArguments(
                 words,
                 valueOptions: FetchOptions.valueNames.union(["--source", "--source-name", "--search", "--pick", "--from", "--to",
-                                                             "--library", "-o", "--record"]).union(OfflinePages.valueNames),
+                                                             "--library", "-o", "--record", "--convert", "--mirrors"]).union(OfflinePages.valueNames),
                 flagOptions: FetchOptions.flagNames.union(["--help", "--txt", "--epub", "--json"]))
         } catch {
             terminal.error(UsageMessage.text(error, command: "fetch"))
@@ -63,6 +65,8 @@ enum FetchCommand {
             let from = try arguments.positiveInt("--from", default: 1)
             let to = try arguments.positiveInt("--to", default: Int.max)
             guard from <= to else { throw UsageError("--from \(from) is after --to \(to)") }
+            _ = try LibraryAccess.conversion(arguments)
+            _ = try arguments.positiveInt("--mirrors", default: 1, maximum: 16)
             range = arguments.value("--from") == nil && arguments.value("--to") == nil ? nil : from...to
             let source = try SourceCommand.pickSource(path: path, name: arguments.value("--source-name"),
                                                       steps: (search == nil ? [] : [.search]) + [.bookInfo, .toc, .content],
@@ -120,7 +124,8 @@ enum FetchCommand {
                 variables = page.results[pick - 1].variables
             }
             var summary: DownloadSummary?
-            for try await event in fetch.run(bookURL: bookURL, range: range, variables: variables) {
+            let mirrors = try arguments.positiveInt("--mirrors", default: 1, maximum: 16)
+            for try await event in fetch.run(bookURL: bookURL, range: range, variables: variables, mirrors: mirrors) {
                 display.handle(event)
                 if case .finished(let final) = event { summary = final }
             }
@@ -165,7 +170,8 @@ enum FetchCommand {
         let formats = LibraryAccess.formats(arguments)
         if !formats.isEmpty {
             do {
-                let export = try LibraryExport(summary.book, store: fetch.store)
+                var export = try LibraryExport(summary.book, store: fetch.store)
+                if let conversion = try LibraryAccess.conversion(arguments) { export = try export.converted(conversion) }
                 let paths = try LibraryAccess.write(export, formats: formats, output: arguments.value("-o"), terminal: terminal)
                 terminal.error("exported \(export.chapterCount) chapter(s) to \(paths.joined(separator: " and "))"
                                + (export.missing > 0 ? " (\(export.missing) missing)" : ""))

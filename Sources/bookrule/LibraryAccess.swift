@@ -28,6 +28,18 @@ enum LibraryAccess {
         return first
     }
 
+    /// The help line of `--convert`.
+    static let convertHelp = "  --convert t2s|s2t   Convert the export to simplified (t2s) or traditional (s2t) Chinese (OpenCC)\n"
+
+    /// The conversion `--convert` asks for, nil without it.
+    static func conversion(_ arguments: CommandLineArguments) throws(UsageError) -> ExportConversion? {
+        guard let value = arguments.value("--convert") else { return nil }
+        guard let conversion = ExportConversion(rawValue: value) else {
+            throw UsageError("--convert takes t2s (to simplified) or s2t (to traditional), not \"\(value)\"")
+        }
+        return conversion
+    }
+
     /// The formats asked for with `--epub` and `--txt` (both may be given), EPUB first.
     static func formats(_ arguments: CommandLineArguments) -> [ExportFormat] {
         [ExportFormat.epub, .txt].filter { arguments.has("--" + $0.rawValue) }

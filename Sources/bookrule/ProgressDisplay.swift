@@ -79,6 +79,8 @@ final class ProgressDisplay: Sendable {
                 $0.fetchedThisRun += 1
             }
             if mode == .lines { line("saved \(position + 1) \(title) (\(characters) characters)") } else { redraw() }
+        case .chapterFromOtherSource(let position, let title, let sourceName, let error):
+            line("from \(sourceName): \(position + 1) \(title) (on the book's source: \(error))")
         case .chapterFailed(let position, let title, let error):
             state.withLock { $0.failures += 1 }
             line("failed \(position + 1) \(title): \(error)")
@@ -175,6 +177,9 @@ final class ProgressDisplay: Sendable {
             fields = ["event": "chapterStarted", "number": String(position + 1), "title": title]
         case .chapterSaved(let position, let title, let characters):
             fields = ["event": "chapterSaved", "number": String(position + 1), "title": title, "characters": String(characters)]
+        case .chapterFromOtherSource(let position, let title, let sourceName, let error):
+            fields = ["event": "chapterFromOtherSource", "number": String(position + 1), "title": title,
+                      "source": sourceName, "error": error]
         case .chapterFailed(let position, let title, let error):
             fields = ["event": "chapterFailed", "number": String(position + 1), "title": title, "error": error]
         case .coverMissing(let problem):

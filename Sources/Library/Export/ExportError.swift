@@ -8,6 +8,8 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case outsideDirectory(path: String, directory: String)
     /// Writing the output file failed (the system's or libzip's message).
     case cannotWrite(path: String, reason: String)
+    /// Converting the text between Chinese scripts failed (`conversion` is `t2s` or `s2t`; OpenCC's reason).
+    case conversionFailed(conversion: String, reason: String)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -20,6 +22,8 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
             return "\(path): refusing to write outside the output directory \(directory); choose another name"
         case .cannotWrite(let path, let reason):
             return "\(path): cannot write the export (\(reason)); check the directory's permissions and free space"
+        case .conversionFailed(let conversion, let reason):
+            return "cannot convert the book (\(conversion)): \(reason); export without the conversion or install libopencc-data"
         }
     }
 }

@@ -13,6 +13,9 @@ public struct BookFetch: Sendable {
     public let store: LibraryStore
     /// Problems setting the source up that did not stop it (see `SourceTransport.warnings`).
     public let warnings: [String]
+    /// The engine for another known source of the book, through the same transport: a chapter that fails on
+    /// the book's source is taken from one where the alignment is certain (`BookDownload.fallbackEngine`).
+    public let fallbackEngine: @Sendable (BookSource) -> SourceEngine
 
     /// A fetch of books of `source` through `transport` (the shared `PoliteFetcher`, a recording of it, a
     /// `HARReplayTransport`…); `pacing` is the fetcher the source's `concurrentRate` applies to, by default
@@ -27,18 +30,26 @@ public struct BookFetch: Sendable {
         engine = SourceEngine(source: source, transport: wrapped.transport, options: options)
         self.store = store
         warnings = wrapped.warnings
+        let engineOptions = options
+        let pacing = pacing ?? (transport as? PoliteFetcher)
+        fallbackEngine = { other in
+            SourceEngine(source: other, transport: SourceTransport(for: other, over: transport, pacing: pacing).transport,
+                         options: engineOptions)
+        }
     }
 
     /// The largest cover kept: anything larger is not an image a reader wants in an EPUB (or not an image).
     public static let maximumCoverBytes: Int64 = 16 << 20
 
     /// Runs the download (see `BookDownload.run`); `range` limits it to TOC positions, `variables` are a
-    /// search result's. When the chapters are done (not cancelled) the cover is fetched, and a cover that
-    /// cannot be kept is reported as `.coverMissing` before `.finished`.
-    public func run(bookURL: String, range: ClosedRange<Int>? = nil,
-                    variables: [String: String] = [:]) -> AsyncThrowingStream<DownloadEvent, any Error> {
-        let download = BookDownload(engine: engine, store: store)
-        let options = BookDownload.Options(range: range, variables: variables, mediaDirectory: store.mediaRoot)
+    /// search result's; `mirrors` > 1 splits the chapters among that many known sources on different hosts
+    /// (`BookDownload.Options.mirrors`). When the chapters are done (not cancelled) the cover is fetched, and a
+    /// cover that cannot be kept is reported as `.coverMissing` before `.finished`.
+    public func run(bookURL: String, range: ClosedRange<Int>? = nil, variables: [String: String] = [:],
+                    mirrors: Int = 1) -> AsyncThrowingStream<DownloadEvent, any Error> {
+        let download = BookDownload(engine: engine, store: store, fallbackEngine: fallbackEngine)
+        let options = BookDownload.Options(range: range, variables: variables, mediaDirectory: store.mediaRoot,
+                                           mirrors: mirrors)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {

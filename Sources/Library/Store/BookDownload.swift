@@ -15,10 +15,17 @@ public struct BookDownload: Sendable {
     /// Where chapters are saved.
     public let store: LibraryStore
 
-    /// Creates a download.
-    public init(engine: SourceEngine, store: LibraryStore) {
+    /// Builds the engine of another source the book is known on, for per-chapter fallback (see
+    /// `ChapterFallback`); nil takes every chapter from `engine`'s source only.
+    public let fallbackEngine: (@Sendable (BookSource) -> SourceEngine)?
+
+    /// Creates a download; with `fallbackEngine`, a chapter that fails on the book's source is taken from
+    /// another known source of the book where the chapter alignment is certain.
+    public init(engine: SourceEngine, store: LibraryStore,
+                fallbackEngine: (@Sendable (BookSource) -> SourceEngine)? = nil) {
         self.engine = engine
         self.store = store
+        self.fallbackEngine = fallbackEngine
     }
 
     /// Which chapters to fetch.
@@ -32,11 +39,18 @@ public struct BookDownload: Sendable {
         /// through `MediaDownloader` before the chapter counts as saved. Nil skips them.
         public var mediaDirectory: String?
 
+        /// Up to how many sources on different hosts share the chapters (`fetch --mirrors N`): the book's own
+        /// and other known sources of the book (with `fallbackEngine`), each on its own host, one worker per
+        /// host pulling from one queue, so each host is still paced as always. 1 fetches from the book's source.
+        public var mirrors: Int
+
         /// Creates options.
-        public init(range: ClosedRange<Int>? = nil, variables: [String: String] = [:], mediaDirectory: String? = nil) {
+        public init(range: ClosedRange<Int>? = nil, variables: [String: String] = [:], mediaDirectory: String? = nil,
+                    mirrors: Int = 1) {
             self.range = range
             self.variables = variables
             self.mediaDirectory = mediaDirectory
+            self.mirrors = mirrors
         }
     }
 
@@ -56,7 +70,7 @@ public struct BookDownload: Sendable {
         }
     }
 
-    private func download(bookURL: String, options: Options, emit: (DownloadEvent) -> Void) async throws {
+    private func download(bookURL: String, options: Options, emit: @escaping @Sendable (DownloadEvent) -> Void) async throws {
         let clock = ContinuousClock()
         let started = clock.now
         let source = engine.source
@@ -74,38 +88,49 @@ public struct BookDownload: Sendable {
         let inRange = all.filter { chapter in
             !chapter.isVolume && chapter.inTOC && !chapter.url.isEmpty && (options.range?.contains(chapter.position + 1) ?? true)
         }
-        let todo = inRange.filter { $0.state != .done }
+        var todo = inRange.filter { $0.state != .done }
         emit(.started(total: inRange.count, alreadySaved: inRange.count - todo.count, toFetch: todo.count))
 
         var saved = 0
         var failures: [DownloadSummary.Failure] = []
         var stopReason: String?
+        var fallback = fallbackEngine.map {
+            ChapterFallback(bookID: book.id, currentSourceURL: source.url, store: store, makeEngine: $0)
+        }
+        let listed = all.filter(\.inTOC)
+        if options.mirrors > 1, var mirrorSources = fallback, !todo.isEmpty {
+            let others = try await mirrorSources.others(listed: listed)
+            fallback = mirrorSources
+            saved += try await fetchInParallel(todo, all: all, info: info, book: book, options: options,
+                                               mirrors: others, emit: emit)
+            // What the workers left (failed on every host that could serve it) goes through the usual pass.
+            let done = Set(try await store.onOwnThread { [id = book.id] in try $0.chapters(bookID: id, states: [.done]) }.map(\.url))
+            todo.removeAll { done.contains($0.url) }
+        }
         for chapter in todo {
             if Task.isCancelled { break }
             let next = all.first { $0.position > chapter.position && !$0.isVolume && !$0.url.isEmpty }
             emit(.chapterStarted(position: chapter.position, title: chapter.title))
             do {
-                let content = try await engine.content(
-                    of: Chapter(index: chapter.position, title: chapter.title, url: chapter.url),
-                    next: next.map { Chapter(index: $0.position, title: $0.title, url: $0.url) },
-                    book: info, variables: info.variables)
-                // An audio or image chapter's text is its list of media URLs when the rule gave no other text.
-                let text = content.text.isEmpty ? content.mediaURLs.joined(separator: "\n") : content.text
-                guard !text.isEmpty else {
-                    throw DownloadError.emptyChapter(url: chapter.url, reason: content.emptyReason)
-                }
-                if let root = options.mediaDirectory, !content.mediaURLs.isEmpty {
-                    try await downloadMedia(content.mediaURLs, chapterNumber: chapter.position + 1,
-                                            chapterURL: chapter.url, into: root + "/\(book.id)")
-                }
-                try await store.onOwnThread { [id = book.id] in
-                    try $0.saveChapter(bookID: id, url: chapter.url, title: content.title, text: text)
-                }
+                let characters = try await fetchFromBookSource(chapter, next: next, info: info, book: book, options: options)
                 saved += 1
-                emit(.chapterSaved(position: chapter.position, title: chapter.title, characters: text.count))
+                emit(.chapterSaved(position: chapter.position, title: chapter.title, characters: characters))
             } catch {
                 if Task.isCancelled || error is CancellationError { break }
                 let message = "\(error)"
+                // Another source of the book, where the alignment is certain; a host that stopped is
+                // survived this way too, chapter by chapter.
+                if fallback != nil, let other = try? await fallback?.content(forChapterAt: chapter.url, listed: listed) {
+                    try await store.onOwnThread { [id = book.id] in
+                        try $0.saveChapter(bookID: id, url: chapter.url, text: other.text, sourceURL: other.sourceURL)
+                    }
+                    saved += 1
+                    emit(.chapterFromOtherSource(position: chapter.position, title: chapter.title,
+                                                 sourceName: other.sourceName, error: message))
+                    emit(.chapterSaved(position: chapter.position, title: chapter.title, characters: other.text.count))
+                    continue
+                }
+                if Task.isCancelled { break }
                 try await store.onOwnThread { [id = book.id] in try $0.markFailed(bookID: id, url: chapter.url, error: message) }
                 failures.append(DownloadSummary.Failure(position: chapter.position, title: chapter.title,
                                                         url: chapter.url, error: message))
@@ -128,6 +153,91 @@ public struct BookDownload: Sendable {
             }.count,
             cancelled: Task.isCancelled, stoppedBecause: stopReason,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)))
+    }
+
+    /// Fetches `chapter` from the book's own source and saves it (media files first); returns its length.
+    private func fetchFromBookSource(_ chapter: StoredChapter, next: StoredChapter?, info: BookInfo, book: StoredBook,
+                                     options: Options) async throws -> Int {
+        let content = try await engine.content(
+            of: Chapter(index: chapter.position, title: chapter.title, url: chapter.url),
+            next: next.map { Chapter(index: $0.position, title: $0.title, url: $0.url) },
+            book: info, variables: info.variables)
+        // An audio or image chapter's text is its list of media URLs when the rule gave no other text.
+        let text = content.text.isEmpty ? content.mediaURLs.joined(separator: "\n") : content.text
+        guard !text.isEmpty else {
+            throw DownloadError.emptyChapter(url: chapter.url, reason: content.emptyReason)
+        }
+        if let root = options.mediaDirectory, !content.mediaURLs.isEmpty {
+            try await downloadMedia(content.mediaURLs, chapterNumber: chapter.position + 1,
+                                    chapterURL: chapter.url, into: root + "/\(book.id)")
+        }
+        try await store.onOwnThread { [id = book.id] in
+            try $0.saveChapter(bookID: id, url: chapter.url, title: content.title, text: text)
+        }
+        return text.count
+    }
+
+    /// `fetch --mirrors`: one worker for the book's host and one for each other source on a host of its own
+    /// (up to `options.mirrors` hosts in all), pulling chapters from one `ChapterQueue`. A mirror serves only
+    /// chapters its TOC aligns with certainly, and its text is saved under the book's chapter (title and place
+    /// unchanged) with the mirror as its origin. A worker that fails hands the chapter back; after three
+    /// failures in a row, or when its host stops (deferred, breaker open), it stops and leaves the rest to
+    /// the others. Failures are not recorded here: the sequential pass after it retries what is left.
+    private func fetchInParallel(_ todo: [StoredChapter], all: [StoredChapter], info: BookInfo, book: StoredBook,
+                                 options: Options, mirrors: [ChapterFallback.Candidate],
+                                 emit: @escaping @Sendable (DownloadEvent) -> Void) async throws -> Int {
+        var hosts: Set<String> = [URLOrigin(info.url)?.authority ?? engine.source.url]
+        var chosen: [ChapterFallback.Candidate] = []
+        for mirror in mirrors where chosen.count + 1 < options.mirrors && !mirror.incomingByURL.isEmpty {
+            let host = URLOrigin(mirror.known.bookURL)?.authority ?? mirror.known.sourceURL
+            if hosts.insert(host).inserted { chosen.append(mirror) }
+        }
+        // No other host: the usual pass alone, so a chapter that fails is not asked for twice.
+        guard !chosen.isEmpty else { return 0 }
+        let queue = ChapterQueue(todo)
+        return try await withThrowingTaskGroup(of: Int.self) { group in
+            for worker in 0...chosen.count {
+                let mirror = worker == 0 ? nil : chosen[worker - 1]
+                let servable = mirror.map { Set($0.incomingByURL.keys) }
+                group.addTask {
+                    var saved = 0
+                    var failuresInARow = 0
+                    while !Task.isCancelled, failuresInARow < 3,
+                          let chapter = await queue.take(worker: worker, servable: servable) {
+                        emit(.chapterStarted(position: chapter.position, title: chapter.title))
+                        do {
+                            let characters: Int
+                            if let mirror {
+                                guard let text = try await mirror.text(forChapterAt: chapter.url) else {
+                                    await queue.giveBack(chapter, worker: worker)
+                                    continue
+                                }
+                                try await store.onOwnThread { [id = book.id] in
+                                    try $0.saveChapter(bookID: id, url: chapter.url, text: text, sourceURL: mirror.known.sourceURL)
+                                }
+                                characters = text.count
+                            } else {
+                                let next = all.first { $0.position > chapter.position && !$0.isVolume && !$0.url.isEmpty }
+                                characters = try await fetchFromBookSource(chapter, next: next, info: info, book: book,
+                                                                           options: options)
+                            }
+                            saved += 1
+                            failuresInARow = 0
+                            emit(.chapterSaved(position: chapter.position, title: chapter.title, characters: characters))
+                        } catch {
+                            await queue.giveBack(chapter, worker: worker)
+                            if Task.isCancelled || error is CancellationError { break }
+                            failuresInARow += 1
+                            if Self.hostStopped(error) != nil { break }
+                        }
+                    }
+                    return saved
+                }
+            }
+            var total = 0
+            for try await saved in group { total += saved }
+            return total
+        }
     }
 
     /// Downloads a chapter's media files in order, one at a time, resuming partial ones and skipping complete
@@ -175,6 +285,9 @@ public enum DownloadEvent: Sendable {
     case chapterStarted(position: Int, title: String)
     /// A chapter was saved.
     case chapterSaved(position: Int, title: String, characters: Int)
+    /// A chapter failed on the book's source (`error`) and was taken from another source the book is known
+    /// on, `sourceName`, where the chapter alignment is certain; `.chapterSaved` follows.
+    case chapterFromOtherSource(position: Int, title: String, sourceName: String, error: String)
     /// A chapter failed and was recorded as missing with its error.
     case chapterFailed(position: Int, title: String, error: String)
     /// The book has no cover, though its source names one (`BookFetch`, before `.finished`).

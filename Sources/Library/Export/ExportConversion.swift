@@ -1,0 +1,39 @@
+import BookRuleScript
+
+/// Which Chinese script an export is converted to (OpenCC through `ChineseConverter`): a reader who wants a
+/// book from a traditional-script site in simplified characters, or the other way round.
+public enum ExportConversion: String, Sendable, CaseIterable {
+    /// Traditional → simplified (OpenCC `t2s`).
+    case traditionalToSimplified = "t2s"
+    /// Simplified → traditional (OpenCC `s2t`).
+    case simplifiedToTraditional = "s2t"
+
+    var configuration: ChineseConverter.Configuration {
+        switch self {
+        case .traditionalToSimplified: .traditionalToSimplified
+        case .simplifiedToTraditional: .simplifiedToTraditional
+        }
+    }
+}
+
+extension LibraryExport {
+    /// This export with the book's title, author, introduction and every chapter's title and text converted
+    /// as `conversion` says (images, cover and identifiers unchanged, so a converted EPUB is the same book).
+    /// - Throws: `ExportError.conversionFailed` when OpenCC's configuration cannot be loaded or a text fails.
+    public func converted(_ conversion: ExportConversion) throws(ExportError) -> LibraryExport {
+        var copy = self
+        do {
+            let converter = try ChineseConverter.shared(conversion.configuration)
+            copy.book.title = try converter.convert(book.title)
+            copy.book.author = try converter.convert(book.author)
+            copy.book.intro = try converter.convert(book.intro)
+            for index in copy.book.chapters.indices {
+                copy.book.chapters[index].title = try converter.convert(book.chapters[index].title)
+                copy.book.chapters[index].text = try converter.convert(book.chapters[index].text)
+            }
+        } catch {
+            throw .conversionFailed(conversion: conversion.rawValue, reason: error.description)
+        }
+        return copy
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import BookRuleEngine
+import BookRule
+import TestSupport
+
+@Suite("Export with Chinese script conversion (OpenCC)",
+       .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/opencc/t2s.json"), "needs libopencc-data"))
+struct ExportConversionTests {
+    /// A library with one book of two traditional-script chapters, saved.
+    static func library() throws -> (LibraryStore, StoredBook, String) {
+        let folder = try scratchDirectory()
+        let store = try LibraryStore(path: folder + "/library.sqlite")
+        let record = BookSourceRecord(sourceURL: "http://127.0.0.9", sourceName: "t", json: #"{"bookSourceUrl":"http://127.0.0.9"}"#)
+        let info = BookInfo(url: "http://127.0.0.9/book/1/", name: "漢字之書", author: "無名", intro: "簡介：漢字", kind: "",
+                            lastChapter: "", updateTime: "", coverURL: "", tocURL: "http://127.0.0.9/book/1/", wordCount: "",
+                            variables: [:], warnings: [])
+        let book = try store.upsertBook(source: record, info: info)
+        _ = try store.mergeTOC(bookID: book.id, chapters: [
+            Chapter(index: 0, title: "第一章 漢字", url: "http://127.0.0.9/book/1/1.html"),
+            Chapter(index: 1, title: "第二章 書籍", url: "http://127.0.0.9/book/1/2.html"),
+        ])
+        try store.saveChapter(bookID: book.id, url: "http://127.0.0.9/book/1/1.html", text: "漢字的歷史。")
+        try store.saveChapter(bookID: book.id, url: "http://127.0.0.9/book/1/2.html", text: "這本書籍。")
+        return (store, try #require(try store.book(id: book.id)), folder)
+    }
+
+    @Test("t2s converts the title, author, chapter titles and text of a TXT export: 漢字 → 汉字")
+    func traditionalToSimplified() throws {
+        let (store, book, folder) = try Self.library()
+        let export = try LibraryExport(book, store: store).converted(.traditionalToSimplified)
+        #expect(export.book.title == "汉字之书")
+        #expect(export.book.author == "无名")
+        #expect(export.book.chapters.map(\.title) == ["第一章 汉字", "第二章 书籍"])
+        let path = try export.write(.txt, to: folder + "/book.txt")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("汉字的历史。"))
+        #expect(text.contains("这本书籍。"))
+        #expect(!text.contains("漢字"))
+        // s2t goes back; the saved text itself is unchanged.
+        let back = try export.converted(.simplifiedToTraditional)
+        #expect(back.book.chapters.first?.text == "漢字的歷史。")
+        #expect(try store.text(bookID: book.id, url: "http://127.0.0.9/book/1/1.html") == "漢字的歷史。")
+    }
+
+    @Test("bookrule export --convert t2s writes simplified text; a bad --convert is a usage error",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: BookruleProcess.executable), "build bookrule first"))
+    func exportCommand() async throws {
+        let (_, _, folder) = try Self.library()
+        let library = folder + "/library.sqlite"
+        let run = try await BookruleProcess(["export", "1", "--txt", "--convert", "t2s", "-o", folder + "/out.txt",
+                                             "--library", library]).wait()
+        #expect(run.status == 0, "\(run.output)")
+        let text = try String(contentsOfFile: folder + "/out.txt", encoding: .utf8)
+        #expect(text.contains("汉字"))
+        #expect(!text.contains("漢字"))
+        let bad = try await BookruleProcess(["export", "1", "--txt", "--convert", "x2y", "--library", library]).wait()
+        #expect(bad.status == 2)
+        #expect(bad.output.contains("--convert takes t2s"))
+    }
+}
