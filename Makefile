@@ -29,7 +29,7 @@ demo: build
 
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
-	$(SWIFT) test --skip-build
+	scripts/run-tests.sh
 
 # The concurrency tests under sanitizers, each in a build directory of its own so the ordinary debug build is
 # left alone (docs/testing.md). A sanitizer's report fails the run.

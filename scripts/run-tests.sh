@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs the built test suite (`swift test --skip-build`) and returns its verdict.
+#
+# Why not `swift test` alone: once in a while the test process does not exit after the last test has
+# reported, with a JavaScriptCore thread still busy at process exit (docs/testing.md, "Known issue"). The
+# verdict is already printed by then, so this waits for the closing line, gives the process 60 s to exit,
+# and then ends it and exits with the verdict the line gave. A run that never prints the line is still bounded
+# (TEST_TIMEOUT seconds, default 1800) and fails.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+swift test --skip-build "$@" > >(tee "$log") 2>&1 &
+pid=$!
+deadline=$((SECONDS + ${TEST_TIMEOUT:-1800}))
+verdict=""
+while kill -0 "$pid" 2>/dev/null; do
+    if [[ -z "$verdict" ]] && grep -qE 'Test run with [0-9]+ tests? in [0-9]+ suites? (passed|failed)' "$log"; then
+        verdict="$(grep -E 'Test run with [0-9]+ tests? in [0-9]+ suites? (passed|failed)' "$log" | tail -n 1)"
+        exit_deadline=$((SECONDS + 60))
+    fi
+    if [[ -n "$verdict" && $SECONDS -ge $exit_deadline ]]; then
+        echo "note: the test process did not exit 60 s after its last result; ended it (docs/testing.md, Known issue)" >&2
+        pkill -KILL -P "$pid" 2>/dev/null; kill -KILL "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        [[ "$verdict" == *" passed after "* && "$verdict" != *"failed"* ]] && exit 0 || exit 1
+    fi
+    if [[ $SECONDS -ge $deadline ]]; then
+        echo "error: the test run did not finish in ${TEST_TIMEOUT:-1800} s" >&2
+        pkill -KILL -P "$pid" 2>/dev/null; kill -KILL "$pid" 2>/dev/null
+        exit 1
+    fi
+    sleep 1
+done
+wait "$pid"
