@@ -82,11 +82,11 @@ struct CurlTransportTests {
             headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")], body: small))
         #expect(response.body == small)
         let large = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let started = ContinuousClock.now
         let echoed = try await transport.send(HTTPRequest(
             url: "http://127.0.0.1:\(server.port)/upload", method: "POST", body: large))
         #expect(echoed.body == large)
-        #expect(ContinuousClock.now - started < .seconds(1))
+        // libcurl would wait a second for a 100 Continue: the request carrying no Expect (checked below) is the
+        // reliable sign, elapsed time on a loaded machine is not.
         let empty = try await transport.send(HTTPRequest(url: "http://127.0.0.1:\(server.port)/ping", method: "POST"))
         #expect(empty.body.isEmpty)
         let requests = server.requests
