@@ -10,7 +10,6 @@ final class ScriptThread: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [Job] = []
     private var stopping = false
-    private let identifier = Atomic<UInt>(0)
     /// The worker; set by the first job, used by every later one, released when the thread ends.
     var worker: ScriptWorker?
 
@@ -23,9 +22,20 @@ final class ScriptThread: @unchecked Sendable {
     }
 
     /// Whether the caller is this thread (a snippet's helper evaluating a rule with a snippet).
+    ///
+    /// Asked through thread-specific storage, not by comparing `pthread_t` values: those are reused once a
+    /// thread ends (every engine's runtime has a thread, and tests make hundreds), and a false "yes" ran a
+    /// script on a thread JavaScriptCore's watchdog does not watch, where an endless loop was never stopped.
     var isCurrent: Bool {
-        identifier.load(ordering: .acquiring) == Self.currentThreadID()
+        pthread_getspecific(Self.ownerKey) == Unmanaged.passUnretained(self).toOpaque()
     }
+
+    /// The thread-specific slot each script thread marks with its `ScriptThread`.
+    private static let ownerKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
     /// Runs `body` on the thread and waits for it; runs it inline when already there.
     func run<T>(_ body: () throws(ScriptError) -> T) throws(ScriptError) -> T {
@@ -55,18 +65,9 @@ final class ScriptThread: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The calling thread's identity as a number (`pthread_t` is an integer on Linux, a pointer on Apple's
-    /// systems).
-    private static func currentThreadID() -> UInt {
-        #if canImport(Darwin)
-        return UInt(bitPattern: pthread_self())
-        #else
-        return UInt(pthread_self())
-        #endif
-    }
-
     private func loop() {
-        identifier.store(Self.currentThreadID(), ordering: .releasing)
+        pthread_setspecific(Self.ownerKey, Unmanaged.passUnretained(self).toOpaque())
+        defer { pthread_setspecific(Self.ownerKey, nil) }
         while true {
             condition.lock()
             while jobs.isEmpty && !stopping { condition.wait() }
