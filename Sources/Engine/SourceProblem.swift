@@ -25,7 +25,7 @@ public struct SourceProblem: Sendable, Equatable, CustomStringConvertible {
     /// Whether the field is well-formed but uses something bookrule does not run (JavaScript, CSS, …).
     public var isUnsupported: Bool { dialect.map { !$0.isSupported } ?? false }
 
-    /// `ruleToc.chapterList: CSS rules are not supported yet`, with the dialect in parentheses for rules in a
+    /// `ruleToc.chapterList: expected a rule string, found array`, with the dialect in parentheses for rules in a
     /// supported dialect that are broken.
     public var description: String {
         RuleError(field: field, dialect: dialect, reason: reason, rule: "").description

@@ -26,11 +26,10 @@ public enum RuleDialect: String, Sendable, Equatable, CaseIterable, Codable {
         }
     }
 
-    /// Why a rule in this dialect cannot run, in the words users see.
+    /// Why a rule detected as this dialect cannot run where it stands, in the words users see (every dialect
+    /// runs; this is for a detection the parser does not expect, such as a group reference outside an
+    /// AllInOne list).
     package var unsupportedReason: String {
-        switch self {
-        case .javaScript: return "JavaScript rules are not supported"
-        default: return "\(rawValue) rules are not supported yet"
-        }
+        "a \(rawValue) rule cannot stand here"
     }
 }

@@ -20,7 +20,7 @@ public struct RuleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the rule is well-formed but written in a dialect bookrule does not run.
     public var isUnsupported: Bool { dialect.map { !$0.isSupported } ?? false }
 
-    /// `ruleToc.chapterList: CSS rules are not supported yet`, or
+    /// `ruleToc.chapterList: a regex group rule cannot stand here`, or
     /// `ruleToc.chapterList (XPath): invalid XPath "//a[": Invalid predicate at offset 4`.
     public var description: String {
         if let dialect, dialect.isSupported {
