@@ -92,9 +92,12 @@ fuzz: fuzz-build
 		grep -v '^#[0-9]*[[:space:]]*\(NEW\|REDUCE\|RELOAD\)\|^"\|Uses:' .build/fuzz/$(TARGET).log | tail -n 40; \
 		exit $$status
 
-# Every target in turn, SECONDS each (one at a time: the machine is shared).
+# Every target in turn, SECONDS each (one at a time: the machine is shared). A finding in one target does not
+# stop the others; the run fails at the end, naming the targets with findings.
 fuzz-all: fuzz-build
-	@for target in $(FUZZ_TARGETS); do $(MAKE) --no-print-directory fuzz TARGET=$$target SECONDS=$(SECONDS) || exit 1; done
+	@failed=""; for target in $(FUZZ_TARGETS); do \
+		$(MAKE) --no-print-directory fuzz TARGET=$$target SECONDS=$(SECONDS) || failed="$$failed $$target"; done; \
+	if [ -n "$$failed" ]; then echo "fuzz-all: findings in:$$failed (inputs in .build/fuzz/artifacts/)" >&2; exit 1; fi
 
 # Rewrites the seeds from the shared Legado corpus, the saved pages and Fixtures/.
 fuzz-corpus:
