@@ -85,7 +85,7 @@ fuzz-build:
 fuzz: fuzz-build
 	@test -d Fuzz/Corpus/$(TARGET) || { echo "no target $(TARGET); one of: $(FUZZ_TARGETS)" >&2; exit 2; }
 	mkdir -p .build/fuzz/corpus/$(TARGET) .build/fuzz/artifacts/$(TARGET)
-	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=leak_check_at_exit=0 nice -n 10 Fuzz/.build/debug/fuzz-$(TARGET) $(FUZZ_OPTIONS) -max_total_time=$(SECONDS) \
+	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=leak_check_at_exit=0:suppressions=Fuzz/lsan.supp nice -n 10 Fuzz/.build/debug/fuzz-$(TARGET) $(FUZZ_OPTIONS) -max_total_time=$(SECONDS) \
 		$(if $(FUZZ_DICT_$(TARGET)),-dict=Fuzz/Dictionaries/$(FUZZ_DICT_$(TARGET)).dict) \
 		-artifact_prefix=.build/fuzz/artifacts/$(TARGET)/ .build/fuzz/corpus/$(TARGET) Fuzz/Corpus/$(TARGET) \
 		> .build/fuzz/$(TARGET).log 2>&1; status=$$?; \
