@@ -1,5 +1,4 @@
 import BookRuleEngine
-import BookRuleHTTP
 
 /// Why a source failed its check, in the terms a maintainer of thousands of sources sorts by: the site is
 /// down, the site refused the robot, the site answered with an error, the source's rules no longer fit the
@@ -31,36 +30,12 @@ public enum FailureKind: String, Sendable, Codable, CaseIterable, CustomStringCo
 
     /// The kind of failure `error` (thrown by an engine step) is.
     public static func classify(_ error: any Error) -> FailureKind {
-        switch error {
-        case let error as EngineError:
-            switch error {
-            case .httpStatus: return .httpError
-            case .transport(_, let cause): return classify(cause)
-            case .document: return .couldNotCheck
-            case .rule, .unusableRules, .missingRule, .invalidURL, .fieldEmptyEverywhere: return .ruleBroke
-            case .blocked: return .blocked
-            }
-        case let error as HTTPTransportError:
-            switch error {
-            case .connectionFailed, .timedOut, .proxyFailed, .nameNotResolved: return .unreachable
-            case .tooManyRedirects, .redirectLoop: return .httpError
-            case .invalidURL, .unsupportedScheme: return .ruleBroke
-            case .bodyTooLarge: return .couldNotCheck
-            }
-        case let error as FetchError:
-            switch error {
-            case .hostDeferred: return .couldNotCheck
-            case .breakerOpen: return .unreachable
-            case .gaveUp(_, _, let lastStatus, _): return lastStatus == nil ? .unreachable : .httpError
-            case .invalidURL: return .ruleBroke
-            }
-        case let error as HARReplayError:
-            switch error {
-            case .tooManyRedirects, .redirectLoop, .invalidRedirect: return .httpError
-            case .notRecorded, .recordedFailure: return .couldNotCheck
-            }
-        default:
-            return .couldNotCheck
+        switch FailureCause(error) {
+        case .unreachable, .timedOut, .breakerOpen: return .unreachable
+        case .antiBotPage: return .blocked
+        case .refused, .httpStatus, .redirects: return .httpError
+        case .unusableRules, .ruleFailed, .unusableURL, .scriptFailed: return .ruleBroke
+        case .hostDeferred, .bodyTooLarge, .undecodablePage, .notRecorded, .other: return .couldNotCheck
         }
     }
 }

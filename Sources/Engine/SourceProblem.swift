@@ -1,8 +1,8 @@
 import BookRuleJSON
 import BookRuleRules
 
-/// Something wrong with one field of a loaded source: a rule that does not compile, a dialect bookrule does
-/// not run, a value of the wrong type. A source with problems still loads; the steps that need the broken
+/// Something wrong with one field of a loaded source: a rule that does not compile or cannot stand where it is,
+/// a script that fails its load-time check, a value of the wrong type. A source with problems still loads; the steps that need the broken
 /// field refuse to run and say why.
 public struct SourceProblem: Sendable, Equatable, CustomStringConvertible {
     /// The field path, e.g. `ruleToc.chapterList` (prefixed with `[3].` for the fourth source of an array file).
@@ -22,11 +22,7 @@ public struct SourceProblem: Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// Whether the field is well-formed but uses something bookrule does not run (JavaScript, CSS, …).
-    public var isUnsupported: Bool { dialect.map { !$0.isSupported } ?? false }
-
-    /// `ruleToc.chapterList: expected a rule string, found array`, with the dialect in parentheses for rules in a
-    /// supported dialect that are broken.
+    /// `ruleToc.chapterList: expected a rule string, found array`, with the dialect in parentheses for rules.
     public var description: String {
         RuleError(field: field, dialect: dialect, reason: reason, rule: "").description
     }

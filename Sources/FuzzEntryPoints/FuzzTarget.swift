@@ -53,6 +53,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
     }
 
+    /// Builds what every input shares (the fixed contexts, the script runtime) and runs one input of each kind,
+    /// before libFuzzer's first input. libFuzzer checks for leaks after any input that mallocs more than it
+    /// frees; without this, the first input to touch a lazily built global would be reported, as LeakSanitizer
+    /// cannot read the global's tagged enum pointers (docs/reliability.md).
+    public func prepare() {
+        for selector in UInt8(0)..<20 { _ = run([selector] + Array("result".utf8)) }
+    }
+
     /// The input split into its first byte (a selector, 0 when empty) and the rest.
     static func selector(_ bytes: [UInt8]) -> (UInt8, [UInt8]) {
         guard let first = bytes.first else { return (0, []) }

@@ -18,16 +18,31 @@
 package enum CSSTranslator {
     /// An XPath 1.0 expression selecting the context node or its descendants that match `selector`.
     package static func xpath(_ selector: String) throws(CSSTranslationError) -> String {
-        try rejectNUL(selector, as: .css)
+        try rejectNonXMLCharacters(selector, as: .css)
         let list = try parse(selector)
         let branches = try CSSXPathBuilder.pathBranches(list, excludingContext: false)
         return branches.joined(separator: " | ")
     }
 
-    /// XPath 1.0 literals cannot hold a NUL (it is no XML character) and libxml2 would stop reading at one, so a
-    /// selector or rule with one is an error rather than a translation libxml2 rejects or misreads.
-    static func rejectNUL(_ text: String, as subject: CSSTranslationError.Subject) throws(CSSTranslationError) {
-        if text.utf8.contains(0) { throw CSSTranslationError(subject, text, "a NUL character cannot be translated to XPath") }
+    /// XPath 1.0 literals hold XML characters only: libxml2 stops reading an expression at a NUL and ends a
+    /// literal at a control character such as U+0001, so a selector or rule with one is an error naming it
+    /// rather than a translation libxml2 rejects ("Unfinished literal") or misreads.
+    static func rejectNonXMLCharacters(_ text: String, as subject: CSSTranslationError.Subject) throws(CSSTranslationError) {
+        guard let bad = text.unicodeScalars.first(where: { !isXMLCharacter($0) }) else { return }
+        let hex = String(bad.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        let name = bad.value == 0 ? "a NUL character" : "the control character \(code)"
+        throw CSSTranslationError(subject, text, "\(name) cannot be translated to XPath (it is not an XML character)")
+    }
+
+    /// XML 1.0's `Char` production: tab, newline, carriage return and everything from U+0020 up but U+FFFE and
+    /// U+FFFF (Swift strings hold no surrogates).
+    private static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x9, 0xA, 0xD: return true
+        case 0x20...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
+        }
     }
 
     /// Parses a selector list the way jsoup's `QueryParser` does.

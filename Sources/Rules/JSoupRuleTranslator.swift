@@ -76,7 +76,7 @@ package struct JSoupTranslation: Sendable, Equatable {
 package enum JSoupRuleTranslator {
     /// Translates one rule; for string rules (`isList == false`) the last part is the extractor.
     package static func translate(_ rule: String, isList: Bool) throws(CSSTranslationError) -> JSoupTranslation {
-        try CSSTranslator.rejectNUL(rule, as: .rule)
+        try CSSTranslator.rejectNonXMLCharacters(rule, as: .rule)
         var text = javaTrimmed(rule)
         if text.lowercased().hasPrefix("@css:") {
             text = javaTrimmed(String(text.dropFirst(5)))

@@ -18,18 +18,4 @@ public enum RuleDialect: String, Sendable, Equatable, CaseIterable, Codable {
     case jsonPath = "JSONPath"
     /// `@js:`, `<js>…</js>` or `{{…}}` that is not a rule: run on JavaScriptCore (`BookRuleScript`).
     case javaScript = "JavaScript"
-
-    /// Whether bookrule can evaluate rules of this dialect.
-    public var isSupported: Bool {
-        switch self {
-        case .xpath, .allInOne, .template, .groupReference, .regex, .jsonPath, .css, .jsoup, .javaScript: return true
-        }
-    }
-
-    /// Why a rule detected as this dialect cannot run where it stands, in the words users see (every dialect
-    /// runs; this is for a detection the parser does not expect, such as a group reference outside an
-    /// AllInOne list).
-    package var unsupportedReason: String {
-        "a \(rawValue) rule cannot stand here"
-    }
 }

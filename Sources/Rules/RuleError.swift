@@ -17,13 +17,10 @@ public struct RuleError: Error, Sendable, Equatable, CustomStringConvertible {
         self.rule = rule
     }
 
-    /// Whether the rule is well-formed but written in a dialect bookrule does not run.
-    public var isUnsupported: Bool { dialect.map { !$0.isSupported } ?? false }
-
     /// `ruleToc.chapterList: a regex group rule cannot stand here`, or
     /// `ruleToc.chapterList (XPath): invalid XPath "//a[": Invalid predicate at offset 4`.
     public var description: String {
-        if let dialect, dialect.isSupported {
+        if let dialect {
             return "\(field) (\(dialect.rawValue)): \(reason)"
         }
         return "\(field): \(reason)"

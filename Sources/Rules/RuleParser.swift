@@ -211,7 +211,9 @@ public enum RuleParser {
                 throw fail(detected, "the translation to XPath failed: \(error)")
             }
         }
-        guard detected == .xpath else { throw fail(detected, detected.unsupportedReason) }
+        guard detected == .xpath else { // Every dialect runs; this is a detection the parser does not expect here, such as a group
+        // reference outside an AllInOne list.
+        throw fail(detected, "a \(detected.rawValue) rule cannot stand here") }
         if hasTemplate {
             guard allowDynamic else { throw fail(.xpath, "a substituted value must not contain another {{…}} or @get:{…}") }
             // The shape was checked with placeholder values; the real text is compiled when it is known.

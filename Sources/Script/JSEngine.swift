@@ -25,6 +25,7 @@ final class JSEngine {
 
     /// Creates the VM. Every engine registers itself so C callbacks can find it from their context.
     init() {
+        EngineOptions.apply()
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, nil)
         var functionDefinition = JSClassDefinition()

@@ -10,6 +10,7 @@ final class SyntaxChecker: @unchecked Sendable {
     private let context: JSGlobalContextRef
 
     private init() {
+        EngineOptions.apply()
         context = JSGlobalContextCreate(nil)
     }
 

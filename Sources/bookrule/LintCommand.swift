@@ -19,11 +19,12 @@ enum LintCommand {
       -h, --help  Show this help
     """
 
-    /// `3 problem(s): JavaScript ×2, CSS ×1`.
+    /// `3 problem(s): JavaScript ×2, CSS ×1`: problems counted by the dialect of the rule (`other` for fields
+    /// that are not rules, such as a value of the wrong type).
     static func summary(of problems: [SourceProblem]) -> String {
         var counts: [(String, Int)] = []
         for problem in problems {
-            let kind = problem.isUnsupported ? (problem.dialect?.rawValue ?? "unsupported") : "invalid"
+            let kind = problem.dialect?.rawValue ?? "other"
             if let index = counts.firstIndex(where: { $0.0 == kind }) { counts[index].1 += 1 } else { counts.append((kind, 1)) }
         }
         return "\(problems.count) problem(s): " + counts.map { "\($0.0) ×\($0.1)" }.joined(separator: ", ")

@@ -1,6 +1,7 @@
 import BookRuleFuzzEntryPoints
 import Foundation
 import Testing
+import Synchronization
 
 /// The fuzz targets' inputs replayed through the entry points they call, without libFuzzer: every minimized
 /// input that once crashed, hung or leaked (FuzzRegressions/<target>/), and the seed corpus (Fuzz/Corpus/<target>/,
@@ -43,5 +44,39 @@ struct FuzzReplayTests {
             #expect(violation == nil, "\(file.lastPathComponent): \(violation ?? "")")
         }
         #expect(ContinuousClock.now - start < .seconds(20), "replaying \(files.count) seeds took too long")
+    }
+
+    // Without JavaScriptCore's polling traps, an endless loop run again and again beside these seeds was, after
+    // a few times, no longer stopped by the time limit (three runs of three stuck): see EngineOptions.
+    @Test("the script seeds, run while another thread runs endless loops on the same runtime, all finish")
+    func seedsBesideEndlessLoops() throws {
+        let files = Self.inputs(Self.corpus, .script)
+        try #require(!files.isEmpty, "no seeds in Fuzz/Corpus/script: run Fuzz/make-corpus.py")
+        let loop: [UInt8] = [0] + Array("while(true){}".utf8)
+        let stop = Atomic<Bool>(false)
+        let loops = Atomic<Int>(0)
+        Thread.detachNewThread {
+            while !stop.load(ordering: .relaxed) {
+                _ = FuzzTarget.script.run(loop)
+                loops.add(1, ordering: .relaxed)
+            }
+        }
+        defer { stop.store(true, ordering: .relaxed) }
+        // Without polling, the first few dozen seeds were enough to be stuck behind a missed loop.
+        for file in files.prefix(100) {
+            let bytes = try [UInt8](Data(contentsOf: file))
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                _ = FuzzTarget.script.run(bytes)
+                done.signal()
+            }
+            // A loop the watchdog misses runs forever and everything queued behind it waits: the bound makes
+            // that a failure instead of a hung run.
+            guard done.wait(timeout: .now() + 60) == .success else {
+                Issue.record("\(file.lastPathComponent) never ran: an endless loop was not stopped (\(loops.load(ordering: .relaxed)) were)")
+                return
+            }
+        }
+        #expect(loops.load(ordering: .relaxed) > 0)
     }
 }

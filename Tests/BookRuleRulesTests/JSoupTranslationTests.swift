@@ -225,6 +225,20 @@ struct JSoupTranslationTests {
         #expect(throws: CSSTranslationError.self) { try JSoupRuleTranslator.translate("@css:a\u{0}", isList: true) }
     }
 
+    // Found by fuzzing (FuzzRegressions/css/jsoup-text-with-control-characters): libxml2 ends a literal at U+0001.
+    @Test("a control character in a selector or rule is a translation error naming it; tab and newline are not")
+    func controlCharacters() throws {
+        do {
+            _ = try JSoupRuleTranslator.translate("text.开完整\u{1}\u{2}a@href", isList: false)
+            Issue.record("a control character translated")
+        } catch {
+            #expect(error.description.contains("the control character U+0001 cannot be translated to XPath"))
+        }
+        #expect(throws: CSSTranslationError.self) { try CSSTranslator.xpath("a[title='x\u{1F}']") }
+        #expect(throws: CSSTranslationError.self) { try CSSTranslator.xpath("a:contains(\u{FFFE})") }
+        _ = try CSSTranslator.xpath("div\t>\na")
+    }
+
     @Test("a selector list becomes a union, and a one-step selector a single step")
     func shapes() throws {
         #expect(try CSSTranslator.xpath("div > a") == "descendant-or-self::div/child::a")

@@ -13,8 +13,10 @@ private func LLVMFuzzerRunDriver(
 ///
 /// SwiftPM links an executable's top-level code as `<module>_main` and points `main` at it, so libFuzzer's own
 /// `main` (in the archive `-sanitize=fuzzer` links) is never pulled in: the target's `main.swift` calls this,
-/// which hands the command line to libFuzzer's driver with the target's `LLVMFuzzerTestOneInput`.
-public func runFuzzer(_ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> Never {
+/// which prepares `target`'s shared state (`FuzzTarget.prepare`) and hands the command line to libFuzzer's driver
+/// with the target's `LLVMFuzzerTestOneInput`.
+public func runFuzzer(_ target: FuzzTarget, _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> Never {
+    target.prepare()
     var argc = CommandLine.argc
     var argv = CommandLine.unsafeArgv
     exit(LLVMFuzzerRunDriver(&argc, &argv, testOneInput))

@@ -4,4 +4,4 @@ import FuzzDriver
 @_cdecl("LLVMFuzzerTestOneInput")
 func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { fuzz(.har, data, size) }
 
-runFuzzer(testOneInput)
+runFuzzer(.har, testOneInput)

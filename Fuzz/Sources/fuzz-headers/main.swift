@@ -4,4 +4,4 @@ import FuzzDriver
 @_cdecl("LLVMFuzzerTestOneInput")
 func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { fuzz(.headers, data, size) }
 
-runFuzzer(testOneInput)
+runFuzzer(.headers, testOneInput)

@@ -4,4 +4,4 @@ import FuzzDriver
 @_cdecl("LLVMFuzzerTestOneInput")
 func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { fuzz(.html, data, size) }
 
-runFuzzer(testOneInput)
+runFuzzer(.html, testOneInput)

@@ -4,4 +4,4 @@ import FuzzDriver
 @_cdecl("LLVMFuzzerTestOneInput")
 func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { fuzz(.url, data, size) }
 
-runFuzzer(testOneInput)
+runFuzzer(.url, testOneInput)

@@ -1,7 +1,4 @@
 import BookRuleEngine
-import BookRuleHTTP
-import BookRuleRules
-import BookRuleScript
 
 /// Why one source of a `MultiSourceSearch` gave no results, sorted into the few kinds a reader can act on.
 public struct SearchFailure: Sendable, Equatable, Codable, CustomStringConvertible {
@@ -42,35 +39,12 @@ public struct SearchFailure: Sendable, Equatable, Codable, CustomStringConvertib
     }
 
     private static func kind(of error: any Error) -> Kind {
-        if let error = error as? FetchError { return kind(of: error) }
-        if let error = error as? HTTPTransportError { return kind(of: error) }
-        if error is ScriptError { return .couldNotRun }
-        guard let error = error as? EngineError else { return .couldNotRun }
-        switch error {
-        case .unusableRules, .missingRule: return .couldNotRun
-        case .httpStatus(_, let status): return [401, 403, 429].contains(status) ? .blocked : .httpError
-        case .blocked: return .blocked
-        case .transport(_, let underlying): return kind(of: underlying)
-        case .document, .rule, .invalidURL, .fieldEmptyEverywhere: return .ruleBroke
-        }
-    }
-
-    private static func kind(of error: FetchError) -> Kind {
-        switch error {
-        case .hostDeferred, .breakerOpen: return .blocked
-        case .gaveUp(_, _, let status, let message):
-            if let status, [401, 403, 429].contains(status) { return .blocked }
-            if status == nil, message?.contains("timed out") == true { return .timeout }
-            return .httpError
-        case .invalidURL: return .couldNotRun
-        }
-    }
-
-    private static func kind(of error: HTTPTransportError) -> Kind {
-        switch error {
+        switch FailureCause(error) {
         case .timedOut: return .timeout
-        case .invalidURL, .unsupportedScheme: return .couldNotRun
-        default: return .httpError
+        case .unreachable, .httpStatus, .redirects, .bodyTooLarge: return .httpError
+        case .refused, .antiBotPage, .breakerOpen, .hostDeferred: return .blocked
+        case .undecodablePage, .ruleFailed, .unusableURL: return .ruleBroke
+        case .unusableRules, .scriptFailed, .notRecorded, .other: return .couldNotRun
         }
     }
 }
