@@ -99,7 +99,7 @@ let package = Package(
             dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules"],
             path: "Sources/FuzzEntryPoints"
         ),
-        .executableTarget(name: "bookrule-bench", dependencies: ["BookRule"], path: "Benchmarks/Swift"),
+        .executableTarget(name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio"], path: "Benchmarks/Swift"),
         // Loopback servers, the generated example site and other helpers the test targets share.
         .target(name: "TestSupport", dependencies: ["BookRule"], path: "Tests/TestSupport"),
         .testTarget(name: "BookRuleJSONTests", dependencies: ["BookRule", "TestSupport"]),

@@ -40,6 +40,11 @@ def main():
         from selenium.webdriver.common.by import By
         from selenium.webdriver.support.ui import WebDriverWait
     except ImportError:
+        # Debian's python3-selenium is installed for the system interpreter; a python3 earlier on PATH
+        # (pyenv, a venv) does not see it.
+        system = "/usr/bin/python3"
+        if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system):
+            os.execv(system, [system] + sys.argv)
         skip("Selenium is not installed (apt install python3-selenium)")
     if not os.path.exists(BOOKRULE):
         print(f"studio browser test: failed: {BOOKRULE} is missing (run swift build first)")

@@ -158,6 +158,8 @@ function showEvaluation(answer) {
     return;
   }
   syntax.hidden = true;
+  $('page-url').textContent = answer.page ? answer.page.url + ' (' + answer.page.origin + ', HTTP ' + answer.page.status + ', '
+    + answer.page.charset + ')' : 'No page for this step yet: run it, or open a saved page';
   const section = SECTION[studio.step];
   for (const problem of answer.problems || []) {
     if (problem.field.indexOf(section + '.') !== -1) continue; // shown at the field below
