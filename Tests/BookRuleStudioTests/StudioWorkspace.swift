@@ -1,3 +1,4 @@
+import BookRule
 import Foundation
 @testable import BookRuleStudio
 
@@ -35,7 +36,7 @@ final class StudioWorkspace {
     var client: RawHTTP { RawHTTP(port: server.port) }
     var token: String { server.app.access.token }
 
-    init() throws {
+    init(fetcher: PoliteFetcher? = nil) throws {
         directory = NSTemporaryDirectory() + "studio-\(UUID().uuidString)"
         fixtureDirectory = directory + "/fixture"
         sourcePath = directory + "/mysite.json"
@@ -50,7 +51,8 @@ final class StudioWorkspace {
          "https://www.example.com/read/5/1.html": "chapter-1.html"}
         """
         try index.write(toFile: fixtureDirectory + "/pages.json", atomically: true, encoding: .utf8)
-        server = try StudioServer(sourcePath: sourcePath, fixtureDirectory: fixtureDirectory, port: 0, assetsDirectory: Self.assets)
+        server = try StudioServer(sourcePath: sourcePath, fixtureDirectory: fixtureDirectory, port: 0, fetcher: fetcher,
+                                  assetsDirectory: Self.assets)
     }
 
     deinit {

@@ -125,6 +125,23 @@ function markFocusedField() {
   for (const box of document.querySelectorAll('.field')) box.classList.toggle('focused', box.id === 'box-' + studio.focus[studio.step]);
 }
 
+// The caret on a field's line in the JSON focuses that field (and its section's step).
+function cursorMoved() {
+  const editor = studio.editor;
+  const line = editor.getCursor().line;
+  const key = /^\s*"(\w+)"\s*:/.exec(editor.getLine(line));
+  if (!key) return;
+  let section = null;
+  for (let index = line; index >= 0 && !section; index--) {
+    const found = /^\s*"(rule(?:Search|BookInfo|Toc|Content))"\s*:/.exec(editor.getLine(index));
+    if (found) section = found[1];
+  }
+  if (!section || FIELDS[section].indexOf(key[1]) === -1) return;
+  const step = Object.keys(SECTION).find((name) => SECTION[name] === section);
+  studio.focus[step] = key[1];
+  if (step !== studio.step) selectStep(step); else { markFocusedField(); scheduleEvaluation(0); }
+}
+
 // ---- Evaluation ---------------------------------------------------------------------------------------------
 
 let timer = null;
@@ -386,6 +403,7 @@ async function start() {
     studio.editor = window.CodeMirror.fromTextArea(textarea, { mode: { name: 'javascript', json: true }, lineNumbers: true,
       matchBrackets: true, autoCloseBrackets: true, lineWrapping: true });
     studio.editor.on('change', sourceEdited);
+    studio.editor.on('cursorActivity', cursorMoved);
     $('editor-kind').textContent = 'CodeMirror, JSON mode';
   } else {
     textarea.addEventListener('input', sourceEdited);
