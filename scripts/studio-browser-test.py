@@ -4,7 +4,7 @@
 Starts `bookrule studio` on a copy of Sources-json/example-utf8.json and Fixtures/example-utf8/ in a temporary
 directory, runs the chain to the TOC, changes ruleToc.chapterList in the form and sees the highlight count
 change, runs the TOC step again, saves, and checks that the file changed and its backup exists. Screenshots of
-the main screen go to docs/images/ with --screenshots.
+the main screen go to docs/images/ with --screenshots (studio-main, studio-proposal, studio-json).
 
 Exit status 0 when it passed or was skipped (the reason is printed: no Chromium, chromedriver or Selenium),
 1 when it failed. Run after `swift build`: it uses .build/debug/bookrule.
@@ -121,6 +121,14 @@ def main():
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#proposal .candidate")) >= 2)
         if screenshots:
             driver.save_screenshot(os.path.join(ROOT, "docs", "images", "studio-proposal.png"))
+        # The JSON tab is CodeMirror where Debian's libjs-codemirror is installed, a text box otherwise.
+        driver.find_element(By.CSS_SELECTOR, ".tab[data-view=json]").click()
+        editor = driver.find_element(By.ID, "editor-kind").text
+        if os.path.exists("/usr/share/javascript/codemirror/lib/codemirror.js") != bool(driver.find_elements(By.CSS_SELECTOR, ".CodeMirror")):
+            raise AssertionError(f"the editor is {editor!r}, which does not match whether CodeMirror is installed")
+        if screenshots:
+            driver.save_screenshot(os.path.join(ROOT, "docs", "images", "studio-json.png"))
+        driver.find_element(By.CSS_SELECTOR, ".tab[data-view=form]").click()
 
         driver.find_element(By.ID, "save").click()
         wait.until(lambda d: d.find_element(By.ID, "status").text.startswith("saved "))

@@ -4,6 +4,7 @@ import BookRuleEngine
 import BookRuleHTTP
 import BookRuleJSON
 import Foundation
+import Synchronization
 
 /// The studio's routes behind its gate (`StudioAccess`): the page and its files, the evaluation an edit
 /// asks for, the site's page re-written for the frame, proposals for a clicked node, the chain's steps,
@@ -20,6 +21,10 @@ package final class StudioApp: Sendable {
     package let session = StudioSession()
     /// The chain's runner.
     package let chain: StudioChain
+    /// Where steps and test runs execute.
+    private let executor = StudioWorkExecutor()
+    /// Set when the studio stops, so requests waiting for work give up at once.
+    private let stopping = Atomic<Bool>(false)
     /// The source text the studio started with (the file's, or a template when there is none).
     private let startingText: String
 
@@ -58,6 +63,15 @@ package final class StudioApp: Sendable {
     }
 
     """
+
+    /// Makes requests that wait for a step or a test answer 503 now, so the server can stop without waiting.
+    package func beginStopping() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    private var isStopping: @Sendable () -> Bool {
+        { [self] in self.stopping.load(ordering: .sequentiallyConsistent) }
+    }
 
     /// Answers one request (on a server connection thread).
     package func handle(_ request: HTTPServerRequest) -> HTTPServerResponse {
@@ -245,10 +259,10 @@ package final class StudioApp: Sendable {
         let record = body.bool("record")
         let opened = session.openedFiles
         let chain = chain
-        guard let (answer, response) = BoundedWork.run(seconds: Self.stepSeconds, {
+        guard let (answer, response) = BoundedWork.run(seconds: Self.stepSeconds, executor: executor, stopping: isStopping, {
             await chain.run(step, source: source, url: url, keyword: keyword, live: live, record: record, opened: opened)
         }) else {
-            throw StudioRefusal.timedOut("the \(step.rawValue) step did not finish in \(Int(Self.stepSeconds)) s")
+            throw StudioRefusal.timedOut("the \(step.rawValue) step did not finish in \(Int(Self.stepSeconds)) s (or the studio is stopping)")
         }
         var result = answer
         if let response {
@@ -269,7 +283,7 @@ package final class StudioApp: Sendable {
         let transport = try chain.fixtureTransport(opened: session.openedFiles)
         let options = CheckOptions(bookURL: body.optionalString("book").flatMap { $0.isEmpty ? nil : $0 },
                                    chapterURLs: body.optionalString("chapter").flatMap { $0.isEmpty ? nil : [$0] } ?? [])
-        guard let report = BoundedWork.run(seconds: Self.testSeconds, {
+        guard let report = BoundedWork.run(seconds: Self.testSeconds, executor: executor, stopping: isStopping, {
             await SourceCheck(source: source, transport: transport, options: options).run()
         }) else {
             throw StudioRefusal.timedOut("bookrule test did not finish in \(Int(Self.testSeconds)) s")

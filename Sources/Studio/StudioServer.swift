@@ -32,8 +32,9 @@ public final class StudioServer: Sendable {
     /// The fixture directory in use, resolved; nil when there is none.
     public var fixtureDirectory: String? { app.files.fixtureDirectory }
 
-    /// Stops serving; waits for requests in progress.
+    /// Stops serving: requests waiting for a step or a test give up (503), the others finish first.
     public func stop() {
+        app.beginStopping()
         server.stop()
     }
 }

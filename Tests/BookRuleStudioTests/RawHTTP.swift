@@ -6,7 +6,7 @@ import Foundation
 
 /// A minimal HTTP/1.1 client over a plain socket, so a test can send exactly the Host, Cookie and method it
 /// means (a real client library would fix the Host from the URL). One request per connection, bounded by a
-/// 10 s receive timeout.
+/// 100 s receive timeout (a step may be slow on a loaded machine; the studio's own limit is 60 s).
 struct RawHTTP: Sendable {
     struct Response: Sendable {
         var status: Int
@@ -38,7 +38,7 @@ struct RawHTTP: Sendable {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 100, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -39,4 +39,27 @@ struct StudioLiveTests {
         #expect(try HARRecording.load(contentsOf: har).entries.count == 1)
         #expect(site.requests.count == 3)
     }
+
+    @Test("Stopping the studio does not wait for a step stuck on a silent site: stop returns, the step gets no answer from it")
+    func stopEndsWaitingStep() async throws {
+        // A site that takes the request and never answers (until the client goes, or 30 s).
+        let site = try LoopbackServer(maxConnections: 1, lifetime: 30) { _, _, writer in
+            _ = writer.waitForClose(seconds: 30)
+        }
+        var policy = PolitenessPolicy.default
+        policy.maxAttempts = 1
+        let workspace = try StudioWorkspace(fetcher: PoliteFetcher(transport: CurlTransport(), policy: policy))
+        let origin = "http://127.0.0.1:\(site.port)"
+        let source = StudioWorkspace.sourceText.replacingOccurrences(of: "https://www.example.com", with: origin)
+        let body = "{\"source\": \(StudioWorkspace.quoted(source)), \"step\": \"toc\", \"url\": \"\(origin)/slow\", \"live\": true}"
+        async let answer = workspace.post("/api/step", body)
+        for _ in 0..<400 where site.requests.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(site.requests.count == 1)
+        // stop() returns although the site has not answered (it holds the request up to 30 s): the waiting
+        // request gives up, and libmicrohttpd closes its connection (with the 503 or before it is sent).
+        workspace.server.stop()
+        let response = try? await answer
+        #expect(response == nil || response?.status == 503, "\(response?.text ?? "")")
+        #expect(site.requests.count == 1)
+    }
 }
