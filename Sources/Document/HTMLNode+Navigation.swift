@@ -53,8 +53,4 @@ extension HTMLNode {
     /// A key that is the same for two `HTMLNode`s of one document exactly when they are the same node, so a
     /// caller can tell which node a rule matched without holding libxml2 pointers.
     package var identity: Int { Int(bitPattern: UnsafeRawPointer(pointer)) }
-
-    /// Whether this is a CDATA section, comment, doctype or processing instruction (`kind == .other` and text
-    /// of these do not say which); only comments and doctypes matter to a re-writer, which drops them.
-    package var isComment: Bool { pointer.pointee.type == XML_COMMENT_NODE }
 }

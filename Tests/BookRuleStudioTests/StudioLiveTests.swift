@@ -9,7 +9,8 @@ struct StudioLiveTests {
     @Test("A live step reads the site and leaves the fixture alone; with record, its request is added to site.har")
     func liveAndRecord() async throws {
         let page = try Data(contentsOf: URL(fileURLWithPath: StudioWorkspace.repository + "/Fixtures/authoring/pages/toc.html"))
-        let site = try LoopbackServer(maxConnections: 4) { _, _ in
+        // A long lifetime: on a loaded machine the three steps can take longer than the default 10 s.
+        let site = try LoopbackServer(maxConnections: 4, lifetime: 120) { _, _ in
             LoopbackServer.reply(200, "OK", headers: [("Content-Type", "text/html; charset=utf-8")], body: [UInt8](page))
         }
         var policy = PolitenessPolicy.default
@@ -32,6 +33,7 @@ struct StudioLiveTests {
 
         let recorded = try StudioEvaluationTests.object(try await workspace.post("/api/step", body + ", \"record\": true}"))
         #expect(recorded["recorded"] as? Int == 1, "\(recorded)")
+        try #require(recorded["error"] == nil, "\(recorded)")
         let recording = try HARRecording.load(contentsOf: har)
         #expect(recording.entries.map(\.request.url) == ["\(origin)/novel/5/all.html"])
         // Recording the same request again replaces its entry rather than adding one.
@@ -43,7 +45,7 @@ struct StudioLiveTests {
     @Test("Stopping the studio does not wait for a step stuck on a silent site: stop returns, the step gets no answer from it")
     func stopEndsWaitingStep() async throws {
         // A site that takes the request and never answers (until the client goes, or 30 s).
-        let site = try LoopbackServer(maxConnections: 1, lifetime: 30) { _, _, writer in
+        let site = try LoopbackServer(maxConnections: 1, lifetime: 60) { _, _, writer in
             _ = writer.waitForClose(seconds: 30)
         }
         var policy = PolitenessPolicy.default
