@@ -26,6 +26,7 @@ let package = Package(
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
         systemLibrary("COpenCC", pkgConfig: "opencc", apt: "libopencc-dev"),
         systemLibrary("CUchardet", pkgConfig: "uchardet", apt: "libuchardet-dev"),
+        systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
 
         // The library's layers, along the data flow (docs/architecture.md): each depends only on those before it.
         .target(name: "BookRuleJSON", path: "Sources/JSON"),
@@ -81,13 +82,24 @@ let package = Package(
                 "BookRuleEngine", "BookRuleLibrary", "BookRuleCheck",
             ]
         ),
-        .executableTarget(name: "bookrule", dependencies: ["BookRule"]),
+        // `bookrule studio`: a loopback web page over Check's trials and the engine's steps. Not in the umbrella:
+        // an app that scrapes has no use for an HTTP server (docs/architecture.md).
+        .target(
+            name: "BookRuleStudio",
+            dependencies: [
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary",
+                "BookRuleCheck", "CMicroHTTPD",
+            ],
+            path: "Sources/Studio",
+            resources: [.copy("Assets")]
+        ),
+        .executableTarget(name: "bookrule", dependencies: ["BookRule", "BookRuleStudio"]),
         .target(
             name: "BookRuleFuzzEntryPoints",
             dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules"],
             path: "Sources/FuzzEntryPoints"
         ),
-        .executableTarget(name: "bookrule-bench", dependencies: ["BookRule"], path: "Benchmarks/Swift"),
+        .executableTarget(name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio"], path: "Benchmarks/Swift"),
         // Loopback servers, the generated example site and other helpers the test targets share.
         .target(name: "TestSupport", dependencies: ["BookRule"], path: "Tests/TestSupport"),
         .testTarget(name: "BookRuleJSONTests", dependencies: ["BookRule", "TestSupport"]),
@@ -103,6 +115,7 @@ let package = Package(
         .testTarget(name: "BookRuleEngineTests", dependencies: ["BookRule", "TestSupport"]),
         .testTarget(name: "BookRuleLibraryTests", dependencies: ["BookRule", "TestSupport"]),
         .testTarget(name: "BookRuleCheckTests", dependencies: ["BookRule", "TestSupport"]),
+        .testTarget(name: "BookRuleStudioTests", dependencies: ["BookRule", "BookRuleStudio", "TestSupport"]),
         .testTarget(name: "bookruleTests", dependencies: ["bookrule"]),
         // Replays Fuzz/Corpus (the seeds) and FuzzRegressions (minimized inputs that once failed) through the
         // fuzz entry points, read by path.

@@ -158,4 +158,7 @@ if [[ -n "$SWIFT_BIN" ]]; then
     echo
     echo "JavaScript benchmark: the 5,000-chapter TOC with chapterName '//a/text()@js:…' vs '//a/text()' (target <= 3x)"
     "$SWIFT_BIN" script-toc "$OUT/toc-$CHAPTERS-utf8.html" "$ITERATIONS"
+    echo
+    echo "Studio benchmark: edit to highlight on the 5,000-chapter TOC (server side) vs SourceEngine.toc (target < 100 ms)"
+    "$SWIFT_BIN" studio "$OUT/toc-$CHAPTERS-utf8.html" "$ITERATIONS"
 fi

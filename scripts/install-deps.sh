@@ -6,7 +6,10 @@
 set -euo pipefail
 
 packages=(pkg-config libxml2-dev libpcre2-dev libcurl4-openssl-dev libpsl-dev libzip-dev libsqlite3-dev libssl-dev
-    libuchardet-dev libjavascriptcoregtk-4.1-dev libopencc-dev epubcheck python3)
+    libuchardet-dev libjavascriptcoregtk-4.1-dev libopencc-dev epubcheck python3
+    # bookrule studio: its HTTP server and editor; headless Chromium and Selenium for its browser test (and a
+    # CJK font so its screenshots show the example site's text).
+    libmicrohttpd-dev libjs-codemirror chromium chromium-driver python3-selenium fonts-wqy-zenhei)
 if [[ "${1:-}" == "--bench" ]]; then
     packages+=(gcc python3-lxml)
 fi

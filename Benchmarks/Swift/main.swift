@@ -4,6 +4,7 @@
 //   bookrule-bench regex UTF8-TOC-FILE ITERATIONS     (PCRE2 through RegexPattern vs NSRegularExpression)
 //   bookrule-bench politeness REQUESTS                 (elapsed ÷ time the server asked for, virtual clock)
 //   bookrule-bench script-toc UTF8-TOC-FILE ITERATIONS (chapterName with @js: vs without)
+//   bookrule-bench studio UTF8-TOC-FILE ITERATIONS     (the studio's edit-to-highlight path vs SourceEngine.toc)
 //
 // Runs a whole `SourceEngine.toc` (fetch from memory, charset detection, parse, XPath, field rules, URL
 // resolution, de-duplication) on a saved TOC page and prints one line in the format run.sh reads:
@@ -48,12 +49,16 @@ if arguments.count == 4, arguments[1] == "script-toc", let iterations = Int(argu
     try await ScriptTOCBenchmark.run(tocPage: arguments[2], iterations: iterations)
     exit(0)
 }
+if arguments.count == 4, arguments[1] == "studio", let iterations = Int(arguments[3]), iterations > 0 {
+    try await StudioBenchmark.run(tocPage: arguments[2], iterations: iterations)
+    exit(0)
+}
 if arguments.count == 4, arguments[1] == "regex", let iterations = Int(arguments[3]), iterations > 0 {
     try RegexBenchmark.run(tocPage: arguments[2], iterations: iterations)
     exit(0)
 }
 guard arguments.count == 5, arguments[1] == "toc", let iterations = Int(arguments[4]), iterations > 0 else {
-    fail("usage: bookrule-bench toc FILE ENCODING ITERATIONS | bookrule-bench regex UTF8-TOC-FILE ITERATIONS | bookrule-bench politeness REQUESTS | bookrule-bench script-toc UTF8-TOC-FILE ITERATIONS")
+    fail("usage: bookrule-bench toc FILE ENCODING ITERATIONS | bookrule-bench regex UTF8-TOC-FILE ITERATIONS | bookrule-bench politeness REQUESTS | bookrule-bench script-toc UTF8-TOC-FILE ITERATIONS | bookrule-bench studio UTF8-TOC-FILE ITERATIONS")
 }
 let path = arguments[2]
 guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }

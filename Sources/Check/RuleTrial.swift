@@ -109,7 +109,7 @@ public struct RuleTrial: Sendable {
 
     /// A value as the engine cleans it: markup read once (tags dropped, entities decoded), text split into
     /// trimmed paragraphs.
-    static func cleaned(_ value: RuleText) -> String {
+    public static func cleaned(_ value: RuleText) -> String {
         value.isMarkup ? HTMLTextFormatter.text(fromMarkup: value.text) : HTMLTextFormatter.paragraphs(of: value.text)
     }
 

@@ -4,7 +4,9 @@
 public enum RuleMisreading {
     /// A warning for `text` as a rule of `kind`, or nil when it reads as its author probably meant.
     public static func warning(for text: String, kind: RuleKind) -> String? {
-        let rule = text.trimmingASCIIWhitespace()
+        var rule = text.trimmingASCIIWhitespace()
+        // A list rule's leading `-` (reverse) or `+` is its order, not part of the path (`-//ul/li` is XPath).
+        if kind == .list, rule.hasPrefix("-") || rule.hasPrefix("+") { rule = String(rule.dropFirst()).trimmingASCIIWhitespace() }
         guard !rule.isEmpty, RuleParser.dialect(of: rule, kind: kind) == .jsoup, !rule.hasPrefix("@@"),
               !rule.contains("{{"), !RuleParser.isJavaScript(rule) else { return nil }
         // The rule part only: a `##` clean-up or a combinator after it does not change how the path reads.

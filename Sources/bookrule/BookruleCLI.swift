@@ -25,6 +25,7 @@ enum BookruleCLI {
       test      Check sources against their recorded fixtures, rule by rule
       lint      Check source files without fetching anything
       try       Evaluate one rule on a page (saved or fetched) and show what it matched
+      studio    Serve the authoring studio (a local web page showing what each rule matches) on 127.0.0.1
       fixture   Build a HAR fixture from saved pages (fixture add)
       report    Join the JSON reports of several test runs (report merge)
 
@@ -57,6 +58,8 @@ enum BookruleCLI {
             return LintCommand.run(rest, terminal: terminal)
         case "try":
             return await TryCommand.run(rest, terminal: terminal)
+        case "studio":
+            return await StudioCommand.run(rest, terminal: terminal)
         case "fixture":
             return FixtureCommand.run(rest, terminal: terminal)
         case "report":

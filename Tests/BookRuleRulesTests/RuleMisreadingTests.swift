@@ -21,6 +21,13 @@ struct RuleMisreadingTests {
         #expect(RuleMisreading.warning(for: rule, kind: .string) == nil)
     }
 
+    @Test("a list rule's order prefix is not read as part of its path")
+    func listOrder() {
+        #expect(RuleMisreading.warning(for: "-//ul[@id='list']/li", kind: .list) == nil)
+        #expect(RuleMisreading.warning(for: "+//ul/li", kind: .list) == nil)
+        #expect(RuleMisreading.warning(for: "-ul[@id='list']/li", kind: .list)?.contains("\"//ul[@id='list']/li\"") == true)
+    }
+
     @Test("a replaceRegex without ## is named; with ## or as JavaScript it is not")
     func replaceRegex() {
         #expect(RuleMisreading.replaceRegexWarning(for: "^上一页<$")?.contains("##^上一页<$") == true)

@@ -1,0 +1,56 @@
+#ifndef BOOKRULE_CMICROHTTPD_SHIM_H
+#define BOOKRULE_CMICROHTTPD_SHIM_H
+
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <microhttpd.h>
+
+/* MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call: these fixed-signature
+   wrappers are the only way the studio starts a daemon or asks for its port. */
+
+/* Starts a daemon listening on 127.0.0.1:port only (port 0 picks a free one), one thread per connection
+   (a request may wait for rule evaluation without stalling the others), at most connection_limit connections,
+   idle connections closed after timeout_seconds. The sockaddr lives on this stack frame: libmicrohttpd only
+   reads it while binding, inside this call. */
+static inline struct MHD_Daemon *bookrule_mhd_start_loopback(uint16_t port, unsigned int connection_limit,
+                                                             unsigned int timeout_seconds,
+                                                             MHD_AccessHandlerCallback handler, void *context,
+                                                             MHD_RequestCompletedCallback completed) {
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL,
+                            port, NULL, NULL, handler, context,
+                            MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_END);
+}
+
+/* The port the daemon is bound to (0 when libmicrohttpd cannot say). */
+static inline uint16_t bookrule_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+/* A response holding a copy of count bytes (libmicrohttpd frees its copy). */
+static inline struct MHD_Response *bookrule_mhd_response_copying(const void *bytes, size_t count) {
+    return MHD_create_response_from_buffer(count, (void *)bytes, MHD_RESPMEM_MUST_COPY);
+}
+
+/* MHD_Result and MHD_ValueKind are closed enums whose Swift names depend on the importer's prefix stripping;
+   these give the values the server uses one spelling. */
+static inline enum MHD_Result bookrule_mhd_yes(void) { return MHD_YES; }
+static inline enum MHD_Result bookrule_mhd_no(void) { return MHD_NO; }
+static inline enum MHD_ValueKind bookrule_mhd_header_kind(void) { return MHD_HEADER_KIND; }
+static inline enum MHD_ValueKind bookrule_mhd_cookie_kind(void) { return MHD_COOKIE_KIND; }
+static inline enum MHD_ValueKind bookrule_mhd_argument_kind(void) { return MHD_GET_ARGUMENT_KIND; }
+
+#endif

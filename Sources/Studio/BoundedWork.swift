@@ -1,0 +1,39 @@
+import Dispatch
+import Synchronization
+
+/// Runs async work for a request handler (which runs on a libmicrohttpd connection thread) and waits for it
+/// at most `seconds`, or until the studio stops: a site or script that never answers costs the request a 503
+/// and the work is cancelled, rather than holding the connection (and `stop()`, which waits for connections)
+/// for good. The work runs on the studio's own thread (`StudioWorkExecutor`), not on Swift's cooperative pool,
+/// so a busy pool in an embedding app (or a test run) does not stall it, and it does not stall the pool.
+enum BoundedWork {
+    static func run<Value: Sendable>(seconds: Double, executor: StudioWorkExecutor, stopping: @Sendable () -> Bool,
+                                     _ work: @escaping @Sendable () async -> Value) -> Value? {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Value?>(nil)
+        let task = Task(executorPreference: executor) {
+            let value = await work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        let deadline = DispatchTime.now() + seconds
+        while done.wait(timeout: min(deadline, .now() + 0.05)) == .timedOut {
+            if stopping() || DispatchTime.now() >= deadline {
+                task.cancel()
+                return nil
+            }
+        }
+        return result.withLock { $0 }
+    }
+}
+
+/// The thread the studio's steps and test runs execute on: one serial queue per studio, as a task executor.
+final class StudioWorkExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "bookrule.studio.work")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}

@@ -1,0 +1,66 @@
+import BookRule
+import Foundation
+import Testing
+@testable import bookrule
+
+@Suite("bookrule studio on the command line", .timeLimit(.minutes(2)))
+struct StudioCommandTests {
+    func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) {
+        let terminal = Terminal.capture()
+        let status = await BookruleCLI.run(words, terminal: terminal)
+        return (status, terminal.output, terminal.errors)
+    }
+
+    @Test("Bad flags are usage errors (exit 2) that say what to give")
+    func usageErrors() async {
+        let port = await run(["studio", "Sources-json/example-utf8.json", "--port", "70000"])
+        #expect(port.status == 2 && port.errors.contains("--port takes a port number"))
+        let two = await run(["studio", "a.json", "b.json"])
+        #expect(two.status == 2 && two.errors.contains("at most one SOURCE.json"))
+        let fixtures = await run(["studio", "--fixtures", "/nonexistent/fixture"])
+        #expect(fixtures.status == 2 && fixtures.errors.contains("does not exist"))
+        let help = await run(["studio", "--help"])
+        #expect(help.status == 0 && help.output.contains("127.0.0.1"))
+    }
+
+    @Test("The built executable prints one line, the loopback URL with a 64-digit token, and serves it")
+    func printsURL() async throws {
+        let executable = repositoryRoot + "/.build/debug/bookrule"
+        try #require(FileManager.default.isExecutableFile(atPath: executable))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["studio", repositoryRoot + "/Sources-json/example-utf8.json", "--fixtures",
+                             repositoryRoot + "/Fixtures/example-utf8", "--port", "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        // The first line, read on a thread of its own (a blocking read must not hold a pool thread).
+        let handle = output.fileHandleForReading
+        let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            Thread {
+                var bytes: [UInt8] = []
+                while bytes.last != 0x0A, bytes.count < 4096 {
+                    let chunk = handle.readData(ofLength: 1)
+                    if chunk.isEmpty { break }
+                    bytes += chunk
+                }
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+            }.start()
+        }
+        let url = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let match = url.wholeMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]{64})/)
+        let parts = try #require(match, "\(url)")
+        let port = try #require(Int(parts.1))
+        let fetcher = CurlTransport()
+        let state = try await fetcher.send(HTTPRequest(url: "http://127.0.0.1:\(port)/api/state?token=\(parts.2)"))
+        #expect(state.status == 200)
+        #expect(String(decoding: state.body, as: UTF8.self).contains("示例 UTF-8 站"))
+        let refused = try await fetcher.send(HTTPRequest(url: "http://127.0.0.1:\(port)/api/state"))
+        #expect(refused.status == 403)
+    }
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""The studio's browser test (docs/studio.md): headless Chromium, driven by Selenium, on the example fixture.
+
+Starts `bookrule studio` on a copy of Sources-json/example-utf8.json and Fixtures/example-utf8/ in a temporary
+directory, runs the chain to the TOC, changes ruleToc.chapterList in the form and sees the highlight count
+change, runs the TOC step again, saves, and checks that the file changed and its backup exists. Screenshots of
+the main screen go to docs/images/ with --screenshots (studio-main, studio-proposal, studio-json).
+
+Exit status 0 when it passed or was skipped (the reason is printed: no Chromium, chromedriver or Selenium),
+1 when it failed. Run after `swift build`: it uses .build/debug/bookrule.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BOOKRULE = os.path.join(ROOT, ".build", "debug", "bookrule")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+def skip(reason):
+    print(f"studio browser test: skipped: {reason}")
+    sys.exit(0)
+
+
+def main():
+    screenshots = "--screenshots" in sys.argv
+    if not CHROMIUM:
+        skip("Chromium is not installed (apt install chromium; scripts/install-deps.sh does)")
+    if not CHROMEDRIVER:
+        skip("chromedriver is not installed (apt install chromium-driver)")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
+    except ImportError:
+        # Debian's python3-selenium is installed for the system interpreter; a python3 earlier on PATH
+        # (pyenv, a venv) does not see it.
+        system = "/usr/bin/python3"
+        if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system):
+            os.execv(system, [system] + sys.argv)
+        skip("Selenium is not installed (apt install python3-selenium)")
+    if not os.path.exists(BOOKRULE):
+        print(f"studio browser test: failed: {BOOKRULE} is missing (run swift build first)")
+        return 1
+
+    work = tempfile.mkdtemp(prefix="studio-browser-")
+    source = os.path.join(work, "example-utf8.json")
+    fixture = os.path.join(work, "fixture")
+    shutil.copy(os.path.join(ROOT, "Sources-json", "example-utf8.json"), source)
+    shutil.copytree(os.path.join(ROOT, "Fixtures", "example-utf8"), fixture)
+    with open(source, encoding="utf-8") as f:
+        original = f.read()
+
+    studio = subprocess.Popen([BOOKRULE, "studio", source, "--fixtures", fixture, "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    driver = None
+    try:
+        url = studio.stdout.readline().strip()
+        if not url.startswith("http://127.0.0.1:"):
+            print(f"studio browser test: failed: bookrule studio printed {url!r}; stderr: {studio.stderr.read()}")
+            return 1
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--window-size=1600,1000", "--lang=en-US", "--no-proxy-server"):
+            options.add_argument(argument)
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        wait = WebDriverWait(driver, 30)
+        driver.get(url)
+        wait.until(lambda d: d.find_element(By.ID, "status").text == "ready")
+
+        def run_step(step):
+            driver.find_element(By.ID, f"run-{step}").click()
+            wait.until(lambda d: d.find_element(By.ID, "status").text.startswith(step + " "))
+            status = driver.find_element(By.ID, "status").text
+            if status != f"{step} done":
+                raise AssertionError(f"the {step} step said {status!r}: {driver.find_element(By.ID, 'step-result').text}")
+
+        def highlight_count():
+            return driver.find_element(By.ID, "highlight-count").get_attribute("data-count") or ""
+
+        run_step("search")
+        run_step("book")
+        run_step("toc")
+        wait.until(lambda d: highlight_count() not in ("", "0"))
+        before = int(highlight_count())
+        marked = int(driver.find_element(By.ID, "highlight-count").get_attribute("data-marked") or "0")
+        if marked != before:
+            raise AssertionError(f"{before} nodes matched but {marked} marked in the frame")
+        # The marks are in the frame, where the studio's stylesheet draws them.
+        driver.switch_to.frame(driver.find_element(By.ID, "frame"))
+        in_frame = len(driver.find_elements(By.CSS_SELECTOR, "[data-br-match]"))
+        scripts = len(driver.find_elements(By.TAG_NAME, "script"))
+        driver.switch_to.default_content()
+        if in_frame != before or scripts != 0:
+            raise AssertionError(f"frame: {in_frame} marked (wanted {before}), {scripts} script elements")
+        if screenshots:
+            driver.save_screenshot(os.path.join(ROOT, "docs", "images", "studio-main.png"))
+
+        # Change the list rule in the form: the count follows at once.
+        field = driver.find_element(By.ID, "field-chapterList")
+        field.click()
+        field.clear()
+        field.send_keys("-//ul[@id='chapter-list']/li[position() <= 3]")
+        wait.until(lambda d: highlight_count() == "3")
+
+        run_step("toc")
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#step-result .toc-count").text.startswith("3 chapter"))
+
+        # Click a chapter link in the frame: the side panel proposes rules for it.
+        driver.switch_to.frame(driver.find_element(By.ID, "frame"))
+        driver.find_element(By.CSS_SELECTOR, "#chapter-list li a").click()
+        driver.switch_to.default_content()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#proposal .candidate")) >= 2)
+        if screenshots:
+            driver.save_screenshot(os.path.join(ROOT, "docs", "images", "studio-proposal.png"))
+        # The JSON tab is CodeMirror where Debian's libjs-codemirror is installed, a text box otherwise.
+        driver.find_element(By.CSS_SELECTOR, ".tab[data-view=json]").click()
+        editor = driver.find_element(By.ID, "editor-kind").text
+        if os.path.exists("/usr/share/javascript/codemirror/lib/codemirror.js") != bool(driver.find_elements(By.CSS_SELECTOR, ".CodeMirror")):
+            raise AssertionError(f"the editor is {editor!r}, which does not match whether CodeMirror is installed")
+        if screenshots:
+            driver.save_screenshot(os.path.join(ROOT, "docs", "images", "studio-json.png"))
+        driver.find_element(By.CSS_SELECTOR, ".tab[data-view=form]").click()
+
+        driver.find_element(By.ID, "save").click()
+        wait.until(lambda d: d.find_element(By.ID, "status").text.startswith("saved "))
+        with open(source, encoding="utf-8") as f:
+            saved = f.read()
+        if "position() <= 3" not in json.loads(saved)["ruleToc"]["chapterList"]:
+            raise AssertionError("the saved file does not hold the edited rule")
+        with open(source + ".bak", encoding="utf-8") as f:
+            if f.read() != original:
+                raise AssertionError("the backup is not the file as it was")
+        print(f"studio browser test: passed ({before} chapters marked, then 3; saved with a backup)")
+        shutil.rmtree(work, ignore_errors=True)
+        return 0
+    except Exception as error:  # a failed wait or assertion: say what and where
+        print(f"studio browser test: failed: {type(error).__name__}: {error}")
+        if driver is not None:
+            path = os.path.join(work, "failure.png")
+            driver.save_screenshot(path)
+            print(f"  screenshot: {path}; status: {driver.find_element(By.ID, 'status').text!r}")
+        return 1
+    finally:
+        if driver is not None:
+            driver.quit()
+        studio.terminate()
+        try:
+            studio.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            studio.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
