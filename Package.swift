@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "BookRuleLibraryTests", dependencies: ["BookRule", "TestSupport"]),
         .testTarget(name: "BookRuleCheckTests", dependencies: ["BookRule", "TestSupport"]),
         .testTarget(name: "BookRuleStudioTests", dependencies: ["BookRule", "BookRuleStudio", "TestSupport"]),
-        .testTarget(name: "bookruleTests", dependencies: ["bookrule"]),
+        .testTarget(name: "bookruleTests", dependencies: ["bookrule", "TestSupport"]),
         // Replays Fuzz/Corpus (the seeds) and FuzzRegressions (minimized inputs that once failed) through the
         // fuzz entry points, read by path.
         .testTarget(

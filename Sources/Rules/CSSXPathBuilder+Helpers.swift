@@ -59,16 +59,17 @@ extension CSSXPathBuilder {
         return "@*[name()=\(literal(name))]"
     }
 
-    /// The name as an XPath NCName test, or nil when it is not one (`fb:like`, `a b`).
+    /// The name as an XPath NCName test, or nil when it is not one (`fb:like`, `a b`) or not ASCII: libxml2
+    /// checks names against XML 1.0's older letter tables, which lack letters Unicode has since (`ٯ`, U+066F,
+    /// found by fuzzing), so other names are matched with `name()=` instead, which takes any text.
     static func nameTest(_ name: String) -> String? {
         guard let first = name.unicodeScalars.first else { return nil }
         func isStart(_ scalar: Unicode.Scalar) -> Bool {
-            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar == "_" || (scalar.value > 0x7F && scalar.properties.isAlphabetic)
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar == "_"
         }
         guard isStart(first) else { return nil }
         let valid = name.unicodeScalars.allSatisfy { scalar in
             isStart(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "."
-                || (scalar.value > 0x7F && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil))
         }
         return valid ? name : nil
     }

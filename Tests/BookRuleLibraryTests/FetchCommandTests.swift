@@ -88,9 +88,7 @@ final class BookSite: Sendable {
 /// The built `bookrule` executable, run as a real subprocess.
 struct BookruleProcess {
     static var executable: String {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/") + "/.build/debug/bookrule"
+        BuiltProducts.bookrule
     }
 
     let process = Process()

@@ -239,6 +239,14 @@ struct JSoupTranslationTests {
         _ = try CSSTranslator.xpath("div\t>\na")
     }
 
+    // Found by fuzzing (FuzzRegressions/css/css-non-ascii-tag-name): libxml2 rejected `descendant-or-self::ٯ`.
+    @Test("a tag or attribute name outside ASCII is matched by name(), which libxml2 always compiles")
+    func nonASCIINames() throws {
+        #expect(try CSSTranslator.xpath("ٯ") == "descendant-or-self::*[name()='ٯ']")
+        _ = try XPathExpression(try CSSTranslator.xpath("章节[标题=x] > ٯ"))
+        #expect(try CSSTranslator.xpath("div") == "descendant-or-self::div")
+    }
+
     @Test("a selector list becomes a union, and a one-step selector a single step")
     func shapes() throws {
         #expect(try CSSTranslator.xpath("div > a") == "descendant-or-self::div/child::a")

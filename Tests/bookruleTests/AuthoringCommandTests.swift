@@ -1,6 +1,7 @@
 import BookRule
 import Foundation
 import Testing
+import TestSupport
 @testable import bookrule
 
 /// `<repo>/../shared/corpus/pages`.
@@ -104,7 +105,7 @@ struct AuthoringCommandTests {
     @Test("try and the step commands read a page from standard input with -")
     func standardInput() async throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: repositoryRoot + "/.build/debug/bookrule")
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.bookrule)
         process.arguments = ["try", "//a/@href", "-", "--url", "https://x.test/book/1/"]
         let input = Pipe()
         let output = Pipe()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// docs/authoring.md's commands, run as written: every ```sh block in order, in one bash with `set -e`, in a
 /// fresh directory holding the saved pages of Fixtures/authoring/pages, with the built bookrule first on PATH.
@@ -38,7 +39,7 @@ struct AuthoringDocTests {
         process.arguments = [directory + "/doc.sh"]
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = repositoryRoot + "/.build/debug:" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["PATH"] = BuiltProducts.directory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         // No proxy or network settings could matter: nothing in the doc may fetch; make sure of it.
         environment["http_proxy"] = "http://127.0.0.1:9"
         environment["https_proxy"] = "http://127.0.0.1:9"

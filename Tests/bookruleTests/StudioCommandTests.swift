@@ -1,6 +1,7 @@
 import BookRule
 import Foundation
 import Testing
+import TestSupport
 @testable import bookrule
 
 @Suite("bookrule studio on the command line", .timeLimit(.minutes(2)))
@@ -25,7 +26,7 @@ struct StudioCommandTests {
 
     @Test("The built executable prints one line, the loopback URL with a 64-digit token, and serves it")
     func printsURL() async throws {
-        let executable = repositoryRoot + "/.build/debug/bookrule"
+        let executable = BuiltProducts.bookrule
         try #require(FileManager.default.isExecutableFile(atPath: executable))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

@@ -1,6 +1,7 @@
 import BookRule
 import Foundation
 import Testing
+import TestSupport
 @testable import bookrule
 
 #if canImport(FoundationXML)
@@ -141,7 +142,7 @@ struct TestCommandTests {
         // The built binary in its own process, so its CPU time can be measured alone: the wall time of an
         // in-process run grew past 10 s on a loaded 2-core machine while the other tests ran beside it.
         let run = try await MeasuredProcess.run(
-            "\(repositoryRoot)/.build/debug/bookrule", ["lint"] + paths, output: "\(directory)/out.txt")
+            BuiltProducts.bookrule, ["lint"] + paths, output: "\(directory)/out.txt")
         #expect(run.status == 1)  // most community sources use dialects bookrule does not run yet
         let output = try String(contentsOfFile: "\(directory)/out.txt", encoding: .utf8)
         let verdicts = output.split(separator: "\n").filter { $0.hasPrefix("  ok ") || $0.hasPrefix("  FAIL ") }
