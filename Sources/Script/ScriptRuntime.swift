@@ -39,6 +39,14 @@ public final class ScriptRuntime: Sendable {
         thread.stop()
     }
 
+    /// An executor that runs tasks on the runtime's thread. A step whose rules evaluate this runtime's
+    /// JavaScript runs there as a whole, so each evaluation runs at once instead of being handed to the
+    /// thread and back (two thread wake-ups, more than a short snippet takes: a TOC calls one per chapter).
+    /// Work the thread waits for (a script's fetch) must not need the thread itself.
+    public var stepExecutor: any TaskExecutor { executor }
+
+    private var executor: ScriptThreadExecutor { ScriptThreadExecutor(thread: thread) }
+
     /// Runs `snippet` and gives its completion value as a rule value.
     ///
     /// The snippet sees `result`, `src`, the `bindings` and the helpers (`java`, `source`, `cookie`,

@@ -10,6 +10,8 @@ final class ScriptThread: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [Job] = []
     private var stopping = false
+    /// Set when the loop has ended: work handed over later runs elsewhere rather than never.
+    private var ended = false
     /// The worker; set by the first job, used by every later one, released when the thread ends.
     var worker: ScriptWorker?
 
@@ -50,6 +52,20 @@ final class ScriptThread: @unchecked Sendable {
         return try outcome.get()
     }
 
+    /// Runs `work` on the thread later, without waiting for it (the jobs of tasks that prefer the thread as
+    /// their executor). Once the thread has ended, `work` runs on a dispatch thread instead.
+    func enqueue(_ work: @escaping @Sendable () -> Void) {
+        condition.lock()
+        if ended {
+            condition.unlock()
+            DispatchQueue.global().async(execute: work)
+            return
+        }
+        jobs.append(Job(work))
+        condition.signal()
+        condition.unlock()
+    }
+
     /// Ends the thread after the jobs already queued; the worker is released on it.
     func stop() {
         condition.lock()
@@ -72,6 +88,7 @@ final class ScriptThread: @unchecked Sendable {
             condition.lock()
             while jobs.isEmpty && !stopping { condition.wait() }
             if jobs.isEmpty && stopping {
+                ended = true
                 condition.unlock()
                 break
             }
