@@ -356,8 +356,8 @@ public struct SourceEngine: Sendable {
     // MARK: - Plumbing
 
     /// Runs a step of a source with scripts on its runtime's thread (see `ScriptRuntime.stepExecutor`), so its
-    /// rules' JavaScript runs without a hand-over per evaluation, with the step's own fetches off that thread
-    /// (see `fetchDocument`). Its rules run synchronously, and a script that fetches (`java.ajax`) blocks the thread
+    /// rules' JavaScript runs without a hand-over per evaluation, with the step's own fetches on a thread of
+    /// their own (see `fetchDocument`). Its rules run synchronously, and a script that fetches (`java.ajax`) blocks the thread
     /// evaluating it until the answer comes; on Swift's pool (two threads on a two-core machine) two such
     /// steps could hold every thread while a third task that the fetches wait for (another request to the same
     /// host, in its turn) could not resume. A source without scripts never blocks and stays on the pool.
@@ -409,8 +409,9 @@ public struct SourceEngine: Sendable {
             if scripts?.stepExecutor != nil {
                 // A step of a source with scripts runs on its runtime's thread, which a script's blocking
                 // `java.ajax` may hold while it waits for its turn at the host: the request's turn must be
-                // given back (in the fetcher's code after the answer) on a thread that is not held.
-                response = try await withTaskExecutorPreference(globalConcurrentExecutor) { try await transport.send(request) }
+                // given back (in the fetcher's code after the answer) on a thread that is not held, and not
+                // on Swift's pool either (see `offPoolForScripts`).
+                response = try await withTaskExecutorPreference(ScriptFetchExecutor()) { try await transport.send(request) }
             } else {
                 response = try await transport.send(request)
             }
