@@ -355,14 +355,15 @@ public struct SourceEngine: Sendable {
 
     // MARK: - Plumbing
 
-    /// Runs a step of a source with scripts on a thread of its own. Its rules run synchronously, and a script
-    /// that fetches (`java.ajax`) blocks the thread evaluating it until the answer comes; on Swift's pool (two
-    /// threads on a two-core machine) two such steps could hold every thread while a third task that the
-    /// fetches wait for (another request to the same host, in its turn) could not resume. A source without
-    /// scripts never blocks and stays on the pool.
+    /// Runs a step of a source with scripts on its runtime's thread (see `ScriptRuntime.stepExecutor`), so its
+    /// rules' JavaScript runs without a hand-over per evaluation, with the step's own fetches on a thread of
+    /// their own (see `fetchDocument`). Its rules run synchronously, and a script that fetches (`java.ajax`) blocks the thread
+    /// evaluating it until the answer comes; on Swift's pool (two threads on a two-core machine) two such
+    /// steps could hold every thread while a third task that the fetches wait for (another request to the same
+    /// host, in its turn) could not resume. A source without scripts never blocks and stays on the pool.
     private func offPoolForScripts<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        guard scripts != nil else { return try await body() }
-        return try await withTaskExecutorPreference(ScriptFetchExecutor()) { try await body() }
+        guard let scripts else { return try await body() }
+        return try await withTaskExecutorPreference(scripts.stepExecutor ?? ScriptFetchExecutor()) { try await body() }
     }
 
     /// What rules of a step run with: the page's URL, the book's variables, and for a source with scripts the
@@ -405,7 +406,15 @@ public struct SourceEngine: Sendable {
         }
         let response: HTTPResponse
         do {
-            response = try await transport.send(request)
+            if scripts?.stepExecutor != nil {
+                // A step of a source with scripts runs on its runtime's thread, which a script's blocking
+                // `java.ajax` may hold while it waits for its turn at the host: the request's turn must be
+                // given back (in the fetcher's code after the answer) on a thread that is not held, and not
+                // on Swift's pool either (see `offPoolForScripts`).
+                response = try await withTaskExecutorPreference(ScriptFetchExecutor()) { try await transport.send(request) }
+            } else {
+                response = try await transport.send(request)
+            }
         } catch {
             trace.error = "\(error)"
             throw EngineError.transport(url: request.url, error: error)

@@ -8,6 +8,7 @@ final class FuzzScriptHost: ScriptHost {
     }
 
     let sourceKey = "https://fuzz.example"
+    let sourceName = "fuzz"
     let clock = ScriptClock.fixed(epochMilliseconds: 1_750_000_000_000, seed: 16)
 
     func fetch(_ request: ScriptRequest) throws -> ScriptResponse { throw Offline() }

@@ -1,7 +1,8 @@
 /// Runs the steps of a rule that mixes rules and JavaScript, as Legado's rule analyser does: `result` starts
 /// as the content the rule runs in, each rule step reads the previous value (strings for string rules,
 /// elements for list rules), each JavaScript step's completion value becomes the next value, and a
-/// JavaScript step that gives `null` ends the chain with nothing.
+/// JavaScript step that gives `null` ends the chain with nothing (an empty array does not: the next step
+/// gets it, as in Legado).
 ///
 /// Whether the value is markup (see `RuleText`) is carried along: a script transforms what it was given, so
 /// its result is markup when its input was (the page source, a JSON string), and text when it was text off

@@ -117,6 +117,65 @@ final class JSEngine {
         }
     }
 
+    /// Evaluates `source`, which must give a function, and keeps that function (protected from the
+    /// collector) until `release` is called with it. A syntax error is thrown as the engine reports it.
+    func compileFunction(_ source: String, sourceURL: String) throws(JSError) -> JSObjectRef {
+        var exception: JSValueRef?
+        let value = JSStrings.with(source) { code in
+            JSStrings.with(sourceURL) { url in JSEvaluateScript(context, code, nil, url, 1, &exception) }
+        }
+        if let exception { throw error(from: exception) }
+        guard let value, JSValueIsObject(context, value), let function = JSValueToObject(context, value, nil),
+              JSObjectIsFunction(context, function) else {
+            throw JSError(kind: .thrown, message: "the snippet did not compile to a function")
+        }
+        JSValueProtect(context, function)
+        return function
+    }
+
+    /// `text` as a string value kept (protected) until `release` is called with it.
+    func keptString(_ text: String) -> JSValueRef? {
+        let value = JSStrings.with(text) { JSValueMakeString(context, $0) }
+        if let value { JSValueProtect(context, value) }
+        return value
+    }
+
+    /// Lets the collector have a value `compileFunction` or `keptString` kept.
+    func release(_ value: JSValueRef) {
+        JSValueUnprotect(context, value)
+    }
+
+    /// The object kept as `name`.
+    func kept(_ name: String) -> JSObjectRef? {
+        kept[name]
+    }
+
+    /// Calls `function` with `this` = the global object and `arguments` as they are, under `limits` when
+    /// given, and copies its result out. The arguments must stay reachable for the call: on the caller's
+    /// stack (which the collector scans) or protected.
+    func invoke(_ function: JSObjectRef, _ arguments: UnsafeMutableBufferPointer<JSValueRef?>,
+                limits: ScriptLimits? = nil) throws(JSError) -> ScriptValue {
+        try withWatchdog(limits) { () throws(JSError) -> ScriptValue in
+            var exception: JSValueRef?
+            let result = JSObjectCallAsFunction(context, function, JSContextGetGlobalObject(context), arguments.count,
+                                                UnsafePointer(arguments.baseAddress), &exception)
+            if let fired = watchdog?.fired { throw fired }
+            if let exception { throw error(from: exception) }
+            guard let result else { throw JSError(kind: .thrown, message: "the engine returned nothing") }
+            return try value(of: result)
+        }
+    }
+
+    /// Calls `function` with one argument and gives its result as the engine made it (for a value about to
+    /// be handed to a script: only reachable from the caller's stack).
+    func transform(_ function: JSObjectRef, _ argument: JSValueRef?) throws(JSError) -> JSValueRef? {
+        var exception: JSValueRef?
+        var arguments: [JSValueRef?] = [argument]
+        let result = JSObjectCallAsFunction(context, function, nil, 1, &arguments, &exception)
+        if let exception { throw error(from: exception) }
+        return result
+    }
+
     /// Runs `body` with the execution time limit armed, unless one is already armed (a nested evaluation
     /// shares its caller's budget: JavaScriptCore keeps one limit per group).
     private func withWatchdog<T>(_ limits: ScriptLimits?, _ body: () throws(JSError) -> T) throws(JSError) -> T {

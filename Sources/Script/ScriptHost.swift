@@ -11,6 +11,8 @@ public protocol ScriptHost: Sendable {
     func message(_ text: String, kind: ScriptMessageKind)
     /// The source's key, its `bookSourceUrl` (`source.getKey()`, `source.bookSourceUrl`).
     var sourceKey: String { get }
+    /// The source's name, its `bookSourceName` (`source.getTag()`, `source.bookSourceName`).
+    var sourceName: String { get }
     /// The source's stored variable (`source.getVariable()`), nil when none was set.
     func sourceVariable() -> String?
     /// Stores the source's variable (`source.setVariable(v)`); nil removes it.

@@ -535,7 +535,9 @@ const source = {
     getKey() { return N.sourceKey(); },
     get key() { return N.sourceKey(); },
     get bookSourceUrl() { return N.sourceKey(); },
-    getTag() { return N.sourceKey(); },
+    get bookSourceName() { return N.sourceName(); },
+    // Legado's BookSource.getTag() is its name (what toasts and logs are prefixed with).
+    getTag() { return N.sourceName(); },
     getVariable() { const v = N.sourceVariable(); return v === null ? '' : v; },
     setVariable(value) { N.setSourceVariable(str(value)); },
     put(key, value) { N.cachePut('v_' + N.sourceKey() + '_' + key, String(value)); return value; },
@@ -604,7 +606,9 @@ const globals = {
 };
 for (const name of Object.keys(globals)) hide(G, name, globals[name]);
 
-// Bindings: set before each snippet, restored after (a nested snippet must not change its caller's).
+// Bindings. Each snippet gets them as parameters (see CompiledSnippet); they are also set as globals around
+// a snippet that could read them so (`this.result`) or whose jsLib's functions do, and restored after (a
+// nested snippet must not change its caller's).
 const NAMES = ['result', 'src', 'baseUrl', 'key', 'page', 'book', 'chapter', 'title', 'nextChapterUrl'];
 const saved = [];
 function adorn(value) {
@@ -626,19 +630,21 @@ function adornObject(value) {
     }
     return value;
 }
-function bind(bindings) {
+function prepareBook(value) { return variables(Object.assign(value, bookMethods)); }
+function prepareChapter(value) { return variables(value); }
+// Called with the prepared bindings in the order of NAMES.
+function bind() {
     saved.push(NAMES.map(name => Object.getOwnPropertyDescriptor(G, name)));
-    for (const name of NAMES) {
-        let value = bindings[name];
-        if (name === 'result') value = adorn(value);
-        if ((name === 'book' || name === 'chapter') && value) value = variables(Object.assign(value, name === 'book' ? bookMethods : {}));
+    for (let index = 0; index < NAMES.length; index++) {
+        const name = NAMES[index];
+        const value = arguments[index] === undefined ? null : arguments[index];
         // A jsLib `var key` is a global that cannot be redefined: the binding is assigned to it instead.
         const existing = Object.getOwnPropertyDescriptor(G, name);
         if (existing && !existing.configurable) {
-            if (existing.writable) G[name] = value === undefined ? null : value;
+            if (existing.writable) G[name] = value;
             continue;
         }
-        Object.defineProperty(G, name, { value: value === undefined ? null : value, writable: true, configurable: true, enumerable: false });
+        Object.defineProperty(G, name, { value: value, writable: true, configurable: true, enumerable: false });
     }
 }
 function unbind() {
@@ -655,15 +661,27 @@ function unbind() {
         }
     });
 }
-// Globals a snippet creates by assignment (`x = 1` without `var`) are removed after it, as each Legado
-// evaluation has its own scope; jsLib's globals are kept.
+// Globals a snippet creates by assignment (`x = 1` without `var`) are removed after it, and the helpers it
+// replaced through the global object (`this.java = …`) are put back, as each Legado evaluation has its own
+// scope; jsLib's globals are kept.
 let baseline = new Set();
-function snapshot() { baseline = new Set(Object.getOwnPropertyNames(G)); }
+let helpersAtSnapshot = [];
+function snapshot() {
+    baseline = new Set(Object.getOwnPropertyNames(G));
+    helpersAtSnapshot = Object.keys(globals).map(name => [name, G[name]]);
+}
 function cleanup() {
     for (const name of Object.getOwnPropertyNames(G)) if (!baseline.has(name)) delete G[name];
+    for (const [name, value] of helpersAtSnapshot) {
+        if (G[name] === value) continue;
+        try {
+            if (Object.prototype.hasOwnProperty.call(G, name)) G[name] = value; else hide(G, name, value);
+        } catch (e) { /* a jsLib constant under that name: nothing a snippet could change */ }
+    }
 }
 
-return { bind, unbind, snapshot, cleanup, resetClock, installFixedClock, nodePrototype: element };
+return { bind, unbind, snapshot, cleanup, resetClock, installFixedClock, nodePrototype: element,
+    prepareResult: adorn, prepareBook, prepareChapter, java, source, cookie, cache };
 })
 """#
 }

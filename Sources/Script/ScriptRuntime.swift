@@ -3,7 +3,12 @@ import BookRuleRules
 /// One source's JavaScript: one JavaScriptCore context group and global context on a thread of its own
 /// (JavaScriptCore serialises work per group, and its time limit is per thread, so all of the source's
 /// JavaScript runs there), the source's `jsLib` evaluated once into the global scope, snippets
-/// syntax-checked once.
+/// syntax-checked and compiled once.
+///
+/// Why a thread of its own rather than the caller's (which would save two thread wake-ups per evaluation):
+/// run inline on the dispatch threads that call it, an endless loop was once seen not to be stopped by
+/// JavaScriptCore's watchdog during a parallel test run (docs/performance.md); on a thread the runtime
+/// starts, it always is.
 ///
 /// Evaluations follow Legado: the completion value of the snippet is its result (no `return` needed), and
 /// each evaluation has its own scope (top-level `var`, `let`, `const` and functions of one snippet are not
@@ -34,17 +39,29 @@ public final class ScriptRuntime: Sendable {
         thread.stop()
     }
 
+    /// An executor that runs tasks on the runtime's thread. A step whose rules evaluate this runtime's
+    /// JavaScript runs there as a whole, so each evaluation runs at once instead of being handed to the
+    /// thread and back (two thread wake-ups, more than a short snippet takes: a TOC calls one per chapter).
+    /// Work the thread waits for (a script's fetch) must not need the thread itself.
+    public var stepExecutor: any TaskExecutor { executor }
+
+    private var executor: ScriptThreadExecutor { ScriptThreadExecutor(thread: thread) }
+
     /// Runs `snippet` and gives its completion value as a rule value.
     ///
-    /// `result` becomes the global `result`: `.text` a string; `.texts` an array (with `size()`/`get(i)` as
-    /// on a Java list); one `.items` element as itself (an element as a one-element `Elements`, a page as
-    /// its source text, a JSON object as an object that also reads as its JSON text); several items as an
-    /// array of elements and objects. `src` is the context's raw text. `java.getString(rule)` and friends run
-    /// rules on `context` in `environment` (whose `variables` `java.put`/`java.get` use).
+    /// The snippet sees `result`, `src`, the `bindings` and the helpers (`java`, `source`, `cookie`,
+    /// `cache`) as variables of its own evaluation (and as globals when it reaches for the global object or
+    /// `jsLib` reads them, see `ScriptWorker.evaluate`). `result`: `.text` a string; `.texts` an array (with
+    /// `size()`/`get(i)` as on a Java list); one `.items` element as itself (an element as a one-element
+    /// `Elements`, a page as its source text, a JSON object as an object that also reads as its JSON text);
+    /// several items as an array of elements and objects. `src` is the context's raw text.
+    /// `java.getString(rule)` and friends run rules on `context` in `environment` (whose `variables`
+    /// `java.put`/`java.get` use).
     ///
     /// The value returned: strings, numbers (integral ones without `.0`) and booleans → `.text`; an array of
-    /// strings → `.texts`; elements, objects, or arrays of them → `.items` (objects as `.json`); `null` and
-    /// `undefined` → `.none`.
+    /// strings → `.texts`; elements, objects, or arrays of them → `.items` (objects as `.json`); an empty
+    /// array → `.items([])` (a value the chain goes on with, as in Legado); `null` and `undefined` →
+    /// `.none` (which ends the chain).
     ///
     /// Runs on the runtime's thread, waiting for it; when called from that thread (a helper evaluating a
     /// rule with JavaScript) it runs at once, nested, under the outer evaluation's time limit.

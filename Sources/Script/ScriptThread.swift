@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 
-/// A thread of its own that runs one runtime's jobs, one at a time, with the `ScriptWorker` living on it.
+/// A thread of its own that runs one runtime's jobs, one at a time, with the `ScriptWorker` living on it:
+/// evaluations handed over by `run`, and the jobs of tasks that prefer the thread as their executor (the
+/// engine's steps of the source, see `ScriptRuntime.stepExecutor`), whose evaluations then run inline.
 ///
 /// JavaScriptCore serialises all work on one context group anyway, and its CPU time limit is per thread,
 /// so every evaluation of a source runs here. `@unchecked Sendable`: `worker` is touched only by jobs, which
@@ -10,6 +12,8 @@ final class ScriptThread: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [Job] = []
     private var stopping = false
+    /// Set when the loop has ended: work handed over later runs elsewhere rather than never.
+    private var ended = false
     /// The worker; set by the first job, used by every later one, released when the thread ends.
     var worker: ScriptWorker?
 
@@ -43,11 +47,17 @@ final class ScriptThread: @unchecked Sendable {
         var outcome: Result<T, ScriptError>?
         withoutActuallyEscaping(body) { body in
             let job = Job { outcome = Result { () throws(ScriptError) -> T in try body() } }
-            enqueue(job)
-            job.done.wait()
+            // A thread that has ended runs nothing more: fail rather than wait for ever.
+            if enqueue(job) { job.done.wait() }
         }
         guard let outcome else { throw .engineUnavailable("the script thread stopped") }
         return try outcome.get()
+    }
+
+    /// Runs `work` on the thread later, without waiting for it (the jobs of tasks that prefer the thread as
+    /// their executor). Once the thread has ended, `work` runs on a dispatch thread instead.
+    func enqueue(_ work: @escaping @Sendable () -> Void) {
+        if !enqueue(Job(work)) { DispatchQueue.global().async(execute: work) }
     }
 
     /// Ends the thread after the jobs already queued; the worker is released on it.
@@ -58,11 +68,14 @@ final class ScriptThread: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func enqueue(_ job: Job) {
+    /// Queues `job`; false when the thread has ended.
+    private func enqueue(_ job: Job) -> Bool {
         condition.lock()
+        defer { condition.unlock() }
+        guard !ended else { return false }
         jobs.append(job)
         condition.signal()
-        condition.unlock()
+        return true
     }
 
     private func loop() {
@@ -72,6 +85,7 @@ final class ScriptThread: @unchecked Sendable {
             condition.lock()
             while jobs.isEmpty && !stopping { condition.wait() }
             if jobs.isEmpty && stopping {
+                ended = true
                 condition.unlock()
                 break
             }

@@ -37,6 +37,7 @@ extension ScriptWorker {
                 return .undefined
             }),
             ("sourceKey", { [unowned self] _ in .string(host.sourceKey) }),
+            ("sourceName", { [unowned self] _ in .string(host.sourceName) }),
             ("sourceVariable", { [unowned self] _ in host.sourceVariable().map(ScriptValue.string) ?? .null }),
             ("setSourceVariable", { [unowned self] arguments in
                 host.setSourceVariable(arguments.first?.optionalText)

@@ -1,3 +1,4 @@
+import CJavaScriptCore
 import BookRuleDocument
 import BookRuleJSON
 import BookRuleRules
@@ -23,8 +24,16 @@ final class ScriptWorker {
     let host: any ScriptHost
     let limits: ScriptLimits
     var frames: [Frame] = []
-    /// Snippets already syntax-checked (a rule's snippets run once per element; parse them once).
-    private var checked: Set<String> = []
+    /// Snippets compiled, by their code (a rule's snippets run once per element; parse them once).
+    private var compiled: [String: CompiledSnippet] = [:]
+    /// Whether `jsLib` names a binding (or reaches the global object), so its functions may read the
+    /// bindings as globals: then every snippet also sets them as globals around its call.
+    private let jsLibReadsBindings: Bool
+    /// Whether there is a `jsLib`, whose functions may leave globals behind when a snippet calls them.
+    private let hasJSLib: Bool
+    /// The prelude's functions and objects an evaluation uses, looked up once the prelude has run.
+    private var prelude: PreludeFunctions?
+
     /// Rules `java.getString`/`getElements`/`select` parsed, by kind and text.
     private var rules: [String: Rule] = [:]
 
@@ -33,24 +42,33 @@ final class ScriptWorker {
         self.engine = JSEngine()
         self.host = host
         self.limits = limits
+        let jsLib = jsLib.flatMap { $0.trimmingASCIIWhitespace().isEmpty ? nil : $0 }
+        hasJSLib = jsLib != nil
+        jsLibReadsBindings = jsLib.map { lib in
+            let reading = SnippetReading(lib)
+            return reading.reachesGlobals || reading.names.contains(true)
+        } ?? false
         engine.defineNatives("natives", nativeFunctions())
         do {
             try engine.evaluateGlobal(ScriptPrelude.source, sourceURL: "bookrule-prelude.js", limits: nil,
                                       keepAs: "prelude")
             try engine.callKept("prelude", with: "natives", keepAs: "exports")
-            for name in ["bind", "unbind", "snapshot", "cleanup", "resetClock", "installFixedClock"] {
+            for name in ["bind", "unbind", "snapshot", "cleanup", "resetClock", "installFixedClock", "prepareResult",
+                         "prepareBook", "prepareChapter", "java", "source", "cookie", "cache"] {
                 engine.keepProperty(name, of: "exports", as: name)
             }
             engine.keepProperty("nodePrototype", of: "exports", as: "nodePrototype")
-            // The isolation wrapper is evaluated on its own so the only scope around a snippet is the global
-            // one (a direct eval sees its caller's variables).
-            try engine.evaluateGlobal("(function () { return eval(arguments[0]); })", sourceURL: "bookrule-run.js",
-                                      limits: nil, keepAs: "run")
+            // Evaluated on its own so the only scopes around a snippet are its parameters and the global one
+            // (a direct eval sees its caller's variables).
+            let runner = try engine.compileFunction(
+                "(function (\(CompiledSnippet.parameters)) { return eval(arguments[\(CompiledSnippet.parameterCount)]); })",
+                sourceURL: "bookrule-run.js")
+            prelude = try PreludeFunctions(engine: engine, statementRunner: runner)
             if case .fixed = host.clock { _ = try engine.call("installFixedClock", []) }
         } catch {
             throw .engineUnavailable("the helpers did not load: \(error.message)")
         }
-        if let jsLib, !jsLib.trimmingASCIIWhitespace().isEmpty {
+        if let jsLib {
             if let error = SyntaxChecker.shared.check(jsLib) { throw .syntax(field: "jsLib", error) }
             do {
                 try resetClock()
@@ -66,32 +84,119 @@ final class ScriptWorker {
         }
     }
 
+    deinit {
+        for snippet in compiled.values { snippet.release(from: engine) }
+        if let prelude { engine.release(prelude.statementRunner) }
+    }
+
     /// Runs one snippet (see `ScriptRuntime.evaluate`).
+    ///
+    /// The snippet is a function of the bindings (compiled once): only the bindings it names are made,
+    /// `src` (an element's markup) among them; they are set as globals too only when the snippet or
+    /// `jsLib` could read them that way, and the globals a snippet may leave are removed only when it
+    /// could leave one.
     func evaluate(_ snippet: ScriptSnippet, bindings: ScriptBindings, result: RuleValue, context: RuleContext,
                   environment: RuleEnvironment) throws(ScriptError) -> RuleValue {
         guard frames.count < limits.maxNesting else {
             throw .nestedTooDeeply(field: snippet.field, limit: limits.maxNesting)
         }
-        if !checked.contains(snippet.code) {
-            if let error = SyntaxChecker.shared.check(snippet.code) { throw .syntax(field: snippet.field, error) }
-            if checked.count > 4096 { checked.removeAll() }
-            checked.insert(snippet.code)
-        }
+        guard let prelude else { throw .engineUnavailable("the helpers did not load") }
+        let compiled = try compiledSnippet(snippet)
         let topLevel = frames.isEmpty
         let tree = frames.last.flatMap { frame in Self.tree(of: context, in: frame) }
         frames.append(Frame(field: snippet.field, content: context, contentTree: tree, environment: environment))
         defer { frames.removeLast() }
-        do {
-            if topLevel { try resetClock() }
-            _ = try engine.call("bind", [bindingsValue(bindings, result: result, context: context)])
-            defer {
-                _ = try? engine.call("unbind", [])
-                if topLevel { _ = try? engine.call("cleanup", []) }
+        let bindsGlobals = compiled.reading.reachesGlobals || jsLibReadsBindings
+        let cleansUp = topLevel && (compiled.reading.mayCreateGlobals || hasJSLib)
+        let outcome = withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: CompiledSnippet.parameterCount + 1) {
+            buffer -> Result<ScriptValue, JSError> in
+            // On the stack, which the collector scans: the values made here stay alive through the call.
+            buffer.initialize(repeating: nil)
+            let arguments = compiled.code == nil ? UnsafeMutableBufferPointer(rebasing: buffer[..<CompiledSnippet.parameterCount]) : buffer
+            return Result { () throws(JSError) -> ScriptValue in
+                if topLevel { try resetClock() }
+                try fill(arguments, names: bindsGlobals ? nil : compiled.reading.names, prelude: prelude,
+                         bindings: bindings, result: result, context: context)
+                if let code = compiled.code { arguments[CompiledSnippet.parameterCount] = code }
+                if bindsGlobals {
+                    _ = try engine.invoke(prelude.bind, UnsafeMutableBufferPointer(rebasing: arguments[..<SnippetReading.bindingNames.count]))
+                }
+                defer {
+                    if bindsGlobals { _ = try? engine.invoke(prelude.unbind, UnsafeMutableBufferPointer(start: nil, count: 0)) }
+                    if cleansUp { _ = try? engine.invoke(prelude.cleanup, UnsafeMutableBufferPointer(start: nil, count: 0)) }
+                }
+                return try engine.invoke(compiled.function, arguments, limits: limits)
             }
-            let value = try engine.call("run", [.string(snippet.code)], limits: limits)
-            return ruleValue(of: value)
-        } catch {
-            throw Self.scriptError(error, field: snippet.field, limits: limits)
+        }
+        switch outcome {
+        case .success(let value): return ruleValue(of: value)
+        case .failure(let error): throw Self.scriptError(error, field: snippet.field, limits: limits)
+        }
+    }
+
+    /// `snippet` syntax-checked and compiled, once: as `return (expression)` when it is one expression,
+    /// else run by the statement runner.
+    private func compiledSnippet(_ snippet: ScriptSnippet) throws(ScriptError) -> CompiledSnippet {
+        if let found = compiled[snippet.code] { return found }
+        if let error = SyntaxChecker.shared.check(snippet.code) { throw .syntax(field: snippet.field, error) }
+        guard let prelude else { throw .engineUnavailable("the helpers did not load") }
+        let reading = SnippetReading(snippet.code)
+        var made: CompiledSnippet?
+        if let expression = reading.expressionCandidate {
+            // Fails to compile when the text is not one expression (`a; b`, a statement): then it is run as a script.
+            if let function = try? engine.compileFunction(
+                "(function (\(CompiledSnippet.parameters)) { return (\(expression)\n); })", sourceURL: "snippet.js") {
+                made = CompiledSnippet(function: function, code: nil, reading: reading, ownsFunction: true)
+            }
+        }
+        let snippetValue = made ?? CompiledSnippet(function: prelude.statementRunner, code: engine.keptString(snippet.code),
+                                                   reading: reading, ownsFunction: false)
+        if compiled.count >= 4096 {
+            for old in compiled.values { old.release(from: engine) }
+            compiled.removeAll()
+        }
+        compiled[snippet.code] = snippetValue
+        return snippetValue
+    }
+
+    /// Fills the parameters of a compiled snippet: the bindings (only those in `names`, all when nil;
+    /// the others stay `undefined`, as the snippet cannot see them), then the helper objects.
+    private func fill(_ arguments: UnsafeMutableBufferPointer<JSValueRef?>, names: [Bool]?, prelude: PreludeFunctions,
+                      bindings: ScriptBindings, result: RuleValue, context: RuleContext) throws(JSError) {
+        func wanted(_ index: Int) -> Bool { names?[index] ?? true }
+        func string(_ text: String?) -> JSValueRef? { engine.make(text.map(ScriptValue.string) ?? .null) }
+        if wanted(0) {
+            if case .text(let text) = result {
+                arguments[0] = engine.make(.string(text))
+            } else {
+                arguments[0] = engine.make(scriptValue(of: result))
+                arguments[0] = try engine.transform(prelude.prepareResult, arguments[0])
+            }
+        }
+        if wanted(1) { arguments[1] = engine.make(.string(RuleValue.items([context]).strings.first ?? "")) }
+        if wanted(2) { arguments[2] = engine.make(.string(bindings.baseURL)) }
+        if wanted(3) { arguments[3] = string(bindings.key) }
+        if wanted(4) { arguments[4] = engine.make(bindings.page.map { .number(Double($0)) } ?? .null) }
+        if wanted(5) {
+            if let book = bindings.book {
+                arguments[5] = engine.make(Self.scriptValue(of: book))
+                arguments[5] = try engine.transform(prelude.prepareBook, arguments[5])
+            } else {
+                arguments[5] = engine.make(.null)
+            }
+        }
+        if wanted(6) {
+            if let chapter = bindings.chapter {
+                arguments[6] = engine.make(Self.scriptValue(of: chapter))
+                arguments[6] = try engine.transform(prelude.prepareChapter, arguments[6])
+            } else {
+                arguments[6] = engine.make(.null)
+            }
+        }
+        if wanted(7) { arguments[7] = string(bindings.title ?? bindings.chapter?.title) }
+        if wanted(8) { arguments[8] = string(bindings.nextChapterURL) }
+        for (index, helper) in prelude.helpers.enumerated() {
+            arguments[SnippetReading.bindingNames.count + index] = helper
         }
     }
 
@@ -122,41 +227,26 @@ final class ScriptWorker {
 
     // MARK: - Values between rules and scripts
 
-    /// The globals of one evaluation, for the prelude's `bind`.
-    private func bindingsValue(_ bindings: ScriptBindings, result: RuleValue, context: RuleContext) -> ScriptValue {
-        func optional(_ text: String?) -> ScriptValue { text.map(ScriptValue.string) ?? .null }
-        var members: [(key: String, value: ScriptValue)] = [
-            ("result", scriptValue(of: result)),
-            ("src", .string(RuleValue.items([context]).strings.first ?? "")),
-            ("baseUrl", .string(bindings.baseURL)),
-            ("key", optional(bindings.key)),
-            ("page", bindings.page.map { .number(Double($0)) } ?? .null),
-            ("title", optional(bindings.title ?? bindings.chapter?.title)),
-            ("nextChapterUrl", optional(bindings.nextChapterURL)),
-        ]
-        if let book = bindings.book {
-            members.append(("book", .object([
-                ("name", .string(book.name)), ("author", .string(book.author)), ("bookUrl", .string(book.bookURL)),
-                ("tocUrl", .string(book.tocURL)), ("origin", .string(book.origin)), ("kind", .string(book.kind)),
-                ("intro", .string(book.intro)), ("coverUrl", .string(book.coverURL)),
-                ("latestChapterTitle", .string(book.latestChapterTitle)), ("wordCount", .string(book.wordCount)),
-                ("durChapterTitle", .string(book.durChapterTitle)),
-                ("durChapterIndex", .number(Double(book.durChapterIndex))),
-                ("totalChapterNum", .number(Double(book.totalChapterNum))),
-            ])))
-        } else {
-            members.append(("book", .null))
-        }
-        if let chapter = bindings.chapter {
-            members.append(("chapter", .object([
-                ("title", .string(chapter.title)), ("url", .string(chapter.url)),
-                ("index", .number(Double(chapter.index))), ("baseUrl", .string(chapter.baseURL)),
-                ("isVip", .bool(chapter.isVIP)), ("isVolume", .bool(chapter.isVolume)),
-            ])))
-        } else {
-            members.append(("chapter", .null))
-        }
-        return .object(members)
+    /// `book` as a script sees it (before the prelude adds its methods).
+    static func scriptValue(of book: ScriptBook) -> ScriptValue {
+        .object([
+            ("name", .string(book.name)), ("author", .string(book.author)), ("bookUrl", .string(book.bookURL)),
+            ("tocUrl", .string(book.tocURL)), ("origin", .string(book.origin)), ("kind", .string(book.kind)),
+            ("intro", .string(book.intro)), ("coverUrl", .string(book.coverURL)),
+            ("latestChapterTitle", .string(book.latestChapterTitle)), ("wordCount", .string(book.wordCount)),
+            ("durChapterTitle", .string(book.durChapterTitle)),
+            ("durChapterIndex", .number(Double(book.durChapterIndex))),
+            ("totalChapterNum", .number(Double(book.totalChapterNum))),
+        ])
+    }
+
+    /// `chapter` as a script sees it (before the prelude adds its methods).
+    static func scriptValue(of chapter: ScriptChapter) -> ScriptValue {
+        .object([
+            ("title", .string(chapter.title)), ("url", .string(chapter.url)),
+            ("index", .number(Double(chapter.index))), ("baseUrl", .string(chapter.baseURL)),
+            ("isVip", .bool(chapter.isVIP)), ("isVolume", .bool(chapter.isVolume)),
+        ])
     }
 
     /// `result` as a script sees it: text as a string, texts as an array (with Java list methods), one item
@@ -215,6 +305,9 @@ final class ScriptWorker {
         case .object:
             return .items([.json(Self.json(of: value))])
         case .array(let items):
+            // An empty list is a value, not nothing: Legado hands it to the chain's next step (`null` skips
+            // the rest), so it must not read as `.none`, which ends the chain.
+            if items.isEmpty { return .items([]) }
             if items.allSatisfy({ $0.text != nil || $0.optionalText == nil }) {
                 return .texts(items.map { $0.text ?? "" })
             }

@@ -116,7 +116,9 @@ struct JavaScriptSourceTests {
         } catch {
             #expect(!"\(error)".isEmpty)
         }
-        #expect(clock.now - started < .seconds(30))
+        // A bound against a hang, not a speed test: in the full parallel suite on two shared cores a JSON
+        // parser test with no JavaScript took 41 s of wall time while these took 30–32 s.
+        #expect(clock.now - started < .seconds(120))
     }
 
     @Test("a jsLib var named like a binding does not break every snippet: the binding wins while a snippet runs")

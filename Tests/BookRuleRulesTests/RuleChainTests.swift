@@ -101,6 +101,19 @@ struct RuleChainTests {
         #expect(node.stringValue.contains("Two"))
     }
 
+    @Test("a script that gives an empty list does not end the chain: the next step gets the empty list")
+    func emptyListGoesOn() throws {
+        let document = try page(Self.html, url: "https://site.test/b/")
+        let script = FakeScript(["empty": { _ in .items([]) }, "count": { value in
+            guard case .items(let items) = value else { return .text("not items") }
+            return .text("after:\(items.count)")
+        }])
+        let rule = try RuleParser.parse("<js>empty</js>@js:count", field: "f", kind: .string)
+        #expect(try rule.strings(in: .node(document.root), environment: environment(script, document)) == ["after:0"])
+        let ruleStep = try RuleParser.parse("<js>empty</js>//a/text()", field: "f", kind: .string)
+        #expect(try ruleStep.strings(in: .node(document.root), environment: environment(script, document)).joined() == "")
+    }
+
     @Test("a script that gives nothing ends the chain with nothing; the later steps do not run")
     func nullEnds() throws {
         let document = try page(Self.html, url: "https://site.test/b/")

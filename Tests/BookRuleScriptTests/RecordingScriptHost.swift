@@ -16,6 +16,7 @@ final class RecordingScriptHost: ScriptHost {
     let responses: [String: ScriptResponse]
     let clock: ScriptClock
     let sourceKey = "https://source.example"
+    let sourceName = "Test source"
     /// Called for every fetch before answering (to re-enter the runtime from a helper).
     let onFetch: (@Sendable (ScriptRequest) throws -> Void)?
 

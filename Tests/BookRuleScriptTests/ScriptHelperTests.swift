@@ -131,6 +131,7 @@ struct ScriptHelperTests {
     @Test("source, cookie and cache reach the host")
     func hostObjects() throws {
         #expect(try runtime.text("source.getKey() + source.bookSourceUrl + source.key") == String(repeating: "https://source.example", count: 3))
+        #expect(try runtime.text("source.getTag() + '|' + source.bookSourceName") == "Test source|Test source")
         _ = try runtime.run("source.setVariable('secret')")
         #expect(try runtime.text("source.getVariable()") == "secret")
         _ = try runtime.run("cookie.setCookie('https://site.example', 'a=1; b=2'); cookie.replaceCookie('https://site.example', 'b=3')")

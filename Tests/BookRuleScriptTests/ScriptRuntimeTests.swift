@@ -54,6 +54,72 @@ struct ScriptRuntimeTests {
         #expect(try runtime.text("this.libValue + double(1)") == "lib2")
     }
 
+    @Test("a snippet that overwrites a helper or a binding leaves the next snippet its own")
+    func overwrittenGlobals() throws {
+        let runtime = try ScriptRuntime(jsLib: nil, host: RecordingScriptHost())
+        // Statements (the eval path) and one expression (the compiled path), then through the global object.
+        #expect(try runtime.text("java = 1; result = 'x'; var source = 1; cookie = null; String(java) + result + source",
+                                 result: .text("r")) == "1x1")
+        #expect(try runtime.text("typeof java.ajax + typeof source.getKey + typeof cookie.getCookie + result",
+                                 result: .text("r")) == "functionfunctionfunctionr")
+        #expect(try runtime.text("(java = 2, result = 'y', cache = 3)") == "3")
+        #expect(try runtime.text("typeof java.ajax + typeof cache.get + result.length") == "functionfunction0")
+        #expect(try runtime.text("this.java = 3; globalThis.source = 4; 'ok'") == "ok")
+        #expect(try runtime.text("typeof java.ajax + typeof source.getKey") == "functionfunction")
+        // With a jsLib whose functions read the bindings as globals.
+        let withLib = try ScriptRuntime(jsLib: "function given() { return result }", host: RecordingScriptHost())
+        #expect(try withLib.text("result = 'changed'; given() + '|' + result", result: .text("A")) == "A|changed")
+        #expect(try withLib.text("given()", result: .text("B")) == "B")
+        #expect(try withLib.text("typeof java.ajax", result: .text("B")) == "function")
+    }
+
+    @Test("a jsLib constant named like a binding does not hide the binding from snippets")
+    func jsLibConstantsDoNotShadowBindings() throws {
+        let runtime = try ScriptRuntime(jsLib: "const key = 'lib'; let page = 9; var baseUrl = 'x'; function libKey() { return key }",
+                                        host: RecordingScriptHost())
+        let bindings = ScriptBindings(key: "word", page: 2, baseURL: "https://b.example/")
+        #expect(try runtime.text("[key, page, baseUrl].join('|')", bindings: bindings) == "word|2|https://b.example/")
+        #expect(try runtime.text("var s = key + page; s", bindings: bindings) == "word2")
+        // jsLib's own functions see jsLib's constant, as they see their shared scope in Legado.
+        #expect(try runtime.text("libKey()", bindings: bindings) == "lib")
+    }
+
+    @Test("an empty array is a value further steps get (null ends the chain)")
+    func emptyArray() throws {
+        #expect(try runtime.run("[]").summary == "items(0)")
+        let environment = RuleEnvironment(baseURL: "", script: ScriptScope(runtime: runtime, bindings: ScriptBindings()))
+        let afterEmpty = try RuleParser.parse("<js>[]</js>@js:'after:' + result.length", field: "f", kind: .string)
+        #expect(try afterEmpty.strings(in: .text("x"), environment: environment) == ["after:0"])
+        let afterNull = try RuleParser.parse("<js>null</js>@js:'after'", field: "f", kind: .string)
+        #expect(try afterNull.strings(in: .text("x"), environment: environment).isEmpty)
+        let list = try RuleParser.parse("@js:[]", field: "ruleToc.chapterList", kind: .list)
+        #expect(try list.elements(in: .text("x"), environment: environment).isEmpty)
+    }
+
+    @Test("a snippet is compiled once as an expression or run as statements, with the same completion value")
+    func expressionAndStatements() throws {
+        #expect(try runtime.text("result.trim();", result: .text(" a ")) == "a")
+        #expect(try runtime.text("{}") == "")
+        #expect(try runtime.text("{a: 1}") == "1")
+        #expect(try runtime.text("function f() { return 1 }") == "")
+        #expect(try runtime.text("/* c */ {b: 2}") == "2")
+        #expect(try runtime.text("1\n+ 2 // three;") == "3")
+        #expect(try runtime.text("var a = 1\n++a") == "2")
+        #expect(try runtime.text("x = 5; x * 2") == "10")
+        #expect(try runtime.text("typeof x") == "undefined")
+        #expect(try runtime.text("y = 7") == "7")
+        #expect(try runtime.text("typeof y") == "undefined")
+        #expect(try runtime.text("for (k in {p: 1}) {}; typeof k") == "string")
+        #expect(try runtime.text("typeof k") == "undefined")
+        #expect(try runtime.text("src.length", context: .text("four")) == "4")
+        do {
+            _ = try runtime.run("1 +\nnope")
+            Issue.record("expected an error")
+        } catch let error as ScriptError {
+            #expect(error == .thrown(field: "test", message: "ReferenceError: Can't find variable: nope", line: 2))
+        }
+    }
+
     @Test("a syntax error names the field, line and column")
     func syntaxError() throws {
         let error = ScriptRuntime.checkSyntax("var a = 1;\nvar b = (2;\n")

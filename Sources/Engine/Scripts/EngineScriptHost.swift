@@ -10,6 +10,7 @@ import Synchronization
 /// test`), the source's cookie jar, its cache, and a place for `java.log`/`toast` messages.
 final class EngineScriptHost: ScriptHost {
     let sourceKey: String
+    let sourceName: String
     let clock: ScriptClock
     private let sourceHeaders: [HTTPHeader]
     private let transport: any HTTPTransport
@@ -20,6 +21,7 @@ final class EngineScriptHost: ScriptHost {
 
     init(source: BookSource, transport: any HTTPTransport, options: EngineOptions) {
         sourceKey = source.url
+        sourceName = source.name
         clock = options.scriptClock
         sourceHeaders = source.headers
         self.transport = transport

@@ -22,6 +22,13 @@ final class SourceScripts: Sendable {
         }
     }
 
+    /// Where a step of the source runs: on its runtime's thread, so its rules' JavaScript runs without a
+    /// hand-over per evaluation; nil when the runtime did not start.
+    var stepExecutor: (any TaskExecutor)? {
+        guard case .success(let runtime) = runtime else { return nil }
+        return runtime.stepExecutor
+    }
+
     /// What a rule's `RuleEnvironment.script` holds for a step with these bindings.
     func scope(_ bindings: ScriptBindings) throws(EngineError) -> ScriptScope {
         switch runtime {
