@@ -1,0 +1,64 @@
+import BookRule
+import Foundation
+import Testing
+@testable import bookrule
+
+/// A text source whose only chapter is two pictures, on saved pages.
+private let pictureSource = """
+{"bookSourceName": "pictures", "bookSourceUrl": "https://pic.test",
+ "ruleBookInfo": {"name": "//h1/text()", "tocUrl": "//a[@id='toc']/@href"},
+ "ruleToc": {"chapterList": "//li", "chapterName": "tag.a@text", "chapterUrl": "tag.a@href"},
+ "ruleContent": {"content": "//div[@id='c']"}}
+"""
+
+@Suite("Pictures in text chapters on the command line", .timeLimit(.minutes(2)))
+struct PictureCommandTests {
+    func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) {
+        let terminal = Terminal.capture()
+        let status = await BookruleCLI.run(words, terminal: terminal)
+        return (status, terminal.output, terminal.errors)
+    }
+
+    /// The source and its saved pages in a new directory.
+    func savedSite() throws -> String {
+        let directory = NSTemporaryDirectory() + "bookrule-pictures-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory + "/pages", withIntermediateDirectories: true)
+        try pictureSource.write(toFile: directory + "/pictures.json", atomically: true, encoding: .utf8)
+        let pages = [
+            "book.html": "<h1>插图书</h1><a id='toc' href='/toc.html'>目录</a>",
+            "toc.html": "<ul><li><a href='/c/1.html'>第一章</a></li></ul>",
+            "c1.html": "<div id='c'><p><img src='/p/1.png'></p><img data-src='//cdn.pic.test/2.png' src='/loading.gif'></div>",
+        ]
+        for (name, html) in pages { try html.write(toFile: directory + "/pages/" + name, atomically: true, encoding: .utf8) }
+        try #"{"https://pic.test/book.html": "book.html", "https://pic.test/toc.html": "toc.html", "https://pic.test/c/1.html": "c1.html"}"#
+            .write(toFile: directory + "/pages/pages.json", atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    @Test("bookrule chapter prints the image lines and counts them; --json lists the images")
+    func chapterShowsPictures() async throws {
+        let directory = try savedSite()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let words = ["chapter", "--source", directory + "/pictures.json", "--saved-dir", directory + "/pages", "https://pic.test/c/1.html"]
+        let plain = await run(words)
+        #expect(plain.status == 0, "\(plain.errors)")
+        #expect(plain.output.contains("<img src=\"https://pic.test/p/1.png\">\n<img src=\"https://cdn.pic.test/2.png\">"))
+        #expect(plain.errors.contains("2 picture(s)"))
+        let json = await run(words + ["--json"])
+        #expect(json.status == 0, "\(json.errors)")
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        let images = parsed?["images"] as? [[String: Any]]
+        #expect(images?.compactMap { $0["url"] as? String } == ["https://pic.test/p/1.png", "https://cdn.pic.test/2.png"])
+    }
+
+    @Test("bookrule test passes a chapter of pictures only")
+    func testPassesPictureChapter() async throws {
+        let directory = try savedSite()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = await run(["test", directory + "/pictures.json", "--fixtures", directory + "/fixture",
+                                "--book", "https://pic.test/book.html", "--saved-dir", directory + "/pages",
+                                "--chapter", "https://pic.test/c/1.html", "--update"])
+        #expect(result.status == 0, "\(result.output)\n\(result.errors)")
+        #expect(result.output.contains("✓ chapter 1     https://pic.test/c/1.html"), "\(result.output)")
+    }
+}
