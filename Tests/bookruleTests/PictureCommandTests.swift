@@ -51,6 +51,39 @@ struct PictureCommandTests {
         #expect(images?.compactMap { $0["url"] as? String } == ["https://pic.test/p/1.png", "https://cdn.pic.test/2.png"])
     }
 
+    @Test("fetch keeps the saved picture and warns about the other; the EPUB embeds one and shows the other's URL; export --offline fetches nothing; TXT has URL lines")
+    func fetchAndExport() async throws {
+        let directory = try savedSite()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A whole 1×1 PNG stands in for the first picture; the second is not saved (a fetch error, never a failed export).
+        let png: [UInt8] = [
+            0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+            0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4,
+            0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0xF8, 0xDF, 0xC0, 0xF0,
+            0x1F, 0x00, 0x06, 0x80, 0x02, 0x7F, 0x10, 0x4C, 0x1B, 0xE1, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45,
+            0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
+        ]
+        try Data(png).write(to: URL(fileURLWithPath: directory + "/pages/1.png"))
+        try #"{"https://pic.test/book.html": "book.html", "https://pic.test/toc.html": "toc.html", "https://pic.test/c/1.html": "c1.html", "https://pic.test/p/1.png": {"file": "1.png", "contentType": "image/png"}}"#
+            .write(toFile: directory + "/pages/pages.json", atomically: true, encoding: .utf8)
+        let library = directory + "/library.sqlite"
+        let fetched = await run(["fetch", "--source", directory + "/pictures.json", "--saved-dir", directory + "/pages",
+                                 "https://pic.test/book.html", "--library", library, "--epub", "-o", directory + "/out/"])
+        #expect(fetched.status == 0, "\(fetched.errors)")
+        #expect(fetched.errors.contains("warning: the picture https://cdn.pic.test/2.png could not be fetched"), "\(fetched.errors)")
+        #expect(fetched.errors.contains("1 picture(s) of the text are not in the library"), "\(fetched.errors)")
+
+        let offline = await run(["export", "1", "--epub", "--txt", "--offline", "--library", library, "-o", directory + "/again/"])
+        #expect(offline.status == 0, "\(offline.errors)")
+        #expect(!offline.errors.contains("could not be fetched"), "--offline asks for nothing: \(offline.errors)")
+        #expect(offline.errors.contains("1 picture(s) of the text are not in the library"))
+        let txt = try String(contentsOfFile: directory + "/again/插图书.txt", encoding: .utf8)
+        #expect(txt.contains("\u{3000}\u{3000}[图片] https://pic.test/p/1.png\n\u{3000}\u{3000}[图片] https://cdn.pic.test/2.png"))
+        let epub = try Data(contentsOf: URL(fileURLWithPath: directory + "/again/插图书.epub"))
+        // The PNG is stored uncompressed, so its bytes appear as they are in the archive.
+        #expect(epub.range(of: Data(png)) != nil)
+    }
+
     @Test("bookrule test passes a chapter of pictures only")
     func testPassesPictureChapter() async throws {
         let directory = try savedSite()
