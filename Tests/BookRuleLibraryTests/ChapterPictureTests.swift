@@ -94,6 +94,17 @@ struct ChapterPictureTests {
         }
     }
 
+    @Test("a picture's own ,{\"headers\": …} take the place of the source's same-named headers")
+    func pictureHeaders() {
+        let fetch = PictureFetch(transport: TestSite([:]), headers: [HTTPHeader("Referer", "https://novel.test/"),
+                                                                     HTTPHeader("Accept", "image/*")])
+        let own = fetch.requestHeaders(for: ImageLine(url: "https://img.test/a.png", options: #",{"headers": {"referer": "https://img.test/"}}"#))
+        #expect(own.map(\.name) == ["Accept", "referer"])
+        #expect(own.last?.value == "https://img.test/")
+        #expect(fetch.requestHeaders(for: ImageLine(url: "https://img.test/a.png")).count == 2)
+        #expect(fetch.requestHeaders(for: ImageLine(url: "https://img.test/a.png", options: ",{not json")).count == 2)
+    }
+
     @Test("what the site sends that is not a whole picture is not kept, and is said")
     func notAPicture() async throws {
         let server = try LoopbackServer(maxConnections: 4, lifetime: 60) { _, _ in

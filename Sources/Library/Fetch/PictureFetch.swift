@@ -6,7 +6,8 @@ import BookRuleHTTP
 /// Brings the pictures of a saved book's text chapters (the `ImageLine`s of their stored text) into the
 /// library, so that an EPUB can embed them with the site gone: each one not kept yet goes through
 /// `MediaDownloader` on the source's transport (the polite fetcher: paced, resumable, a `.part` file put in
-/// place only when complete), capped at `maximumBytes`, and is kept only when its bytes are a whole JPEG, PNG
+/// place only when complete) with the source's headers and those of the picture's own `,{"headers": …}`,
+/// capped at `maximumBytes`, and is kept only when its bytes are a whole JPEG, PNG
 /// or GIF, as covers are. Pictures already kept are never asked for again (`PictureFiles` keys them by URL); a
 /// picture that failed is asked for again on the next run.
 public struct PictureFetch: Sendable {
@@ -51,39 +52,54 @@ public struct PictureFetch: Sendable {
 
     /// The distinct picture URLs of the saved, listed chapters of book `bookID`, in reading order.
     public static func pictureURLs(bookID: Int64, store: LibraryStore) throws(LibraryError) -> [String] {
+        try pictures(bookID: bookID, store: store).map(\.url)
+    }
+
+    /// The distinct pictures (by URL; the first line's options win) of the saved, listed chapters, in order.
+    static func pictures(bookID: Int64, store: LibraryStore) throws(LibraryError) -> [ImageLine] {
         var seen: Set<String> = []
-        var urls: [String] = []
+        var pictures: [ImageLine] = []
         for chapter in try store.chapters(bookID: bookID) where chapter.inTOC && !chapter.isVolume && chapter.state == .done {
             guard let text = try store.text(bookID: bookID, url: chapter.url) else { continue }
-            for line in ImageLine.all(in: text) where seen.insert(line.url).inserted { urls.append(line.url) }
+            for line in ImageLine.all(in: text) where seen.insert(line.url).inserted { pictures.append(line) }
         }
-        return urls
+        return pictures
+    }
+
+    /// The headers a picture's request sends: `headers`, with those of Legado's `,{"headers": {…}}` on the
+    /// picture taking the place of same-named ones. Options that cannot be read add nothing.
+    func requestHeaders(for picture: ImageLine) -> [HTTPHeader] {
+        guard !picture.options.isEmpty,
+              let own = try? URLTemplate(picture.url + picture.options, field: "picture").headers, !own.isEmpty
+        else { return headers }
+        let names = Set(own.map { $0.name.lowercased() })
+        return headers.filter { !names.contains($0.name.lowercased()) } + own
     }
 
     /// Fetches the pictures of book `bookID` that the library does not hold yet.
     public func run(bookID: Int64, store: LibraryStore) async throws -> Report {
-        let urls = try await store.onOwnThread { try Self.pictureURLs(bookID: bookID, store: $0) }
+        let pictures = try await store.onOwnThread { try Self.pictures(bookID: bookID, store: $0) }
         let files = PictureFiles(store: store, bookID: bookID)
-        var report = Report(pictures: urls.count, alreadyKept: 0, fetched: 0, problems: [])
-        let missing = urls.filter { files.image(for: $0) == nil }
-        report.alreadyKept = urls.count - missing.count
+        var report = Report(pictures: pictures.count, alreadyKept: 0, fetched: 0, problems: [])
+        let missing = pictures.filter { files.image(for: $0.url) == nil }
+        report.alreadyKept = pictures.count - missing.count
         guard !missing.isEmpty else { return report }
         do {
             try FileManager.default.createDirectory(atPath: files.directory, withIntermediateDirectories: true)
         } catch {
-            report.problems = missing.map { .fetchFailed(url: $0, reason: "cannot create \(files.directory): \(error.localizedDescription)") }
+            report.problems = missing.map { .fetchFailed(url: $0.url, reason: "cannot create \(files.directory): \(error.localizedDescription)") }
             return report
         }
         let downloader = MediaDownloader(transport: transport, jobs: 2)
-        for (index, url) in missing.enumerated() {
-            let path = files.path(for: url)
+        for (index, picture) in missing.enumerated() {
+            let path = files.path(for: picture.url)
             // A file left by an earlier run that is not a whole picture is fetched again, not trusted.
             try? FileManager.default.removeItem(atPath: path)
             do {
-                try await downloader.add(MediaDownloadTask(id: String(index), url: url, destination: path,
-                                                           headers: headers, maximumBytes: maximumBytes))
+                try await downloader.add(MediaDownloadTask(id: String(index), url: picture.url, destination: path,
+                                                           headers: requestHeaders(for: picture), maximumBytes: maximumBytes))
             } catch {
-                report.problems.append(.fetchFailed(url: url, reason: error.description))
+                report.problems.append(.fetchFailed(url: picture.url, reason: error.description))
             }
         }
         await withTaskCancellationHandler {
