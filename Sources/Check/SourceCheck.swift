@@ -159,13 +159,21 @@ public struct SourceCheck: Sendable {
     private static let leftoverTag = try? RegexPattern("<[a-zA-Z/!][^>]*>")
     private static let leftoverEntity = try? RegexPattern("&(#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
 
+    /// A chapter passes with enough text, or with pictures (a chapter of pictures is content); image lines
+    /// are neither text nor leftover tags.
     private func contentChecks(_ content: ChapterContent) -> [CheckResult] {
-        let tag = (try? Self.leftoverTag?.firstMatch(in: content.text)).flatMap { $0?[0] }
-        let entity = (try? Self.leftoverEntity?.firstMatch(in: content.text)).flatMap { $0?[0] }
+        let pictures = content.imageURLs.count
+        let prose = pictures == 0 ? content.text
+            : content.text.split(separator: "\n").filter { ImageLine(line: $0) == nil }.joined(separator: "\n")
+        let tag = (try? Self.leftoverTag?.firstMatch(in: prose)).flatMap { $0?[0] }
+        let entity = (try? Self.leftoverEntity?.firstMatch(in: prose)).flatMap { $0?[0] }
+        let length = CheckResult(
+            name: "text is at least \(options.minimumContentLength) characters" + (pictures > 0 ? ", or pictures" : ""),
+            passed: prose.count >= options.minimumContentLength || pictures > 0,
+            detail: "\(prose.count) characters" + (pictures > 0 ? " and \(pictures) picture(s)" : "")
+                + " from \(content.pages.count) page(s)")
         return [
-            CheckResult(name: "text is at least \(options.minimumContentLength) characters",
-                        passed: content.text.count >= options.minimumContentLength,
-                        detail: "\(content.text.count) characters from \(content.pages.count) page(s)"),
+            length,
             CheckResult(name: "no leftover tags", passed: tag == nil, detail: tag),
             CheckResult(name: "no leftover entities", passed: entity == nil, detail: entity),
         ]

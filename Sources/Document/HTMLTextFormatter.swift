@@ -122,6 +122,27 @@ public enum HTMLTextFormatter {
     /// `html()` result, a JSON string): its tags read and its character references decoded, once. Strings with no tag and no entity are already text (an element's value) and are only
     /// trimmed per paragraph, so their line breaks survive and a decoded `&` is not decoded twice.
     public static func text(fromMarkup markup: String) -> String {
+        text(fromMarkup: markup, pictures: nil)
+    }
+
+    /// `text(fromMarkup:)` for chapter content (`ruleContent.content`): the same text, and every `<img>` a line
+    /// of its own in `ImageLine` form, its address resolved against `baseURL` (the page's, after `<base href>`).
+    /// Titles, names and every other field keep `text(fromMarkup:)`, where pictures are dropped.
+    public static func contentText(fromMarkup markup: String, baseURL: String) -> String {
+        text(fromMarkup: markup, pictures: PictureBase(baseURL))
+    }
+
+    /// `text(of:)` for chapter content: every `<img>` under `node` a line of its own in `ImageLine` form,
+    /// resolved against `baseURL`, by default the base URL of the node's document (`<base href>` applied).
+    public static func contentText(of node: HTMLNode, baseURL: String? = nil) -> String {
+        var output: [UInt8] = []
+        var state = WalkState()
+        state.pictures = PictureBase(baseURL ?? node.document.baseURL)
+        walk(node.pointer, into: &output, state: &state)
+        return paragraphs(of: String(decoding: output, as: UTF8.self))
+    }
+
+    private static func text(fromMarkup markup: String, pictures: PictureBase?) -> String {
         let kind = markupKind(markup)
         if !kind.tag && !kind.reference {
             return paragraphs(of: markup)
@@ -138,7 +159,12 @@ public enum HTMLTextFormatter {
         guard let document = try? HTMLDocument(bytes: wrapped, url: "about:blank", charset: decision) else {
             return paragraphs(of: markup)
         }
-        return text(of: document.root)
+        guard let pictures else { return text(of: document.root) }
+        var output: [UInt8] = []
+        var state = WalkState()
+        state.pictures = pictures
+        walk(document.root.pointer, into: &output, state: &state)
+        return paragraphs(of: String(decoding: output, as: UTF8.self))
     }
 
     /// Whether `text` holds a tag (`<p`, `</p`, `<!--`) or a character reference (`&amp;`, `&#20013;`).
@@ -276,6 +302,8 @@ public enum HTMLTextFormatter {
     private struct WalkState {
         var pendingSpace = false
         var preDepth = 0
+        /// Set for chapter content: `<img>` becomes an image line resolved against it.
+        var pictures: PictureBase?
     }
 
     /// An element `walk` has entered and must close once its children are done.
@@ -309,6 +337,15 @@ public enum HTMLTextFormatter {
                 if name == "br" {
                     output.append(0x0A)
                     state.pendingSpace = false
+                    break
+                }
+                if name == "img", let pictures = state.pictures {
+                    if let picture = pictures.picture(of: node) {
+                        output.append(0x0A)
+                        output.append(contentsOf: picture.line.utf8)
+                        output.append(0x0A)
+                        state.pendingSpace = false
+                    }
                     break
                 }
                 let element = OpenElement(node: node, isBlock: blocks.contains(name), isPre: name == "pre")

@@ -138,6 +138,13 @@ struct FieldReader {
         value.isMarkup ? HTMLTextFormatter.text(fromMarkup: value.text) : HTMLTextFormatter.paragraphs(of: value.text)
     }
 
+    /// `text(of:)` for chapter content: each `<img>` of markup kept as an `ImageLine`, resolved against
+    /// `baseURL` (the page's); text that is not markup holds no picture.
+    static func contentText(of value: RuleText, baseURL: String) -> String {
+        value.isMarkup ? HTMLTextFormatter.contentText(fromMarkup: value.text, baseURL: baseURL)
+            : HTMLTextFormatter.paragraphs(of: value.text)
+    }
+
     private func raw(_ field: RuleField, _ warnings: inout Warnings) -> [RuleText] {
         guard let rule = section[field] else { return [] }
         do {

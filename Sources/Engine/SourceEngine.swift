@@ -311,11 +311,19 @@ public struct SourceEngine: Sendable {
             var pageBindings = bindings
             pageBindings.baseURL = document.baseURL
             let environment = try ruleEnvironment(document.baseURL, variables: store, bindings: pageBindings)
+            var contentEnvironment = environment
+            contentEnvironment.keepsPictures = source.type == .text
             let values = try traced(contentRule, url: document.url) { () throws(RuleError) in
-                try contentRule.texts(in: document.rootContext, environment: environment)
+                try contentRule.texts(in: document.rootContext, environment: contentEnvironment)
             }
             let strings = values.map(\.text)
-            parts.append(contentsOf: values.map(FieldReader.text(of:)))
+            // A text source's pictures stay in its text as image lines; an audio or image source's media
+            // links are its `mediaURLs` instead.
+            if source.type == .text {
+                parts.append(contentsOf: values.map { FieldReader.contentText(of: $0, baseURL: document.baseURL) })
+            } else {
+                parts.append(contentsOf: values.map(FieldReader.text(of:)))
+            }
             if source.type == .audio || source.type == .image {
                 media += MediaLinks.urls(in: strings, baseURL: document.baseURL)
             }

@@ -122,13 +122,22 @@ struct XPathRule: Sendable {
     /// The rule's values at `node`: straight from libxml2's nodes when the path is simple, without making
     /// node values first. Node values, attributes and XPath strings are text; `html()`, `outerHtml()` and
     /// JSoup's `html`/`all` are markup.
-    func texts(at node: HTMLNode) throws(XPathError) -> [RuleText] {
-        if readsNodeValues, let values = simple?.stringValues(at: node) {
+    /// With `picturesAgainst` (chapter content of a text source), an element's value keeps its pictures as
+    /// image lines resolved against that URL.
+    func texts(at node: HTMLNode, picturesAgainst baseURL: String? = nil) throws(XPathError) -> [RuleText] {
+        if baseURL == nil, readsNodeValues, let values = simple?.stringValues(at: node) {
             return values.map { RuleText($0, isMarkup: false) }
         }
         switch try evaluate(at: node) {
         case .nodes(let nodes):
             if let jsoup { return jsoup.values(from: nodes).map { RuleText($0, isMarkup: jsoup.yieldsMarkup) } }
+            if let baseURL, extractor == .value || extractor == .allText {
+                return nodes.map { node in
+                    node.kind == .element
+                        ? RuleText(HTMLTextFormatter.contentText(of: node, baseURL: baseURL), isMarkup: false)
+                        : RuleText(extractor.extract(from: node), isMarkup: false)
+                }
+            }
             return nodes.map { RuleText(extractor.extract(from: $0), isMarkup: extractor.yieldsMarkup) }
         case .string(let text): return [RuleText(text, isMarkup: false)]
         case .number(let number): return [RuleText(Self.format(number), isMarkup: false)]

@@ -10,6 +10,10 @@ public struct RuleEnvironment: Sendable {
     public var variables: RuleVariables
     /// What runs the rules' JavaScript; nil where the source has none (a JavaScript step then fails).
     public var script: (any ScriptEvaluating)?
+    /// Set for a text source's chapter content only: an element an XPath rule selects is read with its
+    /// pictures kept as image lines (`HTMLTextFormatter.contentText`), as Legado reads an element's markup
+    /// for content. Every other rule drops pictures.
+    public var keepsPictures = false
 
     /// Creates an environment.
     public init(baseURL: String, variables: RuleVariables = RuleVariables(), script: (any ScriptEvaluating)? = nil) {
@@ -140,7 +144,8 @@ extension RuleBody {
         case .empty:
             return []
         case .xpath(let rule):
-            return try rule.texts(at: context.xpathNode(baseURL: environment.baseURL))
+            return try rule.texts(at: context.xpathNode(baseURL: environment.baseURL),
+                                  picturesAgainst: environment.keepsPictures ? environment.baseURL : nil)
         case .byContent(let html, let json):
             return try (context.isJSON ? json : html).texts(in: context, environment: environment)
         case .allInOne:

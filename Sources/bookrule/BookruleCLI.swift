@@ -75,7 +75,7 @@ enum BookruleCLI {
         case "update":
             return await UpdateCommand.run(rest, terminal: terminal)
         case "export":
-            return ExportCommand.run(rest, terminal: terminal)
+            return await ExportCommand.run(rest, terminal: terminal)
         case "library":
             return LibraryCommand.run(rest, terminal: terminal)
         default:

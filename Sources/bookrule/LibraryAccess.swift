@@ -50,6 +50,7 @@ enum LibraryAccess {
     static func write(_ export: LibraryExport, formats: [ExportFormat], output: String?,
                       terminal: Terminal) throws -> [String] {
         for warning in export.warnings { terminal.error("warning: \(warning)") }
+        if formats.contains(.epub), let warning = export.missingPicturesWarning { terminal.error("warning: \(warning)") }
         var target = output
         if formats.count > 1, let output, !output.hasSuffix("/") { target = output + "/" }
         return try formats.map { try export.write($0, to: target) }

@@ -86,6 +86,9 @@ final class ProgressDisplay: Sendable {
             line("failed \(position + 1) \(title): \(error)")
         case .coverMissing(let problem):
             line("warning: \(problem)")
+        case .picturesMissing(let problems):
+            for problem in problems.prefix(10) { line("warning: \(problem)") }
+            if problems.count > 10 { line("warning: \(problems.count - 10) more picture(s) could not be kept") }
         case .finished:
             clearBar()
         }
@@ -184,6 +187,9 @@ final class ProgressDisplay: Sendable {
             fields = ["event": "chapterFailed", "number": String(position + 1), "title": title, "error": error]
         case .coverMissing(let problem):
             fields = ["event": "coverMissing", "warning": problem.description]
+        case .picturesMissing(let problems):
+            fields = ["event": "picturesMissing", "count": String(problems.count),
+                      "urls": problems.map(\.url).joined(separator: " ")]
         case .finished(let summary):
             fields = ["event": "finished", "fetched": String(summary.fetched), "failed": String(summary.failures.count),
                       "missing": String(summary.missing), "cancelled": String(summary.cancelled)]

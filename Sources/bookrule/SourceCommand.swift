@@ -238,6 +238,8 @@ enum SourceCommand {
     private static func printContent(_ content: ChapterContent, _ terminal: Terminal) {
         if let title = content.title { terminal.print(title + "\n") }
         terminal.print(content.text)
-        terminal.error("(\(content.text.count) characters from \(content.pages.count) page(s))")
+        let pictures = content.imageURLs.count
+        terminal.error("(\(content.text.count) characters" + (pictures > 0 ? ", \(pictures) picture(s)" : "")
+                       + " from \(content.pages.count) page(s))")
     }
 }

@@ -397,19 +397,19 @@ struct Title: Sendable, CustomTestStringConvertible {
     var testDescription: String { text.debugDescription }
 }
 
-private struct ZipEntry {
+struct ZipEntry {
     let name: String
     let method: Int32
     let bytes: [UInt8]
     var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
-private struct ZipReadError: Error, CustomStringConvertible {
+struct ZipReadError: Error, CustomStringConvertible {
     let description: String
 }
 
 /// Every entry of the archive at `path`, in central-directory order, read with libzip.
-private func readZip(_ path: String) throws -> [ZipEntry] {
+func readZip(_ path: String) throws -> [ZipEntry] {
     var code: Int32 = 0
     guard let archive = zip_open(path, ZIP_RDONLY, &code) else { throw ZipReadError(description: "zip_open: \(code)") }
     defer { zip_discard(archive) }

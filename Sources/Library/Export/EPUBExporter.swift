@@ -1,4 +1,5 @@
 import CLibZip
+import BookRuleDocument
 import BookRuleJSON
 
 #if canImport(Glibc)
@@ -18,7 +19,9 @@ import Darwin
 /// image and its page when there is a usable cover (`OEBPS/images/cover.png|jpg|gif`,
 /// `OEBPS/text/cover.xhtml`), a title page (`OEBPS/text/title.xhtml`: title, author, intro), and one
 /// `OEBPS/text/chapter-0001.xhtml` per chapter or volume heading. Every text is XML-escaped and cleaned of
-/// the characters XML 1.0 forbids; paragraphs become `<p>`. A book without chapters is refused
+/// the characters XML 1.0 forbids; paragraphs become `<p>`. A text chapter's image line becomes the picture
+/// (`OEBPS/images/picture-0001.png`, one file per distinct picture however many chapters show it) in a
+/// `<div class="picture">` with alt text, or, when the library has no file for it, a `[图片] URL` paragraph. A book without chapters is refused
 /// (`ExportError.noChapters`) rather than exported as an empty shell.
 public enum EPUBExporter {
     /// Writes `book` as an EPUB 3.0 file at `path`, atomically: the archive is built in a temporary file in
@@ -78,6 +81,7 @@ public enum EPUBExporter {
             files.append(File("OEBPS/" + page.href, chapterPage(layout, page)))
             for image in page.images { files.append(File("OEBPS/" + image.href, copying: image.path)) }
         }
+        for picture in layout.pictures { files.append(File("OEBPS/" + picture.href, copying: picture.path)) }
         return files
     }
 
@@ -92,6 +96,8 @@ public enum EPUBExporter {
             let paragraphs: [String]
             let isVolume: Bool
             let images: [Image]
+            /// The pictures of the text's image lines that have a file, by URL (shared across pages).
+            let pictures: [String: Image]
         }
 
         /// A chapter's picture: where it goes in the book, and the file it comes from.
@@ -124,6 +130,8 @@ public enum EPUBExporter {
         let cover: Cover?
         let pages: [Page]
         let tree: [Entry]
+        /// Every picture of the chapters' text, once each however many chapters show it, in reading order.
+        let pictures: [Image]
 
         init(_ book: ExportBook) {
             labels = ExportLabels(language: book.language)
@@ -142,6 +150,8 @@ public enum EPUBExporter {
                 self.cover = nil
             }
             var pages: [Page] = []
+            var pictures: [Image] = []
+            var pictureByURL: [String: Image] = [:]
             var chapterNumber = 0
             for (index, chapter) in book.chapters.enumerated() {
                 if !chapter.isVolume { chapterNumber += 1 }
@@ -152,12 +162,27 @@ public enum EPUBExporter {
                     return Image(id: "image-" + name, href: "images/\(name).\(image.fileExtension)",
                                  mediaType: image.mediaType, path: image.path)
                 }
+                var pagePictures: [String: Image] = [:]
+                for line in ImageLine.all(in: chapter.text) where pagePictures[line.url] == nil {
+                    guard let file = chapter.pictures[line.url] else { continue }
+                    if let known = pictureByURL[line.url] {
+                        pagePictures[line.url] = known
+                        continue
+                    }
+                    let name = "picture-" + Self.zeroPadded(pictures.count + 1, width: 4)
+                    let picture = Image(id: name, href: "images/\(name).\(file.fileExtension)",
+                                        mediaType: file.mediaType, path: file.path)
+                    pictures.append(picture)
+                    pictureByURL[line.url] = picture
+                    pagePictures[line.url] = picture
+                }
                 pages.append(Page(id: id, href: "text/\(id).xhtml",
                                   title: title.isEmpty ? labels.untitledChapter(max(chapterNumber, 1)) : title,
                                   paragraphs: ExportText.paragraphs(chapter.text), isVolume: chapter.isVolume,
-                                  images: images))
+                                  images: images, pictures: pagePictures))
             }
             self.pages = pages
+            self.pictures = pictures
             var tree: [Entry] = []
             for page in pages {
                 if !page.isVolume, let last = tree.indices.last, tree[last].page.isVolume {
@@ -212,6 +237,7 @@ public enum EPUBExporter {
         div.cover img { max-width: 100%; max-height: 100%; }
         div.picture { text-align: center; margin: 0.5em 0; }
         div.picture img { max-width: 100%; }
+        p.picture-link { text-indent: 0; font-size: 0.8em; word-break: break-all; }
 
         """
 
@@ -247,6 +273,9 @@ public enum EPUBExporter {
                 manifest.append("<item id=\"\(image.id)\" href=\"\(image.href)\" media-type=\"\(image.mediaType)\"/>")
             }
             spine.append("<itemref idref=\"\(page.id)\"/>")
+        }
+        for picture in layout.pictures {
+            manifest.append("<item id=\"\(picture.id)\" href=\"\(picture.href)\" media-type=\"\(picture.mediaType)\"/>")
         }
         func indented(_ lines: [String]) -> String { lines.map { "    " + $0 }.joined(separator: "\n") }
         return """
@@ -356,7 +385,17 @@ public enum EPUBExporter {
         let pictures = page.images.enumerated().map { number, image in
             "<div class=\"picture\"><img src=\"../\(image.href)\" alt=\"\(XMLText.escaped(page.title)) \(number + 1)\"/></div>"
         }
-        let lines = [heading] + page.paragraphs.map { "<p>\(XMLText.escaped($0))</p>" } + pictures
+        var shown = 0
+        let text = page.paragraphs.map { paragraph -> String in
+            guard let line = ImageLine(line: paragraph) else { return "<p>\(XMLText.escaped(paragraph))</p>" }
+            guard let picture = page.pictures[line.url] else {
+                return "<p class=\"picture-link\">\(XMLText.escaped(layout.labels.pictureLink(line.url)))</p>"
+            }
+            shown += 1
+            let alt = "\(page.title) \(layout.labels.picture) \(shown)"
+            return "<div class=\"picture\"><img src=\"../\(picture.href)\" alt=\"\(XMLText.escaped(alt))\"/></div>"
+        }
+        let lines = [heading] + text + pictures
         let body = """
               <section epub:type="\(page.isVolume ? "part" : "chapter")">
             \(lines.map { "    " + $0 }.joined(separator: "\n"))

@@ -78,13 +78,18 @@ public struct ExportChapter: Sendable, Equatable {
     public var isVolume: Bool
     /// Pictures shown after the text, in order (the pages of an image source's chapter).
     public var images: [ExportImage]
+    /// The files of the pictures inside `text` (its `ImageLine`s), by URL: an EPUB embeds these where the
+    /// line stands; a picture missing here is shown as its URL. TXT always shows the URL.
+    public var pictures: [String: ExportImage]
 
     /// Creates a chapter (or, with `isVolume`, a volume heading).
-    public init(title: String, text: String, isVolume: Bool = false, images: [ExportImage] = []) {
+    public init(title: String, text: String, isVolume: Bool = false, images: [ExportImage] = [],
+                pictures: [String: ExportImage] = [:]) {
         self.title = title
         self.text = text
         self.isVolume = isVolume
         self.images = images
+        self.pictures = pictures
     }
 }
 
@@ -167,6 +172,8 @@ struct ExportLabels {
     let intro: String
     let contents: String
     let cover: String
+    /// What stands before a picture's URL where the picture itself cannot be shown (TXT, a missing file).
+    let picture: String
     let untitledBook: String
     let untitledChapter: (Int) -> String
 
@@ -176,6 +183,7 @@ struct ExportLabels {
             intro = "简介："
             contents = "目录"
             cover = "封面"
+            picture = "图片"
             untitledBook = "未命名"
             untitledChapter = { "第\($0)章" }
         } else {
@@ -183,9 +191,15 @@ struct ExportLabels {
             intro = "Introduction:"
             contents = "Contents"
             cover = "Cover"
+            picture = "Picture"
             untitledBook = "Untitled"
             untitledChapter = { "Chapter \($0)" }
         }
+    }
+
+    /// The line that stands for a picture not shown: `[图片] URL` (`[Picture] URL` in other languages).
+    func pictureLink(_ url: String) -> String {
+        "[\(picture)] \(url)"
     }
 }
 

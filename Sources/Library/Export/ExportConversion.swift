@@ -1,3 +1,4 @@
+import BookRuleDocument
 import BookRuleScript
 
 /// Which Chinese script an export is converted to (OpenCC through `ChineseConverter`): a reader who wants a
@@ -18,7 +19,8 @@ public enum ExportConversion: String, Sendable, CaseIterable {
 
 extension LibraryExport {
     /// This export with the book's title, author, introduction and every chapter's title and text converted
-    /// as `conversion` says (images, cover and identifiers unchanged, so a converted EPUB is the same book).
+    /// as `conversion` says (images, cover and identifiers unchanged, so a converted EPUB is the same book;
+    /// image lines are not text and stay as they are, so a URL with Chinese in it still names its picture).
     /// - Throws: `ExportError.conversionFailed` when OpenCC's configuration cannot be loaded or a text fails.
     public func converted(_ conversion: ExportConversion) throws(ExportError) -> LibraryExport {
         var copy = self
@@ -29,11 +31,32 @@ extension LibraryExport {
             copy.book.intro = try converter.convert(book.intro)
             for index in copy.book.chapters.indices {
                 copy.book.chapters[index].title = try converter.convert(book.chapters[index].title)
-                copy.book.chapters[index].text = try converter.convert(book.chapters[index].text)
+                copy.book.chapters[index].text = try Self.convert(book.chapters[index].text, with: converter)
             }
         } catch {
             throw .conversionFailed(conversion: conversion.rawValue, reason: error.description)
         }
         return copy
+    }
+
+    /// `text` converted, its image lines left alone: the text between them is converted a run at a time.
+    static func convert(_ text: String, with converter: ChineseConverter) throws(ChineseConversionError) -> String {
+        guard ImageLine.mayOccur(in: text) else { return try converter.convert(text) }
+        var output: [String] = []
+        var run: [Substring] = []
+        func flush() throws(ChineseConversionError) {
+            if !run.isEmpty { output.append(try converter.convert(run.joined(separator: "\n"))) }
+            run = []
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if ImageLine(line: line) != nil {
+                try flush()
+                output.append(String(line))
+            } else {
+                run.append(line)
+            }
+        }
+        try flush()
+        return output.joined(separator: "\n")
     }
 }

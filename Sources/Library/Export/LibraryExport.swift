@@ -3,8 +3,8 @@ import BookRuleDocument
 
 /// A saved book as an exporter takes it, built from the library exactly as `bookrule export` and
 /// `bookrule fetch --epub` build it: the chapters the site still lists, in order, with their saved text (an
-/// image source's pictures from its media folder in their place), and the cover kept beside the library
-/// when it is a whole image.
+/// image source's pictures from its media folder in their place, a text chapter's pictures from the book's
+/// `PictureFiles`), and the cover kept beside the library when it is a whole image.
 public struct LibraryExport: Sendable {
     /// The book to write.
     public var book: ExportBook
@@ -12,6 +12,17 @@ public struct LibraryExport: Sendable {
     public var missing: Int
     /// What was left out and why (a damaged cover), for the user.
     public var warnings: [String]
+    /// The pictures of the chapters' text that the library holds no file for (`PictureFetch` brings them),
+    /// in reading order: an EPUB shows their URL instead (a TXT file always does).
+    public var missingPictures: [String]
+
+    /// The warning an EPUB export adds for `missingPictures`, nil when there are none.
+    public var missingPicturesWarning: String? {
+        guard !missingPictures.isEmpty else { return nil }
+        let shown = missingPictures.prefix(5).joined(separator: ", ")
+        let more = missingPictures.count > 5 ? " and \(missingPictures.count - 5) more" : ""
+        return "\(missingPictures.count) picture(s) of the text are not in the library; the EPUB shows their URL: \(shown)\(more)"
+    }
 
     /// Reads `stored` and its saved chapters from `store`.
     public init(_ stored: StoredBook, store: LibraryStore) throws(LibraryError) {
@@ -25,6 +36,9 @@ public struct LibraryExport: Sendable {
             guard let parsed = MediaFileName(parsing: name) else { continue }
             mediaFiles[parsed.identity, default: []].append((parsed.fileNumber, name))
         }
+        let pictureFiles = PictureFiles(store: store, bookID: stored.id)
+        var missingPictures: Set<String> = []
+        var missingPictureList: [String] = []
         // Chapters the site no longer lists stay in the library but not in the book.
         for chapter in try store.chapters(bookID: stored.id) where chapter.inTOC {
             if chapter.isVolume {
@@ -40,9 +54,19 @@ public struct LibraryExport: Sendable {
                 .compactMap { ExportImage(path: mediaDirectory + "/" + $0.name) }
             // A picture chapter's stored text is its list of picture URLs: the pictures replace it.
             let onlyLinks = text.split(separator: "\n").allSatisfy { URLReference.isHTTP(String($0)) }
+            // A text chapter's pictures, from the book's picture folder (`PictureFetch` fills it).
+            var kept: [String: ExportImage] = [:]
+            for line in ImageLine.all(in: text) where kept[line.url] == nil {
+                if let image = pictureFiles.image(for: line.url) {
+                    kept[line.url] = image
+                } else if missingPictures.insert(line.url).inserted {
+                    missingPictureList.append(line.url)
+                }
+            }
             chapters.append(ExportChapter(title: chapter.title, text: !images.isEmpty && onlyLinks ? "" : text,
-                                          isVolume: false, images: images))
+                                          isVolume: false, images: images, pictures: kept))
         }
+        self.missingPictures = missingPictureList
         var cover: ExportCover?
         if let bytes = FileManager.default.contents(atPath: store.coverPath(bookID: stored.id)) {
             let candidate = ExportCover(bytes: [UInt8](bytes))

@@ -1,10 +1,12 @@
+import BookRuleDocument
 import BookRuleJSON
 
 /// Plain-text export: one UTF-8 file as Chinese TXT readers expect it.
 ///
 /// Layout: the title line, an author line, the intro, then every chapter as a heading line followed by its
 /// paragraphs, each indented with two ideographic spaces (U+3000). Volume headings are heading lines like
-/// chapters'. Entries are separated by blank lines; lines end with "\n".
+/// chapters'. Entries are separated by blank lines; lines end with "\n". A picture of a text chapter (its
+/// `ImageLine`) is a paragraph `[图片] URL` (`[Picture] URL` for other languages).
 public enum TXTExporter {
     /// The whole book as text.
     public static func text(_ book: ExportBook) -> String {
@@ -29,7 +31,9 @@ public enum TXTExporter {
             let paragraphs = ExportText.paragraphs(chapter.text)
             if !paragraphs.isEmpty {
                 lines.append("")
-                lines.append(contentsOf: paragraphs.map { indent + $0 })
+                lines.append(contentsOf: paragraphs.map { paragraph in
+                    indent + (ImageLine(line: paragraph).map { labels.pictureLink($0.url) } ?? paragraph)
+                })
             }
         }
         return lines.joined(separator: "\n") + "\n"

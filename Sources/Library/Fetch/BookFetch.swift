@@ -4,8 +4,8 @@ import BookRuleHTTP
 
 /// Downloads a whole book into the library as `bookrule fetch` does, for an app to call the same way: the
 /// source's transport (`SourceTransport`), the book page, every TOC page and each chapter not yet saved
-/// (`BookDownload`), the media files of audio and image sources into the library's media folder, and the
-/// cover beside the library, checked to be a whole image. Export the result with `LibraryExport`.
+/// (`BookDownload`), the media files of audio and image sources into the library's media folder, the
+/// pictures of text chapters (`PictureFetch`), and the cover beside the library, checked to be a whole image. Export the result with `LibraryExport`.
 public struct BookFetch: Sendable {
     /// The engine the book is read with.
     public let engine: SourceEngine
@@ -54,9 +54,10 @@ public struct BookFetch: Sendable {
             let task = Task {
                 do {
                     for try await event in download.run(bookURL: bookURL, options: options) {
-                        if case .finished(let summary) = event, !summary.cancelled, !Task.isCancelled,
-                           let problem = await saveCover(of: summary.book) {
-                            continuation.yield(.coverMissing(problem))
+                        if case .finished(let summary) = event, !summary.cancelled, !Task.isCancelled {
+                            if let problem = await saveCover(of: summary.book) { continuation.yield(.coverMissing(problem)) }
+                            let problems = await savePictures(of: summary.book)
+                            if !problems.isEmpty { continuation.yield(.picturesMissing(problems)) }
                         }
                         continuation.yield(event)
                     }
@@ -66,6 +67,20 @@ public struct BookFetch: Sendable {
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Keeps the pictures of the book's text chapters in the library (`PictureFetch` through the source's
+    /// transport and headers), so that an EPUB made later embeds them with the site gone; returns the ones
+    /// that could not be kept (a cancelled run returns none: what was fetched is kept, the rest comes next time).
+    public func savePictures(of book: StoredBook) async -> [PictureError] {
+        let fetch = PictureFetch(transport: engine.transport, headers: engine.source.headers)
+        do {
+            return try await fetch.run(bookID: book.id, store: store).problems
+        } catch is CancellationError {
+            return []
+        } catch {
+            return [.fetchFailed(url: book.url, reason: "the chapters' pictures could not be listed: \(error)")]
         }
     }
 

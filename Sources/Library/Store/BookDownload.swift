@@ -292,6 +292,9 @@ public enum DownloadEvent: Sendable {
     case chapterFailed(position: Int, title: String, error: String)
     /// The book has no cover, though its source names one (`BookFetch`, before `.finished`).
     case coverMissing(CoverError)
+    /// Pictures of the book's text chapters that could not be kept; an export shows their URLs instead
+    /// (`BookFetch`, before `.finished`).
+    case picturesMissing([PictureError])
     /// The run ended (completed, cancelled, or stopped by the host).
     case finished(DownloadSummary)
 }
