@@ -41,10 +41,14 @@ extension CSSXPathBuilder {
     }
 
     /// An XPath string literal; XPath 1.0 has no escapes, so text with both quote kinds becomes `concat(…)`.
+    ///
+    /// Quotes are looked for among Unicode scalars, not characters: a quote followed by a combining mark
+    /// (`'` U+06DC, found by fuzzing) is one `Character` that is not `'`, yet libxml2 ends the literal at it.
     static func literal(_ text: String) -> String {
-        if !text.contains("'") { return "'\(text)'" }
-        if !text.contains("\"") { return "\"\(text)\"" }
-        let parts = text.split(separator: "'", omittingEmptySubsequences: false).map { "'\($0)'" }
+        let scalars = text.unicodeScalars
+        if !scalars.contains("'") { return "'\(text)'" }
+        if !scalars.contains("\"") { return "\"\(text)\"" }
+        let parts = scalars.split(separator: "'", omittingEmptySubsequences: false).map { "'\(String(String.UnicodeScalarView($0)))'" }
         return "concat(" + parts.joined(separator: ", \"'\", ") + ")"
     }
 

@@ -247,6 +247,14 @@ struct JSoupTranslationTests {
         #expect(try CSSTranslator.xpath("div") == "descendant-or-self::div")
     }
 
+    // Found by fuzzing (FuzzRegressions/css/css-quote-with-combining-mark): `'` + U+06DC is one Character.
+    @Test("a quote followed by a combining mark still chooses the other quote or concat()")
+    func quoteWithCombiningMark() throws {
+        #expect(CSSXPathBuilder.literal("a'\u{6DC}b") == "\"a'\u{6DC}b\"")
+        #expect(CSSXPathBuilder.literal("a'\u{6DC}\"b") == "concat('a', \"'\", '\u{6DC}\"b')")
+        _ = try XPathExpression(try CSSTranslator.xpath("a[title^='x\\'\u{6DC}\"y']"))
+    }
+
     @Test("a selector list becomes a union, and a one-step selector a single step")
     func shapes() throws {
         #expect(try CSSTranslator.xpath("div > a") == "descendant-or-self::div/child::a")
