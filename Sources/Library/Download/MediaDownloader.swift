@@ -141,6 +141,20 @@ public actor MediaDownloader {
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 
+    /// Runs the tasks added so far to the end and ends `events`: the caller's cancellation pauses every task
+    /// (so its `.part` file is kept for the next run) and is then thrown.
+    /// - Returns: every task with its final state.
+    package func finishAll() async throws -> [(task: MediaDownloadTask, state: MediaDownloadState)] {
+        await withTaskCancellationHandler {
+            await waitUntilIdle()
+        } onCancel: {
+            Task { await self.pauseAll() }
+        }
+        finishEvents()
+        try Task.checkCancellation()
+        return snapshot()
+    }
+
     /// Ends `events` (call when no more tasks will be added and the downloader is idle).
     public func finishEvents() {
         continuation.finish()

@@ -102,14 +102,7 @@ public struct PictureFetch: Sendable {
                 report.problems.append(.fetchFailed(url: picture.url, reason: error.description))
             }
         }
-        await withTaskCancellationHandler {
-            await downloader.waitUntilIdle()
-        } onCancel: {
-            Task { await downloader.pauseAll() }
-        }
-        await downloader.finishEvents()
-        try Task.checkCancellation()
-        for (task, state) in await downloader.snapshot() {
+        for (task, state) in try await downloader.finishAll() {
             switch state {
             case .completed:
                 switch ExportImage.check(path: task.destination) {

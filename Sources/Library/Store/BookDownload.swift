@@ -249,14 +249,7 @@ public struct BookDownload: Sendable {
             try await downloader.add(MediaDownloadTask(
                 id: String(index), url: url, destination: directory + "/\(name)", headers: engine.source.headers))
         }
-        await withTaskCancellationHandler {
-            await downloader.waitUntilIdle()
-        } onCancel: {
-            Task { await downloader.pauseAll() }
-        }
-        await downloader.finishEvents()
-        try Task.checkCancellation()
-        for (task, state) in await downloader.snapshot() {
+        for (task, state) in try await downloader.finishAll() {
             if case .failed(let reason) = state { throw DownloadError.mediaFailed(url: task.url, reason: reason) }
             if state != .completed { throw CancellationError() }
         }
