@@ -79,11 +79,7 @@ enum FetchCommand {
             if let answers = try offline.transport(verbose: options.verbose, terminal: terminal) {
                 transport = answers
             } else {
-                let verbose = options.verbose
-                let fetcher = PoliteFetcher(transport: CurlTransport(configuration: options.curl), policy: options.policy) { event in
-                    if verbose { terminal.error(event.description) }
-                    display.handle(event)
-                }
+                let fetcher = options.fetcher(terminal: terminal) { event in display.handle(event) }
                 transport = fetcher
                 pacing = fetcher
             }
