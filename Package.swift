@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "BookRuleEngineTests", dependencies: ["BookRule", "TestSupport"]),
         .testTarget(name: "BookRuleLibraryTests", dependencies: ["BookRule", "TestSupport"]),
         .testTarget(name: "BookRuleCheckTests", dependencies: ["BookRule", "TestSupport"]),
-        .testTarget(name: "bookruleTests", dependencies: ["bookrule"]),
+        .testTarget(name: "bookruleTests", dependencies: ["bookrule", "TestSupport"]),
         // Replays Fuzz/Corpus (the seeds) and FuzzRegressions (minimized inputs that once failed) through the
         // fuzz entry points, read by path.
         .testTarget(
