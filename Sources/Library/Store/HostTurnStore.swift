@@ -76,32 +76,56 @@ public final class HostTurnStore: HostTurnLedger {
                     throw .cannotCreateDirectory(path: error.path, reason: error.reason)
                 }
             }
-            database = try SQLiteDatabase(path: path, busyTimeout: busyTimeout)
-            try database.transaction("setting up the host state") { (connection) throws(LibraryError) in
-                let version = try connection.query("PRAGMA user_version", purpose: "reading the version") {
-                    (row) throws(LibraryError) in row.int(0)
-                }.first ?? 0
-                guard version <= Self.schemaVersion else {
-                    throw .newerSchema(path: path, found: version, supported: Self.schemaVersion)
-                }
-                guard version < Self.schemaVersion else { return }
-                try connection.execute(
-                    """
-                    CREATE TABLE IF NOT EXISTS hosts(
-                        origin TEXT PRIMARY KEY,
-                        next_request_at REAL NOT NULL DEFAULT 0,
-                        retry_after_until REAL,
-                        failures INTEGER NOT NULL DEFAULT 0,
-                        breaker_until REAL,
-                        busy_pid INTEGER,
-                        busy_token TEXT,
-                        busy_until REAL
-                    );
-                    PRAGMA user_version = \(Self.schemaVersion);
-                    """, purpose: "creating the hosts table")
+            database = try Self.retryingWhenBusy { () throws(LibraryError) in
+                try SQLiteDatabase(path: path, busyTimeout: busyTimeout)
             }
+            try Self.retryingWhenBusy { () throws(LibraryError) in try setUp() }
         } catch {
             throw HostStateError.from(error, path: path)
+        }
+    }
+
+    /// Runs `body` again (up to 5 tries, 10–50 ms apart) when SQLite reports the file busy without waiting:
+    /// opening a WAL file while another process's last connection closes it (checkpointing and removing the
+    /// WAL), or switching it to WAL, fails at once with SQLITE_BUSY, which the busy timeout does not cover.
+    private static func retryingWhenBusy<Value>(_ body: () throws(LibraryError) -> Value) throws(LibraryError) -> Value {
+        var attempt = 0
+        while true {
+            do throws(LibraryError) {
+                return try body()
+            } catch .busy(let path, let purpose) {
+                attempt += 1
+                if attempt >= 5 { throw .busy(path: path, purpose: purpose) }
+                usleep(useconds_t(10_000 * attempt))
+            }
+        }
+    }
+
+    /// Creates the table on first use; refuses a file of a newer schema.
+    private func setUp() throws(LibraryError) {
+        let path = self.path
+        try database.transaction("setting up the host state") { (connection) throws(LibraryError) in
+            let version = try connection.query("PRAGMA user_version", purpose: "reading the version") {
+                (row) throws(LibraryError) in row.int(0)
+            }.first ?? 0
+            guard version <= Self.schemaVersion else {
+                throw .newerSchema(path: path, found: version, supported: Self.schemaVersion)
+            }
+            guard version < Self.schemaVersion else { return }
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS hosts(
+                    origin TEXT PRIMARY KEY,
+                    next_request_at REAL NOT NULL DEFAULT 0,
+                    retry_after_until REAL,
+                    failures INTEGER NOT NULL DEFAULT 0,
+                    breaker_until REAL,
+                    busy_pid INTEGER,
+                    busy_token TEXT,
+                    busy_until REAL
+                );
+                PRAGMA user_version = \(Self.schemaVersion);
+                """, purpose: "creating the hosts table")
         }
     }
 
@@ -142,7 +166,7 @@ public final class HostTurnStore: HostTurnLedger {
         let cap = retryAfterCap.inSeconds
         let lease = self.lease.inSeconds
         do throws(LibraryError) {
-            return try database.transaction("claiming a host's turn") { (connection) throws(LibraryError) in
+            return try Self.retryingWhenBusy { () throws(LibraryError) in try database.transaction("claiming a host's turn") { (connection) throws(LibraryError) in
                 let row = try Self.row(of: host, connection)
                 if let until = row.breakerUntil, until > time {
                     return .breakerOpen(failures: row.failures, until: Date(timeIntervalSince1970: until))
@@ -162,7 +186,7 @@ public final class HostTurnStore: HostTurnLedger {
                     "UPDATE hosts SET busy_pid = ?, busy_token = ?, busy_until = ? WHERE origin = ?",
                     purpose: "taking a host's turn", bindings: [Int64(processID), token, time + lease, host])
                 return .granted
-            }
+            } }
         } catch {
             throw HostStateError.from(error, path: path)
         }
@@ -172,7 +196,7 @@ public final class HostTurnStore: HostTurnLedger {
     public func release(host: String, token: String, outcome: HostTurnOutcome) throws {
         let cooldown = breakerCooldown.inSeconds
         do throws(LibraryError) {
-            try database.transaction("recording a host's request") { (connection) throws(LibraryError) in
+            try Self.retryingWhenBusy { () throws(LibraryError) in try database.transaction("recording a host's request") { (connection) throws(LibraryError) in
                 var row = try Self.row(of: host, connection)
                 switch outcome.failed {
                 case true?:
@@ -202,7 +226,7 @@ public final class HostTurnStore: HostTurnLedger {
                     """, purpose: "recording a host's request",
                     bindings: [row.nextRequestAt, row.retryAfterUntil, row.failures, row.breakerUntil,
                                row.busyPID.map(Int64.init), row.busyToken, row.busyUntil, host])
-            }
+            } }
         } catch {
             throw HostStateError.from(error, path: path)
         }
