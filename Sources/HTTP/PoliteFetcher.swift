@@ -25,6 +25,12 @@ import BookRuleDocument
 ///
 /// A waiting request reserves its turn before it sleeps, so concurrent callers never share a slot; cancelling
 /// the calling task ends its wait at once and frees its turn.
+///
+/// With a `HostTurnLedger`, the same holds across processes: once a caller has its turn here, it also claims
+/// the host's turn in the ledger (waiting while another process holds it or until the host's shared next start
+/// time), and records the outcome there when the response ends, so a `Retry-After` deadline or an open breaker
+/// reaches other runs and the next one. A ledger that fails (a corrupt, locked or unwritable file) is reported
+/// once through `ledgerFailed` and then left alone: pacing goes on in memory, never stops.
 public final class PoliteFetcher: HTTPTransport {
     /// The rules applied to every host.
     public let policy: PolitenessPolicy
@@ -33,22 +39,34 @@ public final class PoliteFetcher: HTTPTransport {
     private let clock: any FetchClock
     private let events: (@Sendable (FetchEvent) -> Void)?
     private let state: Mutex<State>
+    /// The shared ledger while it works; nil without one or after it failed.
+    private let ledger: Mutex<(any HostTurnLedger)?>
+    private let ledgerFailed: (@Sendable (any Error) -> Void)?
+    /// Tells this fetcher's turns apart from other processes' in the ledger.
+    private let ledgerTokenPrefix: String
 
     /// Wraps `transport`. `clock` provides time (a virtual one in tests), `random` the jitter, backoff and
     /// User-Agent choices (pass a `SeededRandomNumberGenerator` for reproducible runs), and `events`, if given,
-    /// is called once per request sent, from the task that sent it.
+    /// is called once per request sent, from the task that sent it. `ledger`, if given, shares each host's
+    /// turn with other processes; `ledgerFailed` is called once, with the error, if the ledger stops working.
     public init(
         transport: any HTTPTransport,
         policy: PolitenessPolicy = .default,
         clock: any FetchClock = SystemFetchClock(),
         random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
+        ledger: (any HostTurnLedger)? = nil,
+        ledgerFailed: (@Sendable (any Error) -> Void)? = nil,
         events: (@Sendable (FetchEvent) -> Void)? = nil
     ) {
         self.transport = transport
         self.policy = policy
         self.clock = clock
         self.events = events
+        var random = random
+        ledgerTokenPrefix = String(random.next() % 1_000_000_000_000, radix: 36)
         self.state = Mutex(State(random: random))
+        self.ledger = Mutex(ledger)
+        self.ledgerFailed = ledgerFailed
     }
 
     /// Whether `error` may go away on another attempt: anything but the transport's verdicts that depend on
@@ -80,6 +98,13 @@ public final class PoliteFetcher: HTTPTransport {
         state.withLock { state in
             state.hosts[key]?.breakerOpen = false
             state.hosts[key]?.consecutiveFailures = 0
+        }
+        if let ledger = currentLedger() {
+            do {
+                try ledger.resetBreaker(host: key)
+            } catch {
+                disableLedger(after: error)
+            }
         }
     }
 
@@ -155,11 +180,14 @@ public final class PoliteFetcher: HTTPTransport {
         let ended = clock.now
         let wallNow = clock.wallClock
         let result = answer.map(response)
-        let (decision, granted) = state.withLock { state in
-            finish(
+        let (decision, granted, outcome) = state.withLock { state in
+            let (decision, granted) = finish(
                 turn, at: key, result: result, state: &state, now: ended, wallNow: wallNow,
                 attempt: number, maxAttempts: maxAttempts, retriable: retriable, url: request.url)
+            let outcome = turn.claimedShared ? sharedOutcome(at: key, state: state, now: ended, wallNow: wallNow) : nil
+            return (decision, granted, outcome)
         }
+        if let outcome { releaseShared(turn, at: key, outcome: outcome) }
         for waiter in granted.resumed { waiter.continuation.resume() }
         for waiter in granted.failed { waiter.continuation.resume(throwing: waiter.error) }
         if let events {
@@ -180,6 +208,10 @@ public final class PoliteFetcher: HTTPTransport {
     private struct Turn {
         var id: Int
         var userAgent: String
+        /// Whether the host is paced one request at a time (no `concurrentRate`).
+        var serial: Bool
+        /// Whether the turn was claimed in the ledger (and must be released there).
+        var claimedShared = false
     }
 
     /// Waits for a free place among the host's in-flight requests, then for the host's next start time, and
@@ -195,7 +227,8 @@ public final class PoliteFetcher: HTTPTransport {
                 plan(id, at: key, state: &state)
             }
             switch step {
-            case .go(let turn):
+            case .go(var turn):
+                try await claimShared(&turn, at: key)
                 return turn
             case .fail(let error, let granted):
                 for waiter in granted { waiter.continuation.resume() }
@@ -263,7 +296,7 @@ public final class PoliteFetcher: HTTPTransport {
             agent = policy.userAgents.agent(at: host.userAgentIndex)
             host.userAgentIndex += 1
         }
-        return .go(Turn(id: id, userAgent: agent))
+        return .go(Turn(id: id, userAgent: agent, serial: host.rate == nil))
     }
 
     /// Waits (cancellably) until the host has room for one more request in flight, and takes that room.
@@ -338,6 +371,7 @@ public final class PoliteFetcher: HTTPTransport {
         case .failure(let error):
             transportError = error
             if error is CancellationError || Task.isCancelled {
+                host.sharedNote = (failed: nil, retryAfterUntil: nil)
                 host.setGap(after: now, base: baseDelay, policy: policy, random: &state.random)
                 return (.fail(error), granted)
             }
@@ -357,6 +391,7 @@ public final class PoliteFetcher: HTTPTransport {
         } else {
             host.consecutiveFailures = 0
         }
+        host.sharedNote = (failed: failed, retryAfterUntil: retryAfter.map { wallNow.addingTimeInterval($0.inSeconds) })
         if let retryAfter {
             // The server said when to come back: that is the wait, not the failure delay, and the host's delay
             // is not raised (the next success goes on at the normal pace).
@@ -419,6 +454,93 @@ public final class PoliteFetcher: HTTPTransport {
             }
         }
         return (.retry(reason), granted)
+    }
+
+    // MARK: - The shared ledger
+
+    /// The ledger, while it works.
+    private func currentLedger() -> (any HostTurnLedger)? {
+        ledger.withLock { $0 }
+    }
+
+    /// Stops using the ledger after `error` and reports it, once.
+    private func disableLedger(after error: any Error) {
+        let wasInUse = ledger.withLock { ledger -> Bool in
+            defer { ledger = nil }
+            return ledger != nil
+        }
+        if wasInUse { ledgerFailed?(error) }
+    }
+
+    /// With a ledger, claims the host's turn there for `turn` (already this process's turn): waits while
+    /// another process holds it or until the shared next start time, and throws (giving up the place held
+    /// here) when the host is deferred or its shared breaker is open. Without a working ledger it returns at
+    /// once.
+    private func claimShared(_ turn: inout Turn, at key: String) async throws {
+        let token = "\(ledgerTokenPrefix)-\(turn.id)"
+        while let ledger = currentLedger() {
+            let claim: HostTurnClaim
+            do {
+                claim = try ledger.claim(
+                    host: key, token: token, serial: turn.serial, now: clock.wallClock,
+                    retryAfterCap: policy.retryAfterCap)
+            } catch {
+                disableLedger(after: error)
+                return
+            }
+            let failure: any Error
+            switch claim {
+            case .granted:
+                turn.claimedShared = true
+                return
+            case .wait(let until):
+                // Rounded up to the millisecond: Unix time as a Double is exact to about 0.2 µs only, and the
+                // gap must never come out a hair short.
+                let seconds = max(0, min(until.timeIntervalSince(clock.wallClock), 1e9))
+                let wait = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
+                do {
+                    try await clock.sleep(until: clock.now + wait)
+                    continue
+                } catch {
+                    failure = error
+                }
+            case .deferred(let until):
+                let retryAfter = Duration.seconds(max(0, min(until.timeIntervalSince(clock.wallClock), 1e9)))
+                let now = clock.now
+                state.withLock { state in
+                    state.hosts[key]?.deferred = Deferral(until: now + retryAfter, date: until, retryAfter: retryAfter)
+                }
+                failure = FetchError.hostDeferred(host: key, until: until, retryAfter: retryAfter)
+            case .breakerOpen(let failures, _):
+                failure = FetchError.breakerOpen(host: key, failures: failures)
+            }
+            let granted = state.withLock { state -> [Waiter] in
+                state.hosts[key]?.releasePlace(of: turn.id, clock: clock) ?? []
+            }
+            for waiter in granted { waiter.continuation.resume() }
+            throw failure
+        }
+    }
+
+    /// What to record in the ledger for the host after `finish`: its next start time as a wall-clock date,
+    /// the `Retry-After` deadline and whether the request failed.
+    private func sharedOutcome(at key: String, state: State, now: Duration, wallNow: Date) -> HostTurnOutcome? {
+        guard let host = state.hosts[key] else { return nil }
+        let resume = max(host.nextEarliest, host.pausedUntil, now)
+        return HostTurnOutcome(
+            endedAt: wallNow, nextRequestAt: wallNow.addingTimeInterval((resume - now).inSeconds),
+            retryAfterUntil: host.sharedNote.retryAfterUntil, failed: host.sharedNote.failed,
+            breakerThreshold: max(0, policy.breakerThreshold))
+    }
+
+    /// Records `outcome` in the ledger and gives the shared turn up.
+    private func releaseShared(_ turn: Turn, at key: String, outcome: HostTurnOutcome) {
+        guard let ledger = currentLedger() else { return }
+        do {
+            try ledger.release(host: key, token: "\(ledgerTokenPrefix)-\(turn.id)", outcome: outcome)
+        } catch {
+            disableLedger(after: error)
+        }
     }
 
     // MARK: - Host keys
@@ -486,6 +608,9 @@ private struct HostState {
     var breakerOpen = false
     var deferred: Deferral?
     var userAgentIndex = 0
+    /// What the last finished request means for the shared ledger: whether it counts as a failure (nil: not
+    /// counted, e.g. cancelled) and the `Retry-After` deadline it brought.
+    var sharedNote: (failed: Bool?, retryAfterUntil: Date?) = (nil, nil)
 
     /// How many requests may be in flight at once.
     var limit: Int {

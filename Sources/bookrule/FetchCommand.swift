@@ -24,6 +24,9 @@ enum FetchCommand {
       --from N, --to M    Only chapters N to M (1-based TOC positions)
       --mirrors N         Split the missing chapters among up to N sources the book is known on, each on a
                           host of its own and paced as always (`bookrule sources BOOK`; default 1)
+      --verify            After the download, compare a sample of chapters across the book's known sources
+                          and name truncated or different copies (exit status 1 when there are any)
+      --sample N          How many chapters --verify compares (default 8, spread over the book)
     \(LibraryAccess.help)  --txt, --epub       Export the book when the download ends (both: both files)
       -o PATH             Export file or directory (a directory with both formats; default: the title in
                           the current directory)
@@ -42,8 +45,8 @@ enum FetchCommand {
             arguments = try CommandLineArguments(
                 words,
                 valueOptions: FetchOptions.valueNames.union(["--source", "--source-name", "--search", "--pick", "--from", "--to",
-                                                             "--library", "-o", "--record", "--convert", "--mirrors"]).union(OfflinePages.valueNames),
-                flagOptions: FetchOptions.flagNames.union(["--help", "--txt", "--epub", "--json"]))
+                                                             "--library", "-o", "--record", "--convert", "--mirrors", "--sample"]).union(OfflinePages.valueNames),
+                flagOptions: FetchOptions.flagNames.union(["--help", "--txt", "--epub", "--json", "--verify"]))
         } catch {
             terminal.error(UsageMessage.text(error, command: "fetch"))
             return 2
@@ -67,6 +70,7 @@ enum FetchCommand {
             guard from <= to else { throw UsageError("--from \(from) is after --to \(to)") }
             _ = try LibraryAccess.conversion(arguments)
             _ = try arguments.positiveInt("--mirrors", default: 1, maximum: 16)
+            _ = try arguments.positiveInt("--sample", default: 8, maximum: 10_000)
             range = arguments.value("--from") == nil && arguments.value("--to") == nil ? nil : from...to
             let source = try SourceCommand.pickSource(path: path, name: arguments.value("--source-name"),
                                                       steps: (search == nil ? [] : [.search]) + [.bookInfo, .toc, .content],
@@ -79,11 +83,7 @@ enum FetchCommand {
             if let answers = try offline.transport(verbose: options.verbose, terminal: terminal) {
                 transport = answers
             } else {
-                let verbose = options.verbose
-                let fetcher = PoliteFetcher(transport: CurlTransport(configuration: options.curl), policy: options.policy) { event in
-                    if verbose { terminal.error(event.description) }
-                    display.handle(event)
-                }
+                let fetcher = options.fetcher(terminal: terminal) { event in display.handle(event) }
                 transport = fetcher
                 pacing = fetcher
             }
@@ -167,6 +167,19 @@ enum FetchCommand {
             return 1
         }
 
+        var suspect = false
+        if arguments.has("--verify") {
+            do {
+                let sample = (try? arguments.positiveInt("--sample", default: 8, maximum: 10_000)) ?? 8
+                let verification = try await fetch.verify(bookID: summary.book.id, sampleSize: sample)
+                VerificationPrinter.print(verification, terminal: terminal, json: arguments.has("--json"))
+                suspect = !verification.suspect.isEmpty
+            } catch {
+                terminal.error("error: --verify failed: \(ErrorHint.message(error))")
+                return 1
+            }
+        }
+
         let formats = LibraryAccess.formats(arguments)
         if !formats.isEmpty {
             do {
@@ -180,7 +193,7 @@ enum FetchCommand {
                 return 1
             }
         }
-        return summary.isComplete ? 0 : 1
+        return summary.isComplete && !suspect ? 0 : 1
     }
 
     static func report(_ summary: DownloadSummary, terminal: Terminal, json: Bool) {

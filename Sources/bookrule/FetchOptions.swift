@@ -51,13 +51,32 @@ struct FetchOptions {
         verbose = arguments.has("--verbose")
     }
 
-    /// The polite fetcher every live request of this run goes through.
-    func fetcher(terminal: Terminal) -> PoliteFetcher {
+    /// The polite fetcher every live request of this run goes through, pacing each host together with other
+    /// bookrule processes through the shared host state (`hostStatePath`); `observe`, if given, sees every
+    /// request event too.
+    func fetcher(terminal: Terminal, observe: (@Sendable (FetchEvent) -> Void)? = nil) -> PoliteFetcher {
+        let verbose = self.verbose
         var events: (@Sendable (FetchEvent) -> Void)?
-        if verbose {
-            events = { event in terminal.error(event.description) }
+        if verbose || observe != nil {
+            events = { event in
+                if verbose { terminal.error(event.description) }
+                observe?(event)
+            }
         }
-        return PoliteFetcher(transport: CurlTransport(configuration: curl), policy: policy, events: events)
+        var ledger: HostTurnStore?
+        do {
+            ledger = try HostTurnStore(path: Self.hostStatePath(), lease: curl.totalTimeout + .seconds(30))
+        } catch {
+            terminal.error("warning: \(error)")
+        }
+        return PoliteFetcher(
+            transport: CurlTransport(configuration: curl), policy: policy, ledger: ledger,
+            ledgerFailed: { error in terminal.error("warning: \(error)") }, events: events)
+    }
+
+    /// The shared host state: `$XDG_STATE_HOME/bookrule/hosts.sqlite`, or `~/.local/state/bookrule/hosts.sqlite`.
+    static func hostStatePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        HostTurnStore.defaultPath(environment: environment)
     }
 
     private static func seconds(_ text: String, _ name: String) throws(UsageError) -> Duration {

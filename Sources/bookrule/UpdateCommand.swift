@@ -49,11 +49,7 @@ enum UpdateCommand {
             }
             books = chosen
             let options = try FetchOptions(arguments)
-            let verbose = options.verbose
-            let fetcher = PoliteFetcher(transport: CurlTransport(configuration: options.curl), policy: options.policy) { event in
-                if verbose { terminal.error(event.description) }
-                display.handle(event)
-            }
+            let fetcher = options.fetcher(terminal: terminal) { event in display.handle(event) }
             update = LibraryUpdate(store: store, transport: fetcher, pacing: fetcher,
                                    options: EngineOptions(scriptCacheDirectory: LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)))
         } catch let error as UsageError {

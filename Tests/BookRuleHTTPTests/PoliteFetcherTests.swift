@@ -1046,3 +1046,136 @@ struct PoliteFetcherCancellationTests {
         #expect(abs(clock.wallClock.timeIntervalSinceNow) < 5)
     }
 }
+
+// MARK: - Sharing hosts with other processes
+
+/// A ledger that cannot be used (a damaged or locked file), counting how often it was asked.
+private final class BrokenLedger: HostTurnLedger {
+    struct Broken: Error {}
+    let calls = Mutex(0)
+    func claim(host: String, token: String, serial: Bool, now: Date, retryAfterCap: Duration) throws -> HostTurnClaim {
+        calls.withLock { $0 += 1 }
+        throw Broken()
+    }
+    func release(host: String, token: String, outcome: HostTurnOutcome) throws { throw Broken() }
+    func resetBreaker(host: String) throws { throw Broken() }
+}
+
+/// A scratch directory for a shared host-state file.
+private func hostStatePath() throws -> (directory: String, path: String) {
+    let directory = NSTemporaryDirectory() + "bookrule-hosts-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    return (directory, directory + "/state/hosts.sqlite")
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct PoliteFetcherSharedHostTests {
+    /// Two fetchers, each with its own connection to one state file (as two processes have), on one site.
+    @Test func twoFetchersOnOneStateFileKeepEveryGap() async throws {
+        let (directory, path) = try hostStatePath()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .milliseconds(30))
+        let fetchers = try (0..<2).map { index in
+            PoliteFetcher(
+                transport: transport, policy: fastPolicy, clock: clock,
+                random: SeededRandomNumberGenerator(seed: UInt64(index + 1)), ledger: try HostTurnStore(path: path),
+                ledgerFailed: { error in Issue.record("ledger failed: \(error)") })
+        }
+        let tasks = clock.holding {
+            fetchers.flatMap { fetcher in
+                (0..<6).map { number in clock.spawn { try await fetcher.send(HTTPRequest(url: "https://a.example/\(number)")) } }
+            }
+        }
+        for task in tasks { #expect(try await value(of: task).status == 200) }
+        #expect(transport.count == 12)
+        #expect(transport.maxInFlight(hostA) == 1)
+        for gap in endToStartGaps(transport.records) { #expect(gap >= .milliseconds(100)) }
+    }
+
+    /// Without the ledger the two fetchers pace only themselves: the test above would fail.
+    @Test func withoutTheLedgerTwoFetchersOverlap() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .milliseconds(30))
+        let fetchers = (0..<2).map { makeFetcher(transport, clock: clock, policy: fastPolicy, seed: UInt64($0 + 1)) }
+        let tasks = clock.holding {
+            fetchers.map { fetcher in clock.spawn { try await fetcher.send(HTTPRequest(url: "https://a.example/1")) } }
+        }
+        for task in tasks { _ = try await value(of: task) }
+        #expect(transport.maxInFlight(hostA) == 2)
+    }
+
+    @Test func anHourOfRetryAfterStopsTheNextRunWithoutARequest() async throws {
+        let (directory, path) = try hostStatePath()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock) { call in
+            call.index == 0 ? .status(429, headers: [HTTPHeader("Retry-After", "3600")]) : .status(200)
+        }
+        let first = PoliteFetcher(transport: transport, policy: fastPolicy, clock: clock, ledger: try HostTurnStore(path: path))
+        await #expect(throws: FetchError.self) {
+            try await clock.run { try await first.send(HTTPRequest(url: "https://a.example/1")) }
+        }
+        // The next run: a new fetcher and connection, the same file.
+        let next = PoliteFetcher(transport: transport, policy: fastPolicy, clock: clock, ledger: try HostTurnStore(path: path))
+        let error = await #expect(throws: FetchError.self) {
+            try await clock.run { try await next.send(HTTPRequest(url: "https://a.example/2")) }
+        }
+        guard case .hostDeferred(let host, let until, _)? = error else {
+            Issue.record("expected hostDeferred, got \(String(describing: error))")
+            return
+        }
+        #expect(host == hostA)
+        #expect(abs(until.timeIntervalSince(VirtualFetchClock.defaultEpoch) - 3600.05) < 1)
+        #expect(transport.count == 1)
+        // Another host is not affected.
+        let other = try await clock.run { try await next.send(HTTPRequest(url: "https://b.example/1")) }
+        #expect(other.status == 200)
+    }
+
+    @Test func aBreakerOpenedByOneRunHoldsForTheNext() async throws {
+        let (directory, path) = try hostStatePath()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock) { _ in .status(403) }
+        var policy = fastPolicy
+        policy.breakerThreshold = 2
+        let first = PoliteFetcher(transport: transport, policy: policy, clock: clock, ledger: try HostTurnStore(path: path))
+        for number in 1...2 {
+            let response = try await clock.run { try await first.send(HTTPRequest(url: "https://a.example/\(number)")) }
+            #expect(response.status == 403)
+        }
+        let next = PoliteFetcher(transport: transport, policy: policy, clock: clock, ledger: try HostTurnStore(path: path))
+        let error = await #expect(throws: FetchError.self) {
+            try await clock.run { try await next.send(HTTPRequest(url: "https://a.example/3")) }
+        }
+        guard case .breakerOpen(_, let failures)? = error else {
+            Issue.record("expected breakerOpen, got \(String(describing: error))")
+            return
+        }
+        #expect(failures == 2)
+        #expect(transport.count == 2)
+        // Resetting the breaker resets it for every run.
+        try next.resetBreaker(forHostOf: "https://a.example/")
+        let again = PoliteFetcher(transport: transport, policy: policy, clock: clock, ledger: try HostTurnStore(path: path))
+        let response = try await clock.run { try await again.send(HTTPRequest(url: "https://a.example/4")) }
+        #expect(response.status == 403)
+        #expect(transport.count == 3)
+    }
+
+    @Test func aLedgerThatFailsIsReportedOnceAndPacingGoesOn() async throws {
+        let clock = VirtualFetchClock()
+        let transport = ScriptedTransport(clock: clock, latency: .milliseconds(30))
+        let ledger = BrokenLedger()
+        let reports = Mutex(0)
+        let fetcher = PoliteFetcher(
+            transport: transport, policy: fastPolicy, clock: clock, ledger: ledger,
+            ledgerFailed: { _ in reports.withLock { $0 += 1 } })
+        let responses = try await sendConcurrently(fetcher, clock: clock, urls: (0..<5).map { "https://a.example/\($0)" })
+        #expect(responses.allSatisfy { $0.status == 200 })
+        #expect(reports.withLock { $0 } == 1)
+        #expect(ledger.calls.withLock { $0 } == 1)
+        #expect(transport.maxInFlight(hostA) == 1)
+        for gap in endToStartGaps(transport.records) { #expect(gap >= .milliseconds(100)) }
+    }
+}

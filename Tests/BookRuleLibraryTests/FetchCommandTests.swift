@@ -97,6 +97,10 @@ struct BookruleProcess {
     init(_ arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = arguments
+        // The shared host state of this test run, not the user's.
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = NSTemporaryDirectory() + "bookrule-test-state-\(getpid())"
+        process.environment = environment
         process.standardOutput = output
         process.standardError = output
         try process.run()

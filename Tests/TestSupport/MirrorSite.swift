@@ -31,6 +31,8 @@ package final class MirrorSite: Sendable {
     private final class Settings: Sendable {
         let chapters: Mutex<Int>
         let failing = Mutex<Set<Int>>([])
+        let truncated = Mutex<Set<Int>>([])
+        let decoys = Mutex<Set<Int>>([])
         init(chapters: Int) { self.chapters = Mutex(chapters) }
     }
 
@@ -63,7 +65,10 @@ package final class MirrorSite: Sendable {
                 if settings.failing.withLock({ $0.contains(number) }) {
                     reply = .status(500, retryAfter: "0")
                 } else {
-                    let body = MirrorSite.paragraphs(number).map { "　　\($0)" }.joined(separator: "<br><br>")
+                    var paragraphs = MirrorSite.paragraphs(number)
+                    if settings.truncated.withLock({ $0.contains(number) }) { paragraphs = Array(paragraphs.prefix(1)) }
+                    if settings.decoys.withLock({ $0.contains(number) }) { paragraphs = MirrorSite.decoyParagraphs(number) }
+                    let body = paragraphs.map { "　　\($0)" }.joined(separator: "<br><br>")
                     reply = .ok("<html><body><h1>\(MirrorSite.title(number, style: style))</h1>"
                                 + "<div id='content'>\(body)</div></body></html>", headers: html)
                 }
@@ -83,6 +88,11 @@ package final class MirrorSite: Sendable {
     package func setChapters(_ value: Int) { settings.chapters.withLock { $0 = value } }
     /// Makes these chapters answer 500 from now on.
     package func failChapters(_ numbers: Set<Int>) { settings.failing.withLock { $0 = numbers } }
+
+    /// Makes these chapters serve only their first paragraph from now on (a cut-off copy).
+    package func truncateChapters(_ numbers: Set<Int>) { settings.truncated.withLock { $0 = numbers } }
+    /// Makes these chapters serve other text from now on (a decoy).
+    package func decoyChapters(_ numbers: Set<Int>) { settings.decoys.withLock { $0 = numbers } }
 
     /// Chapter numbers requested so far, in order.
     package var chapterRequests: [Int] {
@@ -108,6 +118,11 @@ package final class MirrorSite: Sendable {
     /// Chapter `number`'s paragraphs.
     package static func paragraphs(_ number: Int) -> [String] {
         (1...3).map { "第\(number)章第\($0)段：镜像正文 \(number * 37 + $0)。" }
+    }
+
+    /// What a decoy chapter `number` serves instead: as long as the real one, sharing none of its wording.
+    package static func decoyParagraphs(_ number: Int) -> [String] {
+        (1...3).map { "本站提示：请勿转载，更多精彩内容请访问官方网站阅读全文，感谢支持编号\(number * 11 + $0)！" }
     }
 
     /// Chapter `number`'s text as the library saves it.

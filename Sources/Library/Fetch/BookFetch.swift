@@ -84,6 +84,12 @@ public struct BookFetch: Sendable {
         }
     }
 
+    /// Compares up to `sampleSize` chapters of book `bookID` across the sources it is known on, through the
+    /// same transport (`ChapterVerification`; `fetch --verify`).
+    public func verify(bookID: Int64, sampleSize: Int = 8) async throws -> VerificationReport {
+        try await ChapterVerification(store: store, makeEngine: fallbackEngine).run(bookID: bookID, sampleSize: sampleSize)
+    }
+
     /// Keeps the book's cover at `store.coverPath(bookID:)` for EPUB export, when the source names one and it
     /// is a whole JPEG, PNG or GIF. It goes through `MediaDownloader` like any other file: streamed to a
     /// `.part` file, resumable, and put in place only when complete. Returns why there is no cover, nil when

@@ -75,20 +75,30 @@ struct ChapterFallback {
         let others = (try? store.knownSources(bookID: bookID))?.filter { $0.sourceURL != currentSourceURL } ?? []
         for known in others {
             do {
-                guard let source = try BookSource.load(bytes: Array(known.json.utf8), path: known.sourceName).first else { continue }
-                let engine = makeEngine(source)
-                let info = try await engine.bookInfo(url: known.bookURL, variables: known.variables)
-                let toc = try await engine.toc(of: info).chapters
-                let alignment = ChapterAlignment(saved: listed.map(\.title), incoming: toc.map(\.title))
-                var byURL: [String: Int] = [:]
-                for match in alignment.certain where !listed[match.saved].isVolume && !toc[match.incoming].isVolume {
-                    byURL[listed[match.saved].url] = match.incoming
-                }
-                loaded.append(Candidate(known: known, engine: engine, info: info, toc: toc, incomingByURL: byURL))
+                loaded.append(try await Self.candidate(known, listed: listed, makeEngine: makeEngine))
             } catch {
                 if Task.isCancelled || error is CancellationError { throw CancellationError() }
             }
         }
         return loaded
+    }
+
+    /// `known` read (book page and TOC) and aligned with `listed`. Throws when its JSON holds no source or a
+    /// page cannot be read.
+    static func candidate(
+        _ known: KnownSource, listed: [StoredChapter], makeEngine: @Sendable (BookSource) -> SourceEngine
+    ) async throws -> Candidate {
+        guard let source = try BookSource.load(bytes: Array(known.json.utf8), path: known.sourceName).first else {
+            throw SourceFileError.empty(path: known.sourceName)
+        }
+        let engine = makeEngine(source)
+        let info = try await engine.bookInfo(url: known.bookURL, variables: known.variables)
+        let toc = try await engine.toc(of: info).chapters
+        let alignment = ChapterAlignment(saved: listed.map(\.title), incoming: toc.map(\.title))
+        var byURL: [String: Int] = [:]
+        for match in alignment.certain where !listed[match.saved].isVolume && !toc[match.incoming].isVolume {
+            byURL[listed[match.saved].url] = match.incoming
+        }
+        return Candidate(known: known, engine: engine, info: info, toc: toc, incomingByURL: byURL)
     }
 }
