@@ -12,11 +12,15 @@ import TestSupport
 struct ManySourcesAcceptanceTests {
     static let chapters = 1200
     /// The source's delay, small so the run stays short; every host's gaps must still be at least this.
-    static let delay = 0.005
+    /// 20 ms rather than less: the test server stamps a response's end after its write returns, so a server
+    /// thread preempted there (two loaded cores) makes a gap look a few milliseconds shorter than the client kept.
+    static let delay = 0.02
 
     /// Every gap from one response's end to the next request's arrival at `server`, in seconds.
-    static func gaps(_ server: FaultServer) -> [Double] {
-        let records = server.records.sorted { $0.arrivedAt < $1.arrivedAt }
+    /// Only the requests after the first `skipping` count: the earlier steps ran with no delay, and the first
+    /// request of the run under test may follow their last one as closely as that run's own delay allowed.
+    static func gaps(_ server: FaultServer, skipping: Int = 0) -> [Double] {
+        let records = Array(server.records.sorted { $0.arrivedAt < $1.arrivedAt }.dropFirst(skipping))
         return zip(records, records.dropFirst()).compactMap { earlier, later in
             earlier.finishedAt.map { later.arrivedAt - $0 }
         }
@@ -63,8 +67,8 @@ struct ManySourcesAcceptanceTests {
         #expect(parallel.status == 0, "\(parallel.output)")
         let served = mirrors.enumerated().map { $1.server.records.count - before[$0] }
         #expect(served.allSatisfy { $0 > 100 }, "\(served)")
-        for mirror in mirrors {
-            let short = Self.gaps(mirror.server).filter { $0 < Self.delay - 0.002 }
+        for (index, mirror) in mirrors.enumerated() {
+            let short = Self.gaps(mirror.server, skipping: before[index]).filter { $0 < Self.delay - 0.005 }
             #expect(short.isEmpty, "\(mirror.baseURL): \(short.count) gaps under the delay, e.g. \(short.prefix(3))")
         }
 
