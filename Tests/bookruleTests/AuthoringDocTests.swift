@@ -34,28 +34,10 @@ struct AuthoringDocTests {
         let script = "set -e\n" + blocks.joined(separator: "\n")
         try script.write(toFile: directory + "/doc.sh", atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [directory + "/doc.sh"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = BuiltProducts.directory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         // No proxy or network settings could matter: nothing in the doc may fetch; make sure of it.
-        environment["http_proxy"] = "http://127.0.0.1:9"
-        environment["https_proxy"] = "http://127.0.0.1:9"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let (status, text) = try await runBash(
+            [directory + "/doc.sh"], in: directory,
+            environment: ["http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9"])
         #expect(status == 0, "\(text)")
         #expect(text.contains("div#chapter-list") || text.contains("ul#chapter-list"))
         #expect(text.contains("is read as a JSoup rule"))

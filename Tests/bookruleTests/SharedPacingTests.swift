@@ -3,30 +3,6 @@ import Testing
 import BookRule
 import TestSupport
 
-/// Runs `script` with bash, `bookrule` (the built one) first on PATH and `environment` added; returns its
-/// exit status and output (stdout and stderr together).
-private func runShell(_ script: String, environment extra: [String: String]) async throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", script]
-    var environment = ProcessInfo.processInfo.environment
-    environment["PATH"] = BuiltProducts.directory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-    environment.merge(extra) { $1 }
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do {
-            try process.run()
-        } catch {
-            continuation.resume(throwing: error)
-        }
-    }
-    return (status, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-}
-
 @Suite(.timeLimit(.minutes(2)))
 struct SharedPacingTests {
     /// Each `bookrule chapter` is a process of its own; the two loops run at the same time. Only the shared
@@ -45,7 +21,7 @@ struct SharedPacingTests {
                 + " > \(directory)/out-$n.txt 2>&1 || echo \"chapter $n failed\"; done)"
         }
         let script = "\(loop(1...4)) & \(loop(5...8)) & wait"
-        let run = try await runShell(script, environment: [
+        let run = try await runBash(["-c", script], environment: [
             "XDG_STATE_HOME": directory + "/state", "XDG_DATA_HOME": directory + "/data",
         ])
         #expect(run.status == 0 && !run.output.contains("failed"), "\(run.output)")

@@ -1,0 +1,29 @@
+import Foundation
+import TestSupport
+
+/// Runs bash with `arguments` (a script file, or `-c` and a script), this build's `bookrule` first on PATH and
+/// `environment` added, in `directory` when given; returns its exit status and output (stdout and stderr
+/// together). For tests that drive the CLI the way a user's shell does.
+func runBash(_ arguments: [String], in directory: String? = nil,
+             environment extra: [String: String] = [:]) async throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    var environment = ProcessInfo.processInfo.environment
+    environment["PATH"] = BuiltProducts.directory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    environment.merge(extra) { $1 }
+    process.environment = environment
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
+        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        do {
+            try process.run()
+        } catch {
+            continuation.resume(throwing: error)
+        }
+    }
+    return (status, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+}
