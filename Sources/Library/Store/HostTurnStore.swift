@@ -68,14 +68,7 @@ public final class HostTurnStore: HostTurnLedger {
         self.processID = processID
         self.isAlive = isAlive
         do throws(LibraryError) {
-            if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-                let directory = String(path[..<slash])
-                do {
-                    try LocalFile.makeDirectories(directory)
-                } catch {
-                    throw .cannotCreateDirectory(path: error.path, reason: error.reason)
-                }
-            }
+            try LibraryStore.makeParentDirectory(of: path)
             database = try Self.retryingWhenBusy { () throws(LibraryError) in
                 try SQLiteDatabase(path: path, busyTimeout: busyTimeout)
             }

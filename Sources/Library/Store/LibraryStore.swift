@@ -55,16 +55,20 @@ public final class LibraryStore: Sendable {
         try self.init(path: path, busyTimeout: busyTimeout, now: { Date() })
     }
 
+    /// Creates the directory a database file at `path` goes in (and its parents), so a first run can open
+    /// `$XDG_DATA_HOME/bookrule/library.sqlite` or `$XDG_STATE_HOME/bookrule/hosts.sqlite` on a fresh account.
+    static func makeParentDirectory(of path: String) throws(LibraryError) {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+        do {
+            try LocalFile.makeDirectories(String(path[..<slash]))
+        } catch {
+            throw .cannotCreateDirectory(path: error.path, reason: error.reason)
+        }
+    }
+
     /// Opens the library with a clock of the caller's choosing (tests).
     init(path: String, busyTimeout: Duration, now: @escaping @Sendable () -> Date) throws(LibraryError) {
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            let directory = String(path[..<slash])
-            do {
-                try LocalFile.makeDirectories(directory)
-            } catch {
-                throw .cannotCreateDirectory(path: error.path, reason: error.reason)
-            }
-        }
+        try Self.makeParentDirectory(of: path)
         self.path = path
         self.now = now
         database = try SQLiteDatabase(path: path, busyTimeout: busyTimeout)
