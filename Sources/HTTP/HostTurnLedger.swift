@@ -17,7 +17,13 @@ public protocol HostTurnLedger: Sendable {
     /// `release`; without `serial` (a source's `concurrentRate` paces the host) only the `Retry-After` deadline
     /// and the breaker are checked. A `Retry-After` deadline later than `now + retryAfterCap` is answered with
     /// `.deferred`.
-    func claim(host: String, token: String, serial: Bool, now: Date, retryAfterCap: Duration) throws -> HostTurnClaim
+    ///
+    /// `now` is read once the ledger holds its lock, not before: a time read while another process was taking
+    /// the turn would be older than that process's, and its turn would look held for longer than any run
+    /// writes (the check for a bogus holder), so it would be taken over while in use.
+    func claim(
+        host: String, token: String, serial: Bool, now: @autoclosure () -> Date, retryAfterCap: Duration
+    ) throws -> HostTurnClaim
 
     /// Records the end of a request with what the fetcher decided about the host, and gives the turn up when
     /// `token` holds it (a request of a host without `serial` holds none: then the host's next start time is

@@ -1053,7 +1053,9 @@ struct PoliteFetcherCancellationTests {
 private final class BrokenLedger: HostTurnLedger {
     struct Broken: Error {}
     let calls = Mutex(0)
-    func claim(host: String, token: String, serial: Bool, now: Date, retryAfterCap: Duration) throws -> HostTurnClaim {
+    func claim(
+        host: String, token: String, serial: Bool, now: @autoclosure () -> Date, retryAfterCap: Duration
+    ) throws -> HostTurnClaim {
         calls.withLock { $0 += 1 }
         throw Broken()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Synchronization
 @testable import BookRuleLibrary
 import BookRule
 
@@ -57,6 +58,48 @@ private func waits(_ claim: HostTurnClaim, until offset: Double) -> Bool {
         // Another host is free meanwhile.
         #expect(try first.claim(host: "http://127.0.0.2:8080", token: "c", serial: true, now: start.addingTimeInterval(0.6),
                                 retryAfterCap: .seconds(300)) == .granted)
+    }
+
+    /// A process that read the time just before another took the turn (it was waiting for the file's lock)
+    /// sees the holder's `busy_until` a little more than a lease ahead: that is a turn in use, not a bogus one.
+    /// (Taking it over was the race of issue #14: two `bookrule chapter` processes, one gap of a few ms.)
+    @Test func aTurnJustTakenIsNotTakenOverByAnOlderClockReading() throws {
+        let directory = try StateDirectory()
+        let path = directory.path + "/hosts.sqlite"
+        #expect(try store(path, pid: 100).claim(host: host, token: "a", serial: true, now: start.addingTimeInterval(0.01),
+                                                retryAfterCap: .seconds(300)) == .granted)
+        let claim = try store(path, pid: 200).claim(host: host, token: "b", serial: true, now: start,
+                                                    retryAfterCap: .seconds(300))
+        #expect(waits(claim, until: 0.025))
+        // A busy_until further ahead than any run writes (lease + the clock-step allowance) is still bogus.
+        #expect(try store(path, pid: 200).claim(host: host, token: "b", serial: true, now: start.addingTimeInterval(-71),
+                                                retryAfterCap: .seconds(300)) == .granted)
+    }
+
+    /// The clock is read once the store holds the file's lock, so the time compared with the row is never older
+    /// than the row.
+    @Test func theClockIsReadUnderTheLock() throws {
+        let directory = try StateDirectory()
+        let path = directory.path + "/hosts.sqlite"
+        let state = try store(path)
+        let other = try SQLiteDatabase(path: path, busyTimeout: .milliseconds(100))
+        try other.execute("BEGIN IMMEDIATE", purpose: "locking")
+        let unlocked = Mutex<ContinuousClock.Instant?>(nil)
+        let unlocker = Thread {
+            usleep(80_000)
+            unlocked.withLock { $0 = .now }
+            try? other.execute("COMMIT", purpose: "unlocking")
+        }
+        unlocker.start()
+        let readAt = Mutex<ContinuousClock.Instant?>(nil)
+        func clock() -> Date {
+            readAt.withLock { $0 = .now }
+            return start
+        }
+        #expect(try state.claim(host: host, token: "a", serial: true, now: clock(), retryAfterCap: .seconds(300)) == .granted)
+        let read = try #require(readAt.withLock { $0 })
+        let unlock = try #require(unlocked.withLock { $0 })
+        #expect(read > unlock)
     }
 
     @Test func aTurnHeldByAProcessThatDiedIsTakenOverAtOnce() throws {

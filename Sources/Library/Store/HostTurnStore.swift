@@ -21,6 +21,10 @@ public final class HostTurnStore: HostTurnLedger {
     /// The file's schema version (`PRAGMA user_version`).
     public static let schemaVersion = 1
 
+    /// How far the wall clock may step back (an NTP correction) before a holder's `busy_until` looks further
+    /// ahead than any run writes and the turn is taken over as bogus.
+    static let clockStepAllowance = Duration.seconds(10)
+
     private let database: SQLiteDatabase
     private let lease: Duration
     private let breakerCooldown: Duration
@@ -153,13 +157,16 @@ public final class HostTurnStore: HostTurnLedger {
 
     /// See `HostTurnLedger.claim`. Throws `HostStateError`.
     public func claim(
-        host: String, token: String, serial: Bool, now: Date, retryAfterCap: Duration
+        host: String, token: String, serial: Bool, now: @autoclosure () -> Date, retryAfterCap: Duration
     ) throws -> HostTurnClaim {
-        let time = now.timeIntervalSince1970
         let cap = retryAfterCap.inSeconds
-        let lease = self.lease.inSeconds
+        // The furthest ahead an honest holder's `busy_until` can be.
+        let longestHold = (lease + Self.clockStepAllowance).inSeconds
+        let leaseSeconds = lease.inSeconds
         do throws(LibraryError) {
             return try Self.retryingWhenBusy { () throws(LibraryError) in try database.transaction("claiming a host's turn") { (connection) throws(LibraryError) in
+                // Read under the lock (see `HostTurnLedger.claim`).
+                let time = now().timeIntervalSince1970
                 let row = try Self.row(of: host, connection)
                 if let until = row.breakerUntil, until > time {
                     return .breakerOpen(failures: row.failures, until: Date(timeIntervalSince1970: until))
@@ -171,13 +178,13 @@ public final class HostTurnStore: HostTurnLedger {
                 if pause > time { return .wait(until: Date(timeIntervalSince1970: pause)) }
                 guard serial else { return .granted }
                 if let holder = row.busyToken, holder != token, let until = row.busyUntil, until > time,
-                   until - time <= lease, let pid = row.busyPID, pid == processID || isAlive(pid)
+                   until - time <= longestHold, let pid = row.busyPID, pid == processID || isAlive(pid)
                 {
                     return .wait(until: Date(timeIntervalSince1970: min(until, time + pollInterval.inSeconds)))
                 }
                 try connection.run(
                     "UPDATE hosts SET busy_pid = ?, busy_token = ?, busy_until = ? WHERE origin = ?",
-                    purpose: "taking a host's turn", bindings: [Int64(processID), token, time + lease, host])
+                    purpose: "taking a host's turn", bindings: [Int64(processID), token, time + leaseSeconds, host])
                 return .granted
             } }
         } catch {
