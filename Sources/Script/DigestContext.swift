@@ -9,10 +9,20 @@ import CCrypto
 package final class DigestContext: @unchecked Sendable {
     private let context: OpaquePointer
 
+    /// Whether libcrypto can run `digest` here: false for an algorithm its configuration refuses (MD5 under a
+    /// FIPS-only OpenSSL). Callers whose algorithm comes from input ask this first, so the traps of `init`
+    /// are left for a machine out of memory.
+    package static func isAvailable(digest: OpaquePointer?) -> Bool {
+        guard let digest, let context = EVP_MD_CTX_new() else { return false }
+        defer { EVP_MD_CTX_free(context) }
+        return EVP_DigestInit_ex(context, digest, nil) == 1
+    }
+
     /// A fresh context for `digest` (an `EVP_MD` such as `EVP_sha256()`).
     ///
-    /// Traps when OpenSSL cannot allocate or initialise it, as Swift itself does when memory runs out: that
-    /// happens only without memory or with a libcrypto missing the algorithm, never because of the input.
+    /// Traps when OpenSSL cannot allocate or initialise it, as Swift itself does when memory runs out: with an
+    /// algorithm `isAvailable` accepted (or SHA-256, which every configuration has), that happens only without
+    /// memory, never because of the input.
     package init(digest: OpaquePointer?) {
         guard let digest, let context = EVP_MD_CTX_new() else {
             fatalError("libcrypto could not create a digest context")

@@ -7,14 +7,7 @@ enum HMAC {
     static func authenticationCode(key: [UInt8], message: [UInt8], algorithm: MessageDigest.Algorithm) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        let digest: OpaquePointer? = switch algorithm {
-        case .md5: EVP_md5()
-        case .sha1: EVP_sha1()
-        case .sha224: EVP_sha224()
-        case .sha256: EVP_sha256()
-        case .sha384: EVP_sha384()
-        case .sha512: EVP_sha512()
-        }
+        let digest = algorithm.evp
         let done = key.withUnsafeBufferPointer { keyBytes in
             message.withUnsafeBufferPointer { messageBytes in
                 output.withUnsafeMutableBufferPointer { out in

@@ -43,7 +43,16 @@ package struct MessageDigest: Sendable {
             }
         }
 
-        fileprivate var evp: OpaquePointer? {
+        /// Whether this machine's libcrypto computes the algorithm (a FIPS-only configuration refuses MD5),
+        /// checked once per algorithm. Digests of an unavailable algorithm must not be created.
+        package var isAvailable: Bool {
+            Self.availability[self] ?? false
+        }
+
+        private static let availability: [Algorithm: Bool] = Dictionary(
+            uniqueKeysWithValues: allCases.map { ($0, DigestContext.isAvailable(digest: $0.evp)) })
+
+        var evp: OpaquePointer? {
             switch self {
             case .md5: EVP_md5()
             case .sha1: EVP_sha1()
@@ -59,7 +68,7 @@ package struct MessageDigest: Sendable {
     package let algorithm: Algorithm
     private var context: DigestContext
 
-    /// A fresh digest of nothing with `algorithm`.
+    /// A fresh digest of nothing with `algorithm`, which must be `isAvailable`.
     package init(_ algorithm: Algorithm) {
         self.algorithm = algorithm
         context = DigestContext(digest: algorithm.evp)

@@ -216,6 +216,7 @@ extension ScriptWorker {
         guard let algorithm = MessageDigest.Algorithm(javaName: name) else {
             throw HelperFailure("unknown digest algorithm \(name) (MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512)")
         }
+        guard algorithm.isAvailable else { throw HelperFailure(Self.unavailable(algorithm)) }
         return ScriptValue.byteArray(MessageDigest.hash(try bytes(arguments, 1), algorithm: algorithm))
     }
 
@@ -224,8 +225,13 @@ extension ScriptWorker {
         guard let algorithm = MessageDigest.Algorithm(javaName: name.uppercased().replacingOccurrences(of: "HMAC", with: "")) else {
             throw HelperFailure("unknown HMAC algorithm \(name) (HmacMD5, HmacSHA1, HmacSHA256, …)")
         }
+        guard algorithm.isAvailable else { throw HelperFailure(Self.unavailable(algorithm)) }
         return ScriptValue.byteArray(HMAC.authenticationCode(key: try bytes(arguments, 1), message: try bytes(arguments, 2),
                                                              algorithm: algorithm))
+    }
+
+    private static func unavailable(_ algorithm: MessageDigest.Algorithm) -> String {
+        "this machine's libcrypto refuses \(algorithm.rawValue) (a FIPS-only OpenSSL configuration?)"
     }
 
     /// `cipher(transformation, key, iv, encrypting, data)`.

@@ -23,6 +23,14 @@ struct MessageDigestTests {
         }
     }
 
+    @Test("availability: every algorithm on this machine's libcrypto, none without a digest")
+    func availability() {
+        // Debian's default OpenSSL configuration has them all; a FIPS-only one would refuse MD5, and scripts
+        // asking for it then get an error instead of a trap.
+        #expect(MessageDigest.Algorithm.allCases.filter { !$0.isAvailable }.isEmpty)
+        #expect(!DigestContext.isAvailable(digest: nil))
+    }
+
     @Test("Java algorithm names")
     func javaNames() {
         #expect(MessageDigest.Algorithm(javaName: "MD5") == .md5)

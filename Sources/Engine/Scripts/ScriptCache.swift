@@ -20,7 +20,8 @@ final class ScriptCache: Sendable {
     init(directory: String?, sourceKey: String, now: @escaping @Sendable () -> Date = { Date() }) {
         self.now = now
         if let directory {
-            var digest = MessageDigest(.md5)
+            // MD5 names the file; a libcrypto that refuses MD5 (FIPS) gets SHA-256 names instead of a trap.
+            var digest = MessageDigest(MessageDigest.Algorithm.md5.isAvailable ? .md5 : .sha256)
             digest.update(sourceKey)
             path = directory + "/" + digest.hexDigest() + ".json"
         } else {
