@@ -120,7 +120,7 @@ let package = Package(
         // Replays Fuzz/Corpus (the seeds) and FuzzRegressions (minimized inputs that once failed) through the
         // fuzz entry points, read by path.
         .testTarget(
-            name: "BookRuleFuzzTests", dependencies: ["BookRuleFuzzEntryPoints"], exclude: ["FuzzRegressions"]
+            name: "BookRuleFuzzTests", dependencies: ["BookRuleFuzzEntryPoints", "TestSupport"], exclude: ["FuzzRegressions"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import BookRuleFuzzEntryPoints
 import Foundation
 import Testing
+import TestSupport
 import Synchronization
 
 /// The fuzz targets' inputs replayed through the entry points they call, without libFuzzer: every minimized
@@ -27,7 +28,7 @@ struct FuzzReplayTests {
             let violation = target.run(bytes)
             #expect(violation == nil, "\(file.lastPathComponent): \(violation ?? "")")
             // libFuzzer's hang threshold is a second; leave room for a loaded machine and debug builds.
-            #expect(ContinuousClock.now - start < .seconds(3), "\(file.lastPathComponent) took too long")
+            #expect(ContinuousClock.now - start < TestTime.bound(.seconds(3)), "\(file.lastPathComponent) took too long")
         }
     }
 
@@ -43,7 +44,7 @@ struct FuzzReplayTests {
             let violation = target.run(bytes)
             #expect(violation == nil, "\(file.lastPathComponent): \(violation ?? "")")
         }
-        #expect(ContinuousClock.now - start < .seconds(20), "replaying \(files.count) seeds took too long")
+        #expect(ContinuousClock.now - start < TestTime.bound(.seconds(20)), "replaying \(files.count) seeds took too long")
     }
 
     // Without JavaScriptCore's polling traps, an endless loop run again and again beside these seeds was, after

@@ -12,15 +12,16 @@ private func ok(_ body: String, headers: [(String, String)] = []) -> [UInt8] {
 
 /// Every test talks to `LoopbackServer`s on 127.0.0.1 only; a proxy is another loopback server that answers
 /// instead of forwarding.
-@Suite("CurlTransport", .timeLimit(.minutes(1)))
+@Suite("CurlTransport", .timeLimit(.minutes(1 * TestTime.scale)))
 struct CurlTransportTests {
-    /// No environment proxy, short limits: tests must not depend on the machine's settings or hang.
+    /// No environment proxy, short limits: tests must not depend on the machine's settings or hang. The default
+    /// limits are upper bounds, stretched by `TestTime.scale`.
     static func transport(
-        maxBodyBytes: Int = 32 << 20, totalTimeout: Duration = .seconds(10), maxRedirects: Int = 10,
+        maxBodyBytes: Int = 32 << 20, totalTimeout: Duration = TestTime.bound(.seconds(10)), maxRedirects: Int = 10,
         proxy: String? = "", noProxy: String? = nil, acceptEncoding: String? = "gzip, deflate"
     ) -> CurlTransport {
         CurlTransport(configuration: .init(
-            connectTimeout: .seconds(5), totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes,
+            connectTimeout: TestTime.bound(.seconds(5)), totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes,
             maxRedirects: maxRedirects, proxy: proxy, noProxy: noProxy, useEnvironmentProxy: false,
             acceptEncoding: acceptEncoding))
     }
@@ -348,7 +349,7 @@ struct CurlTransportTests {
             }
             // The cap is proved by the peak below; the bound only catches a transfer that runs on (with room for
             // a loaded or paused CI machine).
-            #expect(ContinuousClock.now - started < .seconds(20))
+            #expect(ContinuousClock.now - started < TestTime.bound(.seconds(20)))
             let peak = transport.statistics.withLock { $0.peakBodyCapacity }
             // The allocator may round the last reservation up by a page or so; doubling would reach 2 MiB.
             #expect(peak <= limit + limit / 16, "\(path): body storage reached \(peak) bytes, over the \(limit)-byte cap")
@@ -382,7 +383,7 @@ struct CurlTransportTests {
         }
         let elapsed = ContinuousClock.now - started
         #expect(elapsed >= .milliseconds(250))
-        #expect(elapsed < .seconds(15), "took \(elapsed)")
+        #expect(elapsed < TestTime.bound(.seconds(15)), "took \(elapsed)")
         // The server notices the close on its next write; give a loaded machine time to get there.
         let patience = ContinuousClock.now.advanced(by: .seconds(10))
         while closed.withLock({ $0 }) == nil && ContinuousClock.now < patience {
@@ -409,7 +410,7 @@ struct CurlTransportTests {
             return
         }
         #expect(seconds == 0.5)
-        #expect(ContinuousClock.now - started < .seconds(12))
+        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(12)))
         #expect(server.requests.count <= 30)
     }
 
@@ -433,7 +434,7 @@ struct CurlTransportTests {
         let latency = ContinuousClock.now - cancelled
         #expect(throws: CancellationError.self) { try result.get() }
         // The server would hold the request for 20 s; generous bounds keep this stable on a loaded machine.
-        #expect(latency < .seconds(10), "send returned \(latency) after cancel")
+        #expect(latency < TestTime.bound(.seconds(10)), "send returned \(latency) after cancel")
         try await Task.sleep(for: .milliseconds(500))
         let closed = try #require(closedAfter.withLock { $0 }, "the server never saw the connection close")
         #expect(closed < 5.0)
@@ -603,7 +604,7 @@ struct CurlTransportTests {
             #expect(bodies.count == 8)
         }
         // Blocked threads would hold the fast requests until the stalled ones time out at 30 s.
-        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(15)))
         for task in slow { task.cancel() }
         for task in slow { await task.value }
     }

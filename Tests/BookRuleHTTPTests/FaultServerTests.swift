@@ -5,12 +5,15 @@ import BookRule
 import TestSupport
 
 /// Self-tests of `FaultServer`, with the real `CurlTransport` as the client.
-@Suite("FaultServer", .timeLimit(.minutes(1)))
+@Suite("FaultServer", .timeLimit(.minutes(1 * TestTime.scale)))
 struct FaultServerTests {
-    /// No environment proxy and short limits, so nothing depends on the machine or can hang.
-    static func transport(maxBodyBytes: Int = 32 << 20, totalTimeout: Duration = .seconds(10)) -> CurlTransport {
+    /// No environment proxy and short limits (stretched by `TestTime.scale`), so nothing depends on the machine
+    /// or can hang.
+    static func transport(
+        maxBodyBytes: Int = 32 << 20, totalTimeout: Duration = TestTime.bound(.seconds(10))
+    ) -> CurlTransport {
         CurlTransport(configuration: .init(
-            connectTimeout: .seconds(5), totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes, maxRedirects: 10,
+            connectTimeout: TestTime.bound(.seconds(5)), totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes, maxRedirects: 10,
             proxy: "", useEnvironmentProxy: false))
     }
 
@@ -127,7 +130,7 @@ struct FaultServerTests {
         #expect(server.maxInFlight == 4)
         #expect(server.records.map(\.inFlightAtArrival).sorted() == [1, 2, 3, 4])
         // One after another they would take 12 s; the margin is for a loaded machine.
-        #expect(elapsed < .milliseconds(11_500), "four 3 s requests took \(elapsed): not served concurrently")
+        #expect(elapsed < TestTime.bound(.milliseconds(11_500)), "four 3 s requests took \(elapsed): not served concurrently")
 
         let sequential = try FaultServer { _, _ in .slow(delay: 0.1, then: .ok("x")) }
         for _ in 0..<3 { _ = try await transport.send(HTTPRequest(url: sequential.baseURL + "/s")) }
@@ -267,7 +270,7 @@ struct FaultServerTests {
         let elapsed = started.duration(to: .now)
         #expect(response.body == FaultServer.filler(count: 40))
         #expect(elapsed >= .milliseconds(580), "four chunks 0.2 s apart arrived in \(elapsed)")
-        #expect(elapsed < .seconds(20))
+        #expect(elapsed < TestTime.bound(.seconds(20)))
     }
 
     @Test("after stop(), its lifetime or maxRequests, the server refuses at once")
@@ -282,18 +285,19 @@ struct FaultServerTests {
         await #expect(throws: HTTPTransportError.self) {
             _ = try await transport.send(HTTPRequest(url: server.baseURL + "/after"))
         }
-        #expect(started.duration(to: .now) < .seconds(2))
+        #expect(started.duration(to: .now) < TestTime.bound(.seconds(2)))
         #expect(server.records.map(\.target) == ["/before"])
 
         let shortLived = try FaultServer(lifetime: 0.3)
         #expect(try await transport.send(HTTPRequest(url: shortLived.baseURL + "/early")).status == 200)
-        try await Task.sleep(for: .milliseconds(600))
+        // Its lifetime stretches with TestTime.scale, and so does this wait.
+        try await Task.sleep(for: TestTime.bound(.milliseconds(600)))
         #expect(!shortLived.isAccepting)
         started = ContinuousClock.now
         await #expect(throws: HTTPTransportError.self) {
             _ = try await transport.send(HTTPRequest(url: shortLived.baseURL + "/late"))
         }
-        #expect(started.duration(to: .now) < .seconds(2))
+        #expect(started.duration(to: .now) < TestTime.bound(.seconds(2)))
 
         let limited = try FaultServer(maxRequests: 2)
         for _ in 0..<2 { #expect(try await transport.send(HTTPRequest(url: limited.baseURL + "/n")).status == 200) }
@@ -312,7 +316,7 @@ struct FaultServerTests {
         await #expect(throws: HTTPTransportError.self) {
             _ = try await transport.send(HTTPRequest(url: sleepy.baseURL + "/wait"))
         }
-        #expect(started.duration(to: .now) < .seconds(3))
+        #expect(started.duration(to: .now) < TestTime.bound(.seconds(3)))
         try await stopper.value
         #expect(await sleepy.waitUntilIdle())
         #expect(sleepy.records.first?.completed == false)
@@ -328,6 +332,6 @@ struct FaultServerTests {
         await #expect(throws: HTTPTransportError.self) {
             _ = try await Self.transport().send(HTTPRequest(url: url))
         }
-        #expect(started.duration(to: .now) < .seconds(2))
+        #expect(started.duration(to: .now) < TestTime.bound(.seconds(2)))
     }
 }

@@ -352,7 +352,7 @@ private let fastPolicy = PolitenessPolicy(
 
 // MARK: - Pacing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1 * TestTime.scale)))
 struct PoliteFetcherPacingTests {
     @Test func serialModeNeverHasTwoRequestsInFlightToAHost() async throws {
         let clock = VirtualFetchClock()
@@ -481,7 +481,7 @@ struct PoliteFetcherPacingTests {
 
 // MARK: - Backoff
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1 * TestTime.scale)))
 struct PoliteFetcherBackoffTests {
     @Test(arguments: [
         "3", "Thu, 05 Nov 2026 12:00:03 GMT", "Thursday, 05-Nov-26 12:00:03 GMT", "Thu Nov  5 12:00:03 2026",
@@ -773,7 +773,7 @@ struct PoliteFetcherBackoffTests {
 
 // MARK: - User-Agent
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1 * TestTime.scale)))
 struct PoliteFetcherUserAgentTests {
     @Test(arguments: UserAgentPool.Rotation.allCases)
     func noRequestCarriesALibraryUserAgent(rotation: UserAgentPool.Rotation) async throws {
@@ -881,7 +881,7 @@ struct PoliteFetcherUserAgentTests {
 
 // MARK: - Cancellation
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1 * TestTime.scale)))
 struct PoliteFetcherCancellationTests {
     @Test func cancellingACallerQueuedBehindAnotherFreesItsTurn() async throws {
         let clock = VirtualFetchClock()
@@ -1070,7 +1070,7 @@ private func hostStatePath() throws -> (directory: String, path: String) {
     return (directory, directory + "/state/hosts.sqlite")
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1 * TestTime.scale)))
 struct PoliteFetcherSharedHostTests {
     /// Two fetchers, each with its own connection to one state file (as two processes have), on one site.
     @Test func twoFetchersOnOneStateFileKeepEveryGap() async throws {

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The polite fetcher over the real libcurl transport, measured by a loopback server: the handful of
 /// real-time checks; the virtual-clock suite covers pacing and backoff in detail.
-@Suite("Polite fetching on loopback", .timeLimit(.minutes(1)))
+@Suite("Polite fetching on loopback", .timeLimit(.minutes(1 * TestTime.scale)))
 struct PoliteFetchingTests {
     func fetcher(delay: Duration = .milliseconds(50), events: (@Sendable (FetchEvent) -> Void)? = nil) -> PoliteFetcher {
         var policy = PolitenessPolicy.default

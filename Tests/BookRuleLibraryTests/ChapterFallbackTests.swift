@@ -3,7 +3,7 @@ import Testing
 import BookRule
 import TestSupport
 
-@Suite("fetch falls back per chapter to another known source", .serialized, .timeLimit(.minutes(2)))
+@Suite("fetch falls back per chapter to another known source", .serialized, .timeLimit(.minutes(2 * TestTime.scale)))
 struct ChapterFallbackTests {
     @Test("chapters failing on the book's source come from a mirror where the alignment is certain, recorded as from it")
     func fallsBack() async throws {

@@ -10,7 +10,7 @@ import BookRuleScript
 import TestSupport
 
 @Suite("Pictures in text chapters: fetched into the library once, embedded in EPUB, a URL line in TXT",
-       .timeLimit(.minutes(3)))
+       .timeLimit(.minutes(3 * TestTime.scale)))
 struct ChapterPictureTests {
     /// A library with one book of two saved text chapters showing pictures served at `base`.
     static func library(base: String) throws -> (store: LibraryStore, book: StoredBook, directory: String) {

@@ -33,7 +33,7 @@ struct TextComparisonTests {
     }
 }
 
-@Suite("fetch --verify: chapters compared across mirrors", .serialized, .timeLimit(.minutes(2)))
+@Suite("fetch --verify: chapters compared across mirrors", .serialized, .timeLimit(.minutes(2 * TestTime.scale)))
 struct ChapterVerificationTests {
     /// A library with the book fetched from `mirrors[0]` and every other mirror known.
     static func library(_ mirrors: [MirrorSite]) async throws -> (BookFetch, StoredBook) {

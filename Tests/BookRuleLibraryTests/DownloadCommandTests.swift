@@ -19,7 +19,7 @@ func peakResidentKiB(_ pid: Int32) -> Int? {
 }
 
 extension DownloadTransfers {
-    @Suite("bookrule download: resumable file downloads from the command line", .serialized, .timeLimit(.minutes(3)),
+    @Suite("bookrule download: resumable file downloads from the command line", .serialized, .timeLimit(.minutes(3 * TestTime.scale)),
            .enabled(if: FileManager.default.isExecutableFile(atPath: BookruleProcess.executable), "build bookrule first (swift build)"))
     struct DownloadCommandTests {
         static let fast = ["--delay", "0", "--failure-delay", "0"]

@@ -127,7 +127,7 @@ func scratchDirectory() throws -> String {
     return path
 }
 
-@Suite("bookrule fetch: resumable downloads into the library", .serialized, .timeLimit(.minutes(3)),
+@Suite("bookrule fetch: resumable downloads into the library", .serialized, .timeLimit(.minutes(3 * TestTime.scale)),
        .enabled(if: FileManager.default.isExecutableFile(atPath: BookruleProcess.executable), "build bookrule first (swift build)"))
 struct FetchCommandTests {
     static let fast = ["--delay", "0", "--failure-delay", "0"]

@@ -3,7 +3,7 @@ import Testing
 import BookRule
 import TestSupport
 
-@Suite("LibraryUpdate: only new chapters of saved books", .serialized, .timeLimit(.minutes(2)))
+@Suite("LibraryUpdate: only new chapters of saved books", .serialized, .timeLimit(.minutes(2 * TestTime.scale)))
 struct LibraryUpdateTests {
     static func fetcher() -> PoliteFetcher {
         var policy = PolitenessPolicy.default

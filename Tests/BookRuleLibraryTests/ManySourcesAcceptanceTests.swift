@@ -7,7 +7,7 @@ import TestSupport
 /// Issue #14's acceptance run, end to end through the `bookrule` executable: three loopback mirrors
 /// (127.0.0.2–.4) of one generated 1,200-chapter site, whose chapter titles differ in numerals and spacing
 /// (第12章 / 第十二章 / 第 12 章), and a broken source.
-@Suite("many sources: the 1,200-chapter acceptance run", .serialized, .timeLimit(.minutes(3)),
+@Suite("many sources: the 1,200-chapter acceptance run", .serialized, .timeLimit(.minutes(3 * TestTime.scale)),
        .enabled(if: FileManager.default.isExecutableFile(atPath: BookruleProcess.executable), "build bookrule first (swift build)"))
 struct ManySourcesAcceptanceTests {
     static let chapters = 1200

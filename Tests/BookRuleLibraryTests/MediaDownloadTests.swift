@@ -153,7 +153,7 @@ struct MediaDownloadRuleTests {
 }
 
 extension DownloadTransfers {
-    @Suite("Media downloads against a loopback range server", .timeLimit(.minutes(2)))
+    @Suite("Media downloads against a loopback range server", .timeLimit(.minutes(2 * TestTime.scale)))
     struct MediaDownloaderTests {
         static let mebibyte = 1 << 20
 
@@ -621,7 +621,7 @@ extension DownloadTransfers {
 }
 
 extension DownloadTransfers {
-    @Suite("Streaming through the transport seam", .timeLimit(.minutes(1)))
+    @Suite("Streaming through the transport seam", .timeLimit(.minutes(1 * TestTime.scale)))
     struct HTTPStreamingTests {
         /// Counts bytes and stops after `limit` when one is set.
         final class CountingSink: HTTPBodySink {

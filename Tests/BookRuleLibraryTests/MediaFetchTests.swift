@@ -61,7 +61,7 @@ final class ComicSite: Sendable {
 
 extension DownloadTransfers {
     @Suite("bookrule fetch of audio and image sources: media files and the cover through the media downloader",
-           .serialized, .timeLimit(.minutes(2)),
+           .serialized, .timeLimit(.minutes(2 * TestTime.scale)),
            .enabled(if: FileManager.default.isExecutableFile(atPath: BookruleProcess.executable), "build bookrule first (swift build)"))
     struct MediaFetchTests {
         @Test("an image source's pictures land in the book's media folder in order; a rerun fetches nothing again")

@@ -3,7 +3,7 @@ import Testing
 import BookRule
 import TestSupport
 
-@Suite("fetch --mirrors: chapters split among sources on different hosts", .serialized, .timeLimit(.minutes(2)))
+@Suite("fetch --mirrors: chapters split among sources on different hosts", .serialized, .timeLimit(.minutes(2 * TestTime.scale)))
 struct MirrorFetchTests {
     static let delay = 0.05
 

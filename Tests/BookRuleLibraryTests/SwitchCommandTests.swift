@@ -4,7 +4,7 @@ import Testing
 import BookRule
 import TestSupport
 
-@Suite("bookrule switch and sources", .serialized, .timeLimit(.minutes(2)),
+@Suite("bookrule switch and sources", .serialized, .timeLimit(.minutes(2 * TestTime.scale)),
        .enabled(if: FileManager.default.isExecutableFile(atPath: BookruleProcess.executable), "build bookrule first (swift build)"))
 struct SwitchCommandTests {
     static let fast = ["--delay", "0", "--failure-delay", "0", "--max-retries", "0"]

@@ -137,13 +137,13 @@ package final class FaultServer: Sendable {
 
     /// Starts a server answering each request with what `respond` returns for it; the `Int` is how many
     /// earlier requests had the same target (path plus query), so `index == 0 ? .status(503) : .ok("…")`
-    /// scripts a retry. It stops accepting after `lifetime` seconds or `maxRequests` connections. `host` is a
-    /// loopback address (127.0.0.2 and so on give a test several hosts).
+    /// scripts a retry. It stops accepting after `lifetime` seconds (times `TestTime.scale`) or `maxRequests`
+    /// connections. `host` is a loopback address (127.0.0.2 and so on give a test several hosts).
     package init(
         host: String = "127.0.0.1", lifetime: Double = 20, maxRequests: Int = 500,
         respond: @escaping @Sendable (Request, Int) -> Behaviour = { _, _ in .ok("ok") }
     ) throws {
-        core = try Core(host: host, lifetime: lifetime, maxRequests: maxRequests, respond: respond)
+        core = try Core(host: host, lifetime: TestTime.seconds(lifetime), maxRequests: maxRequests, respond: respond)
         port = core.port
         self.host = host
         baseURL = "http://\(host):\(core.port)"

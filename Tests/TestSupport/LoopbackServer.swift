@@ -62,8 +62,8 @@ package struct ReplyWriter: Sendable {
 }
 
 /// A tiny HTTP/1.1 server on 127.0.0.1, for tests only: it serves at most `maxConnections` connections (one
-/// request each, answered with `Connection: close`), then stops; it also stops after `lifetime` seconds, so a
-/// test can never hang on it.
+/// request each, answered with `Connection: close`), then stops; it also stops after `lifetime` seconds (times
+/// `TestTime.scale`), so a test can never hang on it.
 package final class LoopbackServer: Sendable {
     package let port: UInt16
     private let listenFD: Int32
@@ -96,7 +96,7 @@ package final class LoopbackServer: Sendable {
         listenFD = fd
         self.port = port
         let thread = Thread { [self] in
-            self.serve(maxConnections: maxConnections, lifetime: lifetime, port: port, handler: handler)
+            self.serve(maxConnections: maxConnections, lifetime: TestTime.seconds(lifetime), port: port, handler: handler)
         }
         thread.start()
     }

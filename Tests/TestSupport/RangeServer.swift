@@ -21,7 +21,7 @@ private let rangeNoSignal: Int32 = 0
 ///
 /// The file's bytes are generated from its `version` and never held whole in memory (a 200 MiB file costs one
 /// 128 KiB pattern); `RangeServer.expectedSHA256(length:version:)` gives its checksum. Each connection is served
-/// on its own thread with `Connection: close`; the server stops after `lifetime` seconds, `maxRequests`
+/// on its own thread with `Connection: close`; the server stops after `lifetime` seconds (times `TestTime.scale`), `maxRequests`
 /// connections or `stop()`, and every socket write has a 5 s timeout, so a test can never hang on it.
 package final class RangeServer: Sendable {
     /// How the server behaves; change it between runs with `update`.
@@ -124,7 +124,7 @@ package final class RangeServer: Sendable {
         self.port = port
         baseURL = "http://127.0.0.1:\(port)"
         state = Mutex(State(config: config, listenFD: fd))
-        let thread = Thread { [self] in self.acceptLoop(lifetime: lifetime, maxRequests: maxRequests) }
+        let thread = Thread { [self] in self.acceptLoop(lifetime: TestTime.seconds(lifetime), maxRequests: maxRequests) }
         thread.start()
     }
 

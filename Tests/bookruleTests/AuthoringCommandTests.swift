@@ -15,7 +15,7 @@ private let novgoSearch = """
  "ruleSearch": {"bookList": "class.truyen-title", "name": "tag.a@text", "bookUrl": "tag.a@href"}}
 """
 
-@Suite("Saved pages, bookrule try, fixtures, shards and merged reports on the command line", .timeLimit(.minutes(2)))
+@Suite("Saved pages, bookrule try, fixtures, shards and merged reports on the command line", .timeLimit(.minutes(2 * TestTime.scale)))
 struct AuthoringCommandTests {
     func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) {
         let terminal = Terminal.capture()

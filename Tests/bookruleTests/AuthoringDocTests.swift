@@ -4,7 +4,7 @@ import TestSupport
 
 /// docs/authoring.md's commands, run as written: every ```sh block in order, in one bash with `set -e`, in a
 /// fresh directory holding the saved pages of Fixtures/authoring/pages, with the built bookrule first on PATH.
-@Suite("docs/authoring.md runs as written", .timeLimit(.minutes(2)))
+@Suite("docs/authoring.md runs as written", .timeLimit(.minutes(2 * TestTime.scale)))
 struct AuthoringDocTests {
     static func shellBlocks(in markdown: String) -> [String] {
         var blocks: [String] = []

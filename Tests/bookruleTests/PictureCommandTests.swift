@@ -1,6 +1,7 @@
 import BookRule
 import Foundation
 import Testing
+import TestSupport
 @testable import bookrule
 
 /// A text source whose only chapter is two pictures, on saved pages.
@@ -11,7 +12,7 @@ private let pictureSource = """
  "ruleContent": {"content": "//div[@id='c']"}}
 """
 
-@Suite("Pictures in text chapters on the command line", .timeLimit(.minutes(2)))
+@Suite("Pictures in text chapters on the command line", .timeLimit(.minutes(2 * TestTime.scale)))
 struct PictureCommandTests {
     func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) {
         let terminal = Terminal.capture()

@@ -3,7 +3,7 @@ import Testing
 import BookRule
 import TestSupport
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2 * TestTime.scale)))
 struct SharedPacingTests {
     /// Each `bookrule chapter` is a process of its own; the two loops run at the same time. Only the shared
     /// host state under XDG_STATE_HOME can keep them apart.

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import bookrule
 
-@Suite("bookrule studio on the command line", .timeLimit(.minutes(2)))
+@Suite("bookrule studio on the command line", .timeLimit(.minutes(2 * TestTime.scale)))
 struct StudioCommandTests {
     func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) {
         let terminal = Terminal.capture()

@@ -21,7 +21,7 @@ func temporaryDirectory() throws -> String {
     return path
 }
 
-@Suite("bookrule test and bookrule lint", .timeLimit(.minutes(2)))
+@Suite("bookrule test and bookrule lint", .timeLimit(.minutes(2 * TestTime.scale)))
 struct TestCommandTests {
     let root = repositoryRoot
 
@@ -124,7 +124,7 @@ struct TestCommandTests {
         #expect(reports[1].passed)
         // The stuck source would hang for an hour; the bound leaves room for a loaded 2-core machine where other
         // tests (epubcheck, subprocesses) hold threads of the cooperative pool.
-        #expect(clock.now - start < .seconds(30))
+        #expect(clock.now - start < TestTime.bound(.seconds(30)))
     }
 
     static let corpus = "\(repositoryRoot)/../shared/corpus/legado"
@@ -147,7 +147,7 @@ struct TestCommandTests {
         let output = try String(contentsOfFile: "\(directory)/out.txt", encoding: .utf8)
         let verdicts = output.split(separator: "\n").filter { $0.hasPrefix("  ok ") || $0.hasPrefix("  FAIL ") }
         #expect(verdicts.count >= 300)
-        #expect(run.cpuSeconds < 10, "lint used \(run.cpuSeconds) s of CPU")
+        #expect(run.cpuSeconds < TestTime.seconds(10), "lint used \(run.cpuSeconds) s of CPU")
         #expect(run.wallSeconds < 120)
     }
 }

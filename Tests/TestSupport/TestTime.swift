@@ -1,0 +1,26 @@
+import Foundation
+
+/// How much slower than an ordinary debug build this run of the suite may be: `BOOKRULE_TEST_TIME_SCALE`, a
+/// whole number from 1 (the default) to 50. The sanitizer targets of the Makefile set it (AddressSanitizer and
+/// ThreadSanitizer make Swift code several times slower), so that the loopback servers' lifetimes and the
+/// tests' upper bounds on wall-clock or CPU time, written for an uninstrumented build, stretch with the build
+/// instead of failing it. Lower bounds ("waited at least the delay") are never scaled: they are correctness.
+package enum TestTime {
+    /// The factor, read once.
+    package static let scale: Int = {
+        guard let text = ProcessInfo.processInfo.environment["BOOKRULE_TEST_TIME_SCALE"], let value = Int(text) else {
+            return 1
+        }
+        return min(50, max(1, value))
+    }()
+
+    /// An upper bound on time, stretched by `scale`.
+    package static func bound(_ duration: Duration) -> Duration {
+        duration * scale
+    }
+
+    /// A lifetime or timeout in seconds, stretched by `scale`.
+    package static func seconds(_ seconds: Double) -> Double {
+        seconds * Double(scale)
+    }
+}
