@@ -1,4 +1,4 @@
-import Synchronization
+import BookRuleLocking
 import BookRuleEngine
 import BookRuleHTTP
 
@@ -13,7 +13,7 @@ final class AntiBotWatch: HTTPTransport {
     }
 
     private let upstream: any HTTPTransport
-    private let sightings = Mutex<[Sighting]>([])
+    private let sightings = Locked<[Sighting]>([])
 
     init(_ upstream: any HTTPTransport) {
         self.upstream = upstream

@@ -1,6 +1,6 @@
+import BookRuleLocking
 import BookRuleEngine
 import BookRuleRules
-import Synchronization
 import BookRuleDocument
 import BookRuleHTTP
 import BookRuleRules
@@ -10,7 +10,7 @@ import BookRuleRules
 ///
 /// Aggregated per field (a chapter-name rule runs once per chapter), in the order fields first ran.
 public final class RuleTracer: RuleTracing {
-    private let state = Mutex<State>(State())
+    private let state = Locked<State>(State())
 
     private struct State {
         var order: [String] = []

@@ -1,8 +1,8 @@
+import BookRuleLocking
 import CLibXML2
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 import BookRuleJSON
 
 /// libxml2 must be initialised once before documents are parsed from several threads.
@@ -34,12 +34,12 @@ public final class HTMLDocument: @unchecked Sendable {
     /// XPath contexts for this document, reused across evaluations: creating one registers every XPath
     /// function in a fresh hash table, which cost more than the evaluation itself on a 5,000-chapter TOC.
     /// A context is taken out while one thread uses it, so none is shared.
-    private let contextPool = Mutex<ContextPool>(ContextPool())
+    private let contextPool = Locked<ContextPool>(ContextPool())
 
     /// Subtrees taken out with `detach` (only documents a script parsed itself are changed): libxml2 frees
     /// only what is still in the tree, so these are freed in `deinit`, while the document that owns their
     /// names still exists, and not before, since any node value handed out keeps the document alive.
-    private let detached = Mutex<DetachedPointers>(DetachedPointers())
+    private let detached = Locked<DetachedPointers>(DetachedPointers())
 
     /// The body parsed as JSON, when it is JSON (an API answer rather than a page): JSONPath rules read this.
     public let json: JSONValue?

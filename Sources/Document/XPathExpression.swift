@@ -1,5 +1,5 @@
+import BookRuleLocking
 import CLibXML2
-import Synchronization
 
 /// An XPath 1.0 expression compiled when a source loads and evaluated against any node of any document, from
 /// any number of tasks at once.
@@ -13,7 +13,7 @@ public final class XPathExpression: @unchecked Sendable {
     /// The expression text as compiled.
     public let expression: String
     /// Compiled copies no evaluation is using; each is only ever used by the thread that took it out.
-    private let idle: Mutex<[CompiledXPath]>
+    private let idle: Locked<[CompiledXPath]>
 
     /// How many idle copies are kept: one per evaluation running at the same time, within reason.
     private static let maximumIdleCopies = 8
@@ -33,7 +33,7 @@ public final class XPathExpression: @unchecked Sendable {
                                      message: collector.message ?? "invalid expression",
                                      offset: collector.offset)
         }
-        idle = Mutex([CompiledXPath(result)])
+        idle = Locked([CompiledXPath(result)])
     }
 
     /// Evaluates the expression with `node` as the context node (and its document as the context document).

@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import BookRuleDocument
 
 /// The one RFC 6265 cookie store: what a site set, and what goes back to which URL.
@@ -12,7 +12,7 @@ import BookRuleDocument
 /// A `CookieJar` keeps one per source. A request carries it (`HTTPRequest.cookies`) so the transport reads and
 /// fills it on every hop of a redirect chain; a transport given none uses a fresh store for the chain.
 public final class CookieStore: Sendable, Hashable {
-    private let cookies = Mutex<[Cookie]>([])
+    private let cookies = Locked<[Cookie]>([])
     private let now: @Sendable () -> Date
 
     /// One stored cookie.

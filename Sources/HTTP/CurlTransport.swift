@@ -1,6 +1,6 @@
+import BookRuleLocking
 import CCurl
 import Foundation
-import Synchronization
 import BookRuleDocument
 
 /// The real network transport, on libcurl directly.
@@ -29,7 +29,7 @@ public final class CurlTransport: HTTPTransport {
     /// The settings every request of this transport uses.
     public let configuration: Configuration
 
-    private let idleHandles = Mutex<[CurlHandle]>([])
+    private let idleHandles = Locked<[CurlHandle]>([])
     /// DNS answers and TLS sessions shared by all of this transport's handles (nil if libcurl refused a
     /// share: each handle then keeps its own).
     private let share = CurlShare()
@@ -45,7 +45,7 @@ public final class CurlTransport: HTTPTransport {
         var transfers = 0
     }
 
-    let statistics = Mutex(Statistics())
+    let statistics = Locked(Statistics())
 
     /// Creates a transport; libcurl is initialised on first use.
     public init(configuration: Configuration = Configuration()) {

@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import BookRuleDocument
 
 /// Why a HAR replay could not answer a request.
@@ -147,7 +147,7 @@ public struct HARReplayTransport: HTTPTransport {
 
     /// How many times each set of matching entries has been used, so repeats come back in recorded order.
     private final class Cursors: Sendable {
-        private let served = Mutex<[[Int]: Int]>([:])
+        private let served = Locked<[[Int]: Int]>([:])
 
         /// The next entry of `candidates` (in recorded order), the last one once all have been used.
         func advance(_ candidates: [Int]) -> Int {

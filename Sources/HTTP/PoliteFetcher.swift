@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import BookRuleDocument
 
 /// The one transport every request of a run goes through: it paces each host, backs off when a host is
@@ -38,9 +38,9 @@ public final class PoliteFetcher: HTTPTransport {
     private let transport: any HTTPTransport
     private let clock: any FetchClock
     private let events: (@Sendable (FetchEvent) -> Void)?
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// The shared ledger while it works; nil without one or after it failed.
-    private let ledger: Mutex<(any HostTurnLedger)?>
+    private let ledger: Locked<(any HostTurnLedger)?>
     private let ledgerFailed: (@Sendable (any Error) -> Void)?
     /// Tells this fetcher's turns apart from other processes' in the ledger.
     private let ledgerTokenPrefix: String
@@ -64,8 +64,8 @@ public final class PoliteFetcher: HTTPTransport {
         self.events = events
         var random = random
         ledgerTokenPrefix = String(random.next() % 1_000_000_000_000, radix: 36)
-        self.state = Mutex(State(random: random))
-        self.ledger = Mutex(ledger)
+        self.state = Locked(State(random: random))
+        self.ledger = Locked(ledger)
         self.ledgerFailed = ledgerFailed
     }
 

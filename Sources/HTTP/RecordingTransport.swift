@@ -1,16 +1,16 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 
 /// Passes requests to another transport and keeps every exchange as a HAR entry, so a live run becomes a
 /// fixture that `HARReplayTransport` answers from later (`--record`).
 public final class RecordingTransport: HTTPTransport {
     private let upstream: any HTTPTransport
-    private let state: Mutex<HARRecording>
+    private let state: Locked<HARRecording>
 
     /// Records what `upstream` answers, appending to `recording` (an existing file's entries are kept).
     public init(upstream: any HTTPTransport, appendingTo recording: HARRecording = HARRecording()) {
         self.upstream = upstream
-        self.state = Mutex(recording)
+        self.state = Locked(recording)
     }
 
     /// Sends through the upstream transport and records the exchange. Failures without a response are not

@@ -1,4 +1,4 @@
-import Synchronization
+import BookRuleLocking
 import BookRuleDocument
 
 /// A transport that answers from saved pages and never fetches anything: each page is the response of the
@@ -59,7 +59,7 @@ public struct SavedPageTransport: HTTPTransport {
     /// The page without a URL: given to the first request that asks, then kept for that request.
     private final class Unbound: Sendable {
         private let page: SavedPage
-        private let claimedBy = Mutex<HTTPRequest?>(nil)
+        private let claimedBy = Locked<HTTPRequest?>(nil)
 
         init(_ page: SavedPage) {
             self.page = page

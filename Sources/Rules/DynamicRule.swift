@@ -1,4 +1,5 @@
-import Synchronization
+import BookRuleLocking
+
 
 /// An XPath whose text embeds `@get:{key}` or `{{rule}}`: the values are substituted into the text before it
 /// is compiled, as Legado does (`//a[@id='@get:{id}']`). Each distinct text is compiled once and cached.
@@ -7,7 +8,7 @@ final class DynamicRule: Sendable {
     let field: String
     let kind: RuleKind
     let pieces: [TemplatePiece]
-    private let cache = Mutex<[String: RuleBody]>([:])
+    private let cache = Locked<[String: RuleBody]>([:])
 
     init(text: String, field: String, kind: RuleKind, pieces: [TemplatePiece]) {
         self.text = text

@@ -1,15 +1,16 @@
-import Synchronization
+import BookRuleLocking
+
 
 /// Values stored by `@put:{…}` and read by `@get:{key}` while one book is worked on.
 ///
 /// Legado keeps these per book, so a value put on the search page can be read on the TOC page; the engine
 /// carries them from one step to the next in the book models.
 public final class RuleVariables: Sendable {
-    private let storage: Mutex<[String: String]>
+    private let storage: Locked<[String: String]>
 
     /// Creates a store holding `initial`.
     public init(_ initial: [String: String] = [:]) {
-        storage = Mutex(initial)
+        storage = Locked(initial)
     }
 
     /// The value stored under `key` ("" when nothing was stored, as Legado does).

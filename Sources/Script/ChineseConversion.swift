@@ -1,5 +1,5 @@
+import BookRuleLocking
 import COpenCC
-import Synchronization
 
 /// Traditional ↔ simplified Chinese conversion with OpenCC, for sources whose text must be shown in the
 /// other script (Legado's `t2s` / `s2t` and the reader's "convert to simplified" option).
@@ -38,7 +38,7 @@ package final class ChineseConverter: @unchecked Sendable {
     package static let configurationDirectory = "/usr/share/opencc"
 
     /// Serialises `opencc_open` + `opencc_error` (the error text is a global) and guards the shared cache.
-    private static let registry = Mutex<[Configuration: ChineseConverter]>([:])
+    private static let registry = Locked<[Configuration: ChineseConverter]>([:])
 
     private let handle: UnsafeMutableRawPointer
 

@@ -1,6 +1,6 @@
+import BookRuleLocking
 import CJavaScriptCore
 import Foundation
-import Synchronization
 
 /// A native helper's Swift body: arguments and result copied out of and into the engine.
 typealias NativeBody = ([ScriptValue]) throws -> ScriptValue
@@ -392,7 +392,7 @@ struct JSError: Error {
 /// pointers' bit patterns, so the table is plain `Sendable` data; an engine is only ever used on its own
 /// thread, while it is registered.
 enum EngineRegistry {
-    private static let engines = Mutex<[UInt: UInt]>([:])
+    private static let engines = Locked<[UInt: UInt]>([:])
 
     static func register(_ engine: JSEngine) {
         let key = UInt(bitPattern: UnsafeMutableRawPointer(engine.context))

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A thread of its own that runs one runtime's jobs, one at a time, with the `ScriptWorker` living on it:
 /// evaluations handed over by `run`, and the jobs of tasks that prefer the thread as their executor (the

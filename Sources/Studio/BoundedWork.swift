@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Dispatch
-import Synchronization
 
 /// Runs async work for a request handler (which runs on a libmicrohttpd connection thread) and waits for it
 /// at most `seconds`, or until the studio stops: a site or script that never answers costs the request a 503
@@ -10,7 +10,7 @@ enum BoundedWork {
     static func run<Value: Sendable>(seconds: Double, executor: StudioWorkExecutor, stopping: @Sendable () -> Bool,
                                      _ work: @escaping @Sendable () async -> Value) -> Value? {
         let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Value?>(nil)
+        let result = Locked<Value?>(nil)
         let task = Task(executorPreference: executor) {
             let value = await work()
             result.withLock { $0 = value }

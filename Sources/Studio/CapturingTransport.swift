@@ -1,5 +1,5 @@
+import BookRuleLocking
 import BookRuleHTTP
-import Synchronization
 
 /// Passes requests on and keeps every answer, so the studio can show the page a step read.
 struct CapturingTransport: HTTPTransport {
@@ -20,7 +20,7 @@ struct CapturingTransport: HTTPTransport {
     var exchanges: [(request: HTTPRequest, response: HTTPResponse)] { answers.all }
 
     private final class Answers: Sendable {
-        private let list = Mutex<[(request: HTTPRequest, response: HTTPResponse)]>([])
+        private let list = Locked<[(request: HTTPRequest, response: HTTPResponse)]>([])
 
         func append(_ request: HTTPRequest, _ response: HTTPResponse) {
             list.withLock { $0.append((request, response)) }

@@ -1,5 +1,5 @@
+import BookRuleLocking
 import CMicroHTTPD
-import Synchronization
 
 /// An HTTP server on 127.0.0.1 only, over libmicrohttpd: every request is read whole (body capped), copied into
 /// an `HTTPServerRequest` and answered by one handler on the connection's own thread.
@@ -12,7 +12,7 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     /// The port the server listens on (the one picked when 0 was asked for).
     package let port: UInt16
     /// The daemon, nil once stopped; guarded so that `stop()` from two threads stops it once.
-    private let daemon: Mutex<OpaquePointer?>
+    private let daemon: Locked<OpaquePointer?>
     private let context: Unmanaged<ServerContext>
 
     /// Starts listening on `127.0.0.1:port` (0: a free port). `handler` is called on a connection's thread,
@@ -27,7 +27,7 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
             throw .cannotListen(port: Int(port))
         }
         let bound = bookrule_mhd_bound_port(started)
-        self.daemon = Mutex(started)
+        self.daemon = Locked(started)
         self.context = context
         self.port = bound == 0 ? port : bound
     }

@@ -1,4 +1,5 @@
-import Synchronization
+import BookRuleLocking
+
 
 /// The studio's gate, asked before any route: the Host must be the loopback address and port the server
 /// listens on (a page on another site that rebinds its name to 127.0.0.1 sends its own name as Host), the
@@ -13,7 +14,7 @@ package final class StudioAccess: Sendable {
     /// The token.
     package let token: String
     /// The port, known once the server listens; until then every request is refused.
-    private let port = Mutex<UInt16?>(nil)
+    private let port = Locked<UInt16?>(nil)
 
     /// A gate for `token`.
     package init(token: String) {

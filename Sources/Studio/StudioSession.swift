@@ -1,10 +1,10 @@
+import BookRuleLocking
 import BookRuleHTTP
-import Synchronization
 
 /// What the studio remembers between requests, in memory only: the page each step is looking at and the
 /// fixture files the author opened as pages (which later steps may be answered from).
 package final class StudioSession: Sendable {
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var pages: [StudioStep: StudioPage] = [:]

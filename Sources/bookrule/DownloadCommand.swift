@@ -1,6 +1,5 @@
 import BookRule
 import Foundation
-import Synchronization
 
 /// `bookrule download`: downloads files (covers, images, audio, anything large) resumably, several at once.
 enum DownloadCommand {

@@ -1,11 +1,11 @@
 #if canImport(Glibc)
+import BookRuleLocking
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import BookRule
 import Foundation
-import Synchronization
 
 /// Shows `bookrule download` progress on stderr: on a terminal, one live line per active download redrawn in
 /// place (ANSI cursor moves) under the permanent messages; otherwise one plain line per event that matters; or,
@@ -15,7 +15,7 @@ final class DownloadProgressDisplay: Sendable {
     private let live: Bool
     private let json: Bool
     private let names: [String: String]
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var active: [String: MediaDownloadProgress] = [:]

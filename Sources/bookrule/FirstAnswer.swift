@@ -1,8 +1,9 @@
-import Synchronization
+import BookRuleLocking
+
 
 /// Lets exactly one of several racing tasks deliver a result.
 final class FirstAnswer: Sendable {
-    private let taken = Mutex(false)
+    private let taken = Locked(false)
 
     /// Whether someone has claimed it.
     var isClaimed: Bool { taken.withLock { $0 } }

@@ -5,7 +5,6 @@ import Darwin
 #endif
 import BookRule
 import Foundation
-import Synchronization
 
 /// `search KEYWORD --sources FILE_OR_DIR…`: one keyword over many sources at once, books grouped across them.
 enum MultiSearchCommand {

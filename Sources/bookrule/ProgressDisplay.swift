@@ -1,11 +1,11 @@
 #if canImport(Glibc)
+import BookRuleLocking
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import BookRule
 import Foundation
-import Synchronization
 
 /// Shows a download's progress on stderr: a live bar on a terminal (chapters done/total, rate, ETA, current
 /// title, failures, the current wait while backing off), one line per chapter otherwise, or JSON lines.
@@ -18,7 +18,7 @@ final class ProgressDisplay: Sendable {
     private let mode: Mode
     /// The bar's width in columns; nil asks the terminal at each redraw.
     private let width: Int?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var total = 0

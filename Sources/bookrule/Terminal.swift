@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import BookRuleLocking
 import Glibc
 #elseif canImport(Musl)
 import Musl
@@ -6,12 +7,11 @@ import Musl
 import Darwin
 #endif
 
-import Synchronization
 
 /// Where a command writes: standard output for results, standard error for diagnostics. Tests pass a
 /// capturing instance. Safe to use from several tasks (request logs arrive from concurrent fetches).
 final class Terminal: Sendable {
-    private let captured = Mutex<(output: String, errors: String)>(("", ""))
+    private let captured = Locked<(output: String, errors: String)>(("", ""))
     private let capturing: Bool
 
     /// Everything printed to standard output so far (capturing terminals only).

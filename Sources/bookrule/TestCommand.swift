@@ -1,6 +1,5 @@
 import BookRule
 import Foundation
-import Synchronization
 
 /// `bookrule test SOURCE…`: replays each source's recorded fixtures through the real engine and reports, step
 /// by step and rule by rule, what matched and what broke.

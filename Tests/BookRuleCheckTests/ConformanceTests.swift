@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import Testing
 @testable import BookRuleDocument
 @testable import BookRuleEngine
@@ -47,7 +47,7 @@ enum Corpus {
         var pages: [Page]
     }
 
-    private static let manifestCache = Mutex<Manifest?>(nil)
+    private static let manifestCache = Locked<Manifest?>(nil)
 
     static func manifest() throws -> Manifest {
         if let manifest = manifestCache.withLock({ $0 }) { return manifest }
@@ -59,7 +59,7 @@ enum Corpus {
 
     /// Community collections read so far: each source's JSON by bookSourceName and bookSourceUrl, so a
     /// collection (up to 3.5 MB) is parsed once per run.
-    private static let collections = Mutex<[String: [String: [Data]]]>([:])
+    private static let collections = Locked<[String: [String: [Data]]]>([:])
 
     static func sourceJSON(in file: String, name: String, url: String) throws -> [Data] {
         let key = name + "\u{0}" + url

@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import Testing
 @testable import BookRuleHTTP
 import BookRule
@@ -7,7 +7,7 @@ import TestSupport
 
 /// A site that sets cookies and records the Cookie header of every request.
 final class CookieSite: HTTPTransport, Sendable {
-    private let sent = Mutex<[String?]>([])
+    private let sent = Locked<[String?]>([])
     let setCookies: [String: [String]]
 
     init(setCookies: [String: [String]]) {
@@ -44,7 +44,7 @@ struct CookieJarTests {
 
     @Test("the source's own Cookie header wins for its names; expired and secure cookies are respected")
     func ownHeaderAndExpiry() async throws {
-        let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        let clock = Locked(Date(timeIntervalSince1970: 1_800_000_000))
         let site = CookieSite(setCookies: [
             "http://a.test/": ["sid=new", "short=1; Max-Age=60", "safe=1; Secure", "gone=1; Expires=Thu, 01 Jan 1970 00:00:00 GMT"],
         ])

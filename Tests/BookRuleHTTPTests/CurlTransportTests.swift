@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import Testing
 @testable import BookRuleHTTP
 import BookRule
@@ -363,7 +363,7 @@ struct CurlTransportTests {
 
     @Test("the total timeout stops a server that trickles bytes")
     func totalTimeout() async throws {
-        let closed = Mutex<Bool?>(nil)
+        let closed = Locked<Bool?>(nil)
         let server = try LoopbackServer(maxConnections: 1) { _, _, writer in
             guard writer.write(Array("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n".utf8)) else { return }
             // Without the deadline this would trickle for 10 s; the bounds below leave room for a loaded machine.
@@ -416,7 +416,7 @@ struct CurlTransportTests {
 
     @Test("cancelling the task stops the transfer promptly with CancellationError")
     func cancellation() async throws {
-        let closedAfter = Mutex<Double?>(nil)
+        let closedAfter = Locked<Double?>(nil)
         let server = try LoopbackServer(maxConnections: 1) { _, _, writer in
             let start = Date()
             if writer.waitForClose(seconds: 20) {

@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import Testing
 @testable import BookRuleHTTP
 import BookRule
@@ -65,7 +65,7 @@ private final class VirtualFetchClock: FetchClock {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The wall-clock date at virtual time zero.
     let epoch: Date
 
@@ -184,7 +184,7 @@ private func outcome<T: Sendable>(of task: Task<T, any Error>) async -> Result<T
 
 /// A continuation resumed by whichever comes first.
 private final class ResumeOnce<T: Sendable>: Sendable {
-    private let continuation = Mutex<CheckedContinuation<T, Never>?>(nil)
+    private let continuation = Locked<CheckedContinuation<T, Never>?>(nil)
 
     func set(_ value: CheckedContinuation<T, Never>) {
         continuation.withLock { $0 = value }
@@ -249,7 +249,7 @@ private final class ScriptedTransport: HTTPTransport {
     private let clock: VirtualFetchClock
     private let latency: Duration
     private let script: @Sendable (Call) -> Reply
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(
         clock: VirtualFetchClock, latency: Duration = .milliseconds(50),
@@ -304,7 +304,7 @@ private final class ScriptedTransport: HTTPTransport {
 
 /// Collects fetch events.
 final class EventLog: Sendable {
-    private let events = Mutex<[FetchEvent]>([])
+    private let events = Locked<[FetchEvent]>([])
     var all: [FetchEvent] { events.withLock { $0 } }
     func record(_ event: FetchEvent) { events.withLock { $0.append(event) } }
 }
@@ -527,7 +527,7 @@ struct PoliteFetcherBackoffTests {
     @Test func aBookUnderRandomRetryAfterTakesWhatTheServerAskedFor() async throws {
         let clock = VirtualFetchClock()
         let log = EventLog()
-        let random = Mutex(SeededRandomNumberGenerator(seed: 11))
+        let random = Locked(SeededRandomNumberGenerator(seed: 11))
         let transport = ScriptedTransport(clock: clock, latency: .zero) { _ in
             let unavailable = random.withLock { $0.next() % 10 == 0 }
             return unavailable ? .status(503, headers: [HTTPHeader("Retry-After", "2")]) : .status(200)
@@ -680,7 +680,7 @@ struct PoliteFetcherBackoffTests {
     @Test func aNameThatDoesNotResolveIsAskedOnceNotRetriedAsTemporary() async throws {
         let clock = VirtualFetchClock()
         final class Unresolvable: HTTPTransport {
-            let calls = Mutex(0)
+            let calls = Locked(0)
             func send(_ request: HTTPRequest) async throws -> HTTPResponse {
                 calls.withLock { $0 += 1 }
                 throw HTTPTransportError.nameNotResolved(url: request.url, host: "no-such.example")
@@ -887,7 +887,7 @@ struct PoliteFetcherCancellationTests {
         let clock = VirtualFetchClock()
         let transport = ScriptedTransport(clock: clock, latency: .seconds(10))
         let fetcher = makeFetcher(transport, clock: clock)
-        let cancelledAt = Mutex<Duration?>(nil)
+        let cancelledAt = Locked<Duration?>(nil)
         let (slow, queued, later) = clock.holding {
             let slow = clock.spawn { try await fetcher.send(HTTPRequest(url: "https://a.example/slow")) }
             let queued = clock.spawn {
@@ -925,7 +925,7 @@ struct PoliteFetcherCancellationTests {
             call.index == 0 ? .status(403) : .status(200)
         }
         let fetcher = makeFetcher(transport, clock: clock, policy: PolitenessPolicy(jitter: false))
-        let cancelledAt = Mutex<Duration?>(nil)
+        let cancelledAt = Locked<Duration?>(nil)
         let (first, sleeping, later) = clock.holding {
             let first = clock.spawn { try await fetcher.send(HTTPRequest(url: "https://a.example/first")) }
             let sleeping = clock.spawn {
@@ -1052,7 +1052,7 @@ struct PoliteFetcherCancellationTests {
 /// A ledger that cannot be used (a damaged or locked file), counting how often it was asked.
 private final class BrokenLedger: HostTurnLedger {
     struct Broken: Error {}
-    let calls = Mutex(0)
+    let calls = Locked(0)
     func claim(
         host: String, token: String, serial: Bool, now: @autoclosure () -> Date, retryAfterCap: Duration
     ) throws -> HostTurnClaim {
@@ -1169,7 +1169,7 @@ struct PoliteFetcherSharedHostTests {
         let clock = VirtualFetchClock()
         let transport = ScriptedTransport(clock: clock, latency: .milliseconds(30))
         let ledger = BrokenLedger()
-        let reports = Mutex(0)
+        let reports = Locked(0)
         let fetcher = PoliteFetcher(
             transport: transport, policy: fastPolicy, clock: clock, ledger: ledger,
             ledgerFailed: { _ in reports.withLock { $0 += 1 } })

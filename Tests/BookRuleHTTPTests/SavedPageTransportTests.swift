@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import Testing
 @testable import BookRuleHTTP
 import BookRule
@@ -68,7 +68,7 @@ struct SavedPageTransportTests {
 
     @Test("a fallback (a HAR replay) answers what the pages do not; observe hears only the pages' answers")
     func fallbackAndObserve() async throws {
-        let heard = Mutex<[String]>([])
+        let heard = Locked<[String]>([])
         var recording = HARRecording()
         recording.add(SavedPage(url: "https://x.test/2", body: [0x32], file: "two"), url: "https://x.test/2")
         let transport = SavedPageTransport(pages: [SavedPage(url: "https://x.test/1", body: [0x31], file: "one")],
@@ -147,7 +147,7 @@ struct SavedPageTransportTests {
 
     @Test("ObservingTransport reports method, URL, status and bytes, or the failure")
     func observing() async throws {
-        let heard = Mutex<[String]>([])
+        let heard = Locked<[String]>([])
         let transport = ObservingTransport(HARReplayTransport(recording: HARRecording()), origin: "replayed") { exchange in
             heard.withLock { $0.append(exchange.description) }
         }

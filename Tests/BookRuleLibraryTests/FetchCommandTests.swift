@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import Testing
 @testable import BookRuleHTTP
 @testable import BookRuleLibrary
@@ -17,8 +17,8 @@ final class BookSite: Sendable {
 
     /// How many chapters the site lists now (tests add chapters between runs).
     final class ChapterCount: Sendable {
-        let value: Mutex<Int>
-        init(_ value: Int) { self.value = Mutex(value) }
+        let value: Locked<Int>
+        init(_ value: Int) { self.value = Locked(value) }
     }
     /// Chapters that always answer 500; chapters whose first `n` requests answer 503.
     let dead: Set<Int>

@@ -1,6 +1,6 @@
+import BookRuleLocking
 import Foundation
 import Testing
-import Synchronization
 @testable import BookRuleLibrary
 import BookRule
 
@@ -84,14 +84,14 @@ private func waits(_ claim: HostTurnClaim, until offset: Double) -> Bool {
         let state = try store(path)
         let other = try SQLiteDatabase(path: path, busyTimeout: .milliseconds(100))
         try other.execute("BEGIN IMMEDIATE", purpose: "locking")
-        let unlocked = Mutex<ContinuousClock.Instant?>(nil)
+        let unlocked = Locked<ContinuousClock.Instant?>(nil)
         let unlocker = Thread {
             usleep(80_000)
             unlocked.withLock { $0 = .now }
             try? other.execute("COMMIT", purpose: "unlocking")
         }
         unlocker.start()
-        let readAt = Mutex<ContinuousClock.Instant?>(nil)
+        let readAt = Locked<ContinuousClock.Instant?>(nil)
         func clock() -> Date {
             readAt.withLock { $0 = .now }
             return start

@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import Testing
 @testable import BookRuleEngine
 @testable import BookRuleJSON
@@ -23,7 +23,7 @@ private final class LibraryTemporaryDirectory {
 
 /// A clock the tests move by hand.
 private final class LibraryTestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+    private let current = Locked(Date(timeIntervalSince1970: 1_700_000_000))
     var now: Date { current.withLock { $0 } }
     func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
@@ -529,7 +529,7 @@ struct LibraryStoreTests {
         let book = try first.upsertBook(source: testSource, info: testBookInfo())
         try first.mergeTOC(bookID: book.id, chapters: testTOC(Array(0..<200)))
         let second = try LibraryStore(path: directory.library)
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 2) { worker in
             let store = worker == 0 ? first : second
             for number in stride(from: worker, to: 200, by: 2) {

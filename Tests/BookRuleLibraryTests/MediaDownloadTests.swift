@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import Testing
 @testable import BookRuleHTTP
 @testable import BookRuleJSON
@@ -21,7 +21,7 @@ func fastFetcher() -> PoliteFetcher {
 /// Collects a downloader's events in the background.
 final class DownloadEventLog: Sendable {
     private final class Store: Sendable {
-        let events = Mutex<[MediaDownloadEvent]>([])
+        let events = Locked<[MediaDownloadEvent]>([])
     }
 
     private let store: Store
@@ -626,7 +626,7 @@ extension DownloadTransfers {
         /// Counts bytes and stops after `limit` when one is set.
         final class CountingSink: HTTPBodySink {
             let limit: Int?
-            let state = Mutex<(head: HTTPResponseHead?, bytes: Int, bodyBeforeHead: Bool)>((nil, 0, false))
+            let state = Locked<(head: HTTPResponseHead?, bytes: Int, bodyBeforeHead: Bool)>((nil, 0, false))
             init(limit: Int? = nil) { self.limit = limit }
             func receiveHead(_ head: HTTPResponseHead) -> Bool {
                 state.withLock { $0.head = head }

@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import Testing
 @testable import BookRuleEngine
 @testable import BookRuleHTTP
@@ -10,7 +10,7 @@ import TestSupport
 /// An in-memory site that answers every request after `delay`, counting requests in flight.
 private final class SlowSite: HTTPTransport, Sendable {
     let delay: Duration
-    let state = Mutex((inFlight: 0, maxInFlight: 0, served: 0))
+    let state = Locked((inFlight: 0, maxInFlight: 0, served: 0))
     init(delay: Duration) { self.delay = delay }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -1,4 +1,4 @@
-import Synchronization
+import BookRuleLocking
 import Testing
 @testable import BookRuleDocument
 @testable import BookRuleRules
@@ -8,7 +8,7 @@ import TestSupport
 /// A stand-in for the JavaScript runtime: each snippet's code names a Swift function of `result`, and every
 /// call is recorded, so the tests see exactly what each step was given.
 final class FakeScript: ScriptEvaluating {
-    let calls = Mutex<[(code: String, placement: ScriptSnippet.Placement, result: RuleValue)]>([])
+    let calls = Locked<[(code: String, placement: ScriptSnippet.Placement, result: RuleValue)]>([])
     let functions: [String: @Sendable (RuleValue) -> RuleValue]
 
     init(_ functions: [String: @Sendable (RuleValue) -> RuleValue]) { self.functions = functions }

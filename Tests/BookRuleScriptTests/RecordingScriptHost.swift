@@ -1,5 +1,5 @@
+import BookRuleLocking
 import BookRule
-import Synchronization
 
 /// A `ScriptHost` for tests: answers fetches from a table, records every request and message, and keeps
 /// cookies, the cache and the source variable in memory.
@@ -12,7 +12,7 @@ final class RecordingScriptHost: ScriptHost {
         var cache: [String: String] = [:]
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     let responses: [String: ScriptResponse]
     let clock: ScriptClock
     let sourceKey = "https://source.example"

@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 @testable import BookRuleCheck
 @testable import BookRuleHTTP
 import BookRule
@@ -321,7 +321,7 @@ extension FaultServer {
     /// dropping the server's last reference runs its `deinit` (which stops everything).
     fileprivate final class Core: Sendable {
         let port: UInt16
-        let state: Mutex<State>
+        let state: Locked<State>
         /// Read end of the wake pipe: it becomes readable (hang-up) once `stop()` closes the write end, which
         /// wakes every `poll` in the server.
         let wakeReadFD: Int32
@@ -346,7 +346,7 @@ extension FaultServer {
             }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             wakeReadFD = pipeFDs[0]
-            state = Mutex(State(listenFD: fd, wakeWriteFD: pipeFDs[1]))
+            state = Locked(State(listenFD: fd, wakeWriteFD: pipeFDs[1]))
 
             let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(max(0, lifetime) * 1000)))
             let thread = Thread { [self] in

@@ -1,6 +1,6 @@
-import Synchronization
 
 #if canImport(Glibc)
+import BookRuleLocking
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -14,7 +14,7 @@ import Darwin
 /// (seen in CI: a proxy test got an answer, and a server with a connection budget refused a request).
 package enum LoopbackListener {
     /// Every port a test server of this process was given; none is handed out twice.
-    private static let usedPorts = Mutex<Set<UInt16>>([])
+    private static let usedPorts = Locked<Set<UInt16>>([])
 
     /// Why a listening socket could not be made.
     package struct SetupError: Error, CustomStringConvertible {

@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import Testing
 @testable import BookRuleHTTP
 import BookRule
@@ -67,8 +67,8 @@ package struct ReplyWriter: Sendable {
 package final class LoopbackServer: Sendable {
     package let port: UInt16
     private let listenFD: Int32
-    private let received = Mutex<[WireRequest]>([])
-    private let sentCounts = Mutex<[Int]>([])
+    private let received = Locked<[WireRequest]>([])
+    private let sentCounts = Locked<[Int]>([])
 
     /// The requests served so far, in order.
     package var requests: [WireRequest] { received.withLock { $0 } }

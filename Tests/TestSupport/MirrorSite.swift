@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 import BookRule
 
 /// One generated book served by a `FaultServer` on a loopback address of its own (127.0.0.2, .3, …), so that
@@ -29,11 +29,11 @@ package final class MirrorSite: Sendable {
 
     /// What a test changes while the mirror runs, shared with the server's handler.
     private final class Settings: Sendable {
-        let chapters: Mutex<Int>
-        let failing = Mutex<Set<Int>>([])
-        let truncated = Mutex<Set<Int>>([])
-        let decoys = Mutex<Set<Int>>([])
-        init(chapters: Int) { self.chapters = Mutex(chapters) }
+        let chapters: Locked<Int>
+        let failing = Locked<Set<Int>>([])
+        let truncated = Locked<Set<Int>>([])
+        let decoys = Locked<Set<Int>>([])
+        init(chapters: Int) { self.chapters = Locked(chapters) }
     }
 
     /// Starts a mirror on `host` listing `chapters` chapters; `delay` slows every answer.

@@ -1,5 +1,5 @@
+import BookRuleLocking
 import Foundation
-import Synchronization
 @testable import BookRuleHTTP
 @testable import BookRuleLibrary
 import BookRule
@@ -117,13 +117,13 @@ package final class RangeServer: Sendable {
 
     package let port: UInt16
     package let baseURL: String
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     package init(_ config: Config, lifetime: Double = 60, maxRequests: Int = 200) throws {
         let (fd, port) = try LoopbackListener.open(backlog: 32)
         self.port = port
         baseURL = "http://127.0.0.1:\(port)"
-        state = Mutex(State(config: config, listenFD: fd))
+        state = Locked(State(config: config, listenFD: fd))
         let thread = Thread { [self] in self.acceptLoop(lifetime: TestTime.seconds(lifetime), maxRequests: maxRequests) }
         thread.start()
     }
@@ -196,7 +196,7 @@ package final class RangeServer: Sendable {
         return bytes
     }
 
-    private static let digests = Mutex<[String: String]>([:])
+    private static let digests = Locked<[String: String]>([:])
 
     /// The SHA-256 of the whole file of `length` bytes and `version`, from coreutils' `sha256sum` when it is
     /// installed (an independent implementation, and fast in debug builds), else from `BookRule.SHA256`. Runs on

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
+import BookRuleLocking
 import Glibc
 #endif
-import Synchronization
 @testable import BookRuleDocument
 @testable import BookRuleEngine
 @testable import BookRuleHTTP
@@ -25,7 +25,7 @@ package final class TestSite: HTTPTransport, Sendable {
     }
 
     private let pages: [String: Page]
-    private let log = Mutex<[HTTPRequest]>([])
+    private let log = Locked<[HTTPRequest]>([])
 
     package init(_ pages: [String: Page]) {
         self.pages = pages

@@ -1,9 +1,9 @@
+import BookRuleLocking
 import BookRuleDocument
 import BookRuleHTTP
 import BookRuleRules
 import BookRuleScript
 import Foundation
-import Synchronization
 
 /// What a source's scripts reach outside their sandbox, and nothing more: requests through the engine's
 /// transport (the polite fetcher live, a recording under `--record`, the HAR under `--replay` and `bookrule
@@ -17,7 +17,7 @@ final class EngineScriptHost: ScriptHost {
     private let cookies: CookieStore?
     private let cache: ScriptCache
     private let executor = ScriptFetchExecutor()
-    private let messages = Mutex<[String]>([])
+    private let messages = Locked<[String]>([])
 
     init(source: BookSource, transport: any HTTPTransport, options: EngineOptions) {
         sourceKey = source.url

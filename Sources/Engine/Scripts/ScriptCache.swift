@@ -1,7 +1,7 @@
+import BookRuleLocking
 import BookRuleJSON
 import BookRuleScript
 import Foundation
-import Synchronization
 
 /// What scripts keep with `cache.put` and `source.setVariable`: per source, in a JSON file in the data
 /// directory the engine is given (written atomically), or in memory when it is given none. Values expire
@@ -14,7 +14,7 @@ final class ScriptCache: Sendable {
 
     private let path: String?
     private let now: @Sendable () -> Date
-    private let entries: Mutex<[String: Entry]>
+    private let entries: Locked<[String: Entry]>
 
     /// The cache of the source keyed `sourceKey`, in `directory` (nil: in memory only).
     init(directory: String?, sourceKey: String, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -31,7 +31,7 @@ final class ScriptCache: Sendable {
         if let path, let bytes = try? LocalFile.read(path) {
             loaded = (try? JSONDecoder().decode([String: Entry].self, from: Data(bytes))) ?? [:]
         }
-        entries = Mutex(loaded)
+        entries = Locked(loaded)
     }
 
     func get(_ key: String) -> String? {

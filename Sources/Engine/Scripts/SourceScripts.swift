@@ -1,8 +1,8 @@
+import BookRuleLocking
 import BookRuleHTTP
 import BookRuleJSON
 import BookRuleRules
 import BookRuleScript
-import Synchronization
 
 /// One source's JavaScript: its runtime (JavaScriptCore, `jsLib` loaded once, a thread of its own), the host
 /// that gives scripts the engine's transport, cookies and cache, and the headers its `header` script computes.
@@ -10,7 +10,7 @@ final class SourceScripts: Sendable {
     private let runtime: Result<ScriptRuntime, ScriptError>
     let host: EngineScriptHost
     private let source: BookSource
-    private let scriptHeaders = Mutex<[HTTPHeader]?>(nil)
+    private let scriptHeaders = Locked<[HTTPHeader]?>(nil)
 
     init(source: BookSource, transport: any HTTPTransport, options: EngineOptions) {
         self.source = source

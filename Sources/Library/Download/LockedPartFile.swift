@@ -1,11 +1,11 @@
 #if canImport(Glibc)
+import BookRuleLocking
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A download's `NAME.part` file, open and exclusively locked for a whole run of the download.
 ///
@@ -19,7 +19,7 @@ import Synchronization
 final class LockedPartFile: Sendable {
     /// The open file (-1 once closed); owned here and closed once, by `close()` or `deinit`. Behind a lock,
     /// so closing never interleaves with a write on the transfer thread.
-    private let descriptor: Mutex<Int32>
+    private let descriptor: Locked<Int32>
     let path: String
 
     /// Opens (creating, unless `creating` is false) and locks `path`; throws `.locked` when another process
@@ -40,7 +40,7 @@ final class LockedPartFile: Sendable {
             var current = stat()
             if fstat(descriptor, &opened) == 0, stat(path, &current) == 0,
                opened.st_dev == current.st_dev, opened.st_ino == current.st_ino {
-                self.descriptor = Mutex(descriptor)
+                self.descriptor = Locked(descriptor)
                 self.path = path
                 return
             }

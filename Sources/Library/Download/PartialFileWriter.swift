@@ -1,11 +1,11 @@
 #if canImport(Glibc)
+import BookRuleLocking
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 import BookRuleHTTP
 import BookRuleJSON
 
@@ -50,7 +50,7 @@ final class PartialFileWriter: HTTPBodySink {
     private let commitBytes: Int64
     private let commitInterval: Duration
     private let onProgress: @Sendable (Int64, Int64?) -> Void
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Writes into `part` (open and locked for the run), cut to `offset` bytes. `record` is the sidecar the
     /// resume is based on (nil for a fresh start); `offset > 0` means the request asks for `bytes=offset-`.
@@ -64,7 +64,7 @@ final class PartialFileWriter: HTTPBodySink {
         self.commitBytes = max(1, commitBytes)
         self.commitInterval = commitInterval
         self.onProgress = onProgress
-        self.state = Mutex(State(
+        self.state = Locked(State(
             part: part, written: offset, committed: offset, lastCommit: .now, record: record,
             verdict: nil, restartNote: nil, rangeEnd: nil))
     }

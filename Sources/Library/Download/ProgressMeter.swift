@@ -1,4 +1,4 @@
-import Synchronization
+import BookRuleLocking
 import BookRuleHTTP
 
 /// Turns byte counts into progress values with a rate, at most ten a second.
@@ -9,7 +9,7 @@ final class ProgressMeter: Sendable {
         var lastTick: ContinuousClock.Instant?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A new attempt starts at `offset` bytes.
     func startAttempt(at offset: Int64) {

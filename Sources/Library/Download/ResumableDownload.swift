@@ -6,7 +6,6 @@ import Musl
 import Darwin
 #endif
 import Foundation
-import Synchronization
 import BookRuleDocument
 import BookRuleHTTP
 import BookRuleJSON

@@ -1,5 +1,5 @@
+import BookRuleLocking
 import CSQLite
-import Synchronization
 
 /// Why the library could not do what was asked: what SQLite said and what bookrule was doing at the time.
 public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -102,7 +102,7 @@ extension Optional: SQLiteBindable where Wrapped: SQLiteBindable {
 
 /// One SQLite connection to one library file, safe to share between threads.
 ///
-/// **Threading.** The connection is opened with `SQLITE_OPEN_NOMUTEX` and every use goes through one `Mutex`,
+/// **Threading.** The connection is opened with `SQLITE_OPEN_NOMUTEX` and every use goes through one lock (`Locked`),
 /// held for a whole `execute`, `query` or `transaction`. `SQLITE_OPEN_FULLMUTEX` would only serialize single
 /// C calls: a transaction is many calls (BEGIN, statements, COMMIT), and another thread's statement landing
 /// between them would join (or be rolled back with) the wrong transaction. The mutex is not recursive: inside
@@ -117,7 +117,7 @@ final class SQLiteDatabase: @unchecked Sendable {
     let path: String
     // Only touched with `lock` held; closed in deinit. `@unchecked Sendable` rests on that.
     private let handle: OpaquePointer
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     /// Opens (creating when missing) the database at `path` and sets the pragmas above.
     init(path: String, busyTimeout: Duration = .milliseconds(5000)) throws(LibraryError) {
