@@ -102,7 +102,7 @@ let package = Package(
             dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules"],
             path: "Sources/FuzzEntryPoints"
         ),
-        .executableTarget(name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio"], path: "Benchmarks/Swift"),
+        .executableTarget(name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio", "BookRuleLocking"], path: "Benchmarks/Swift"),
         // Loopback servers, the generated example site and other helpers the test targets share.
         .target(name: "TestSupport", dependencies: ["BookRuleLocking", "BookRule"], path: "Tests/TestSupport"),
         .testTarget(name: "BookRuleLockingTests", dependencies: ["BookRuleLocking"]),

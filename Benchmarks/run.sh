@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # TOC extraction benchmark: BookRule vs raw libxml2 (C) vs Python lxml; then regexes: PCRE2 (RegexPattern)
 # vs NSRegularExpression; then politeness: elapsed ÷ the time the server asked for (target <= 1.2); then
-# JavaScript on a hot field: a TOC whose chapterName ends in @js: vs the same without (target <= 3x).
+# JavaScript on a hot field: a TOC whose chapterName ends in @js: vs the same without (target <= 3x); then
+# Locked vs Synchronization.Mutex (ns per withLock).
 #
 #   Benchmarks/run.sh                 # ITERATIONS=30 by default
 #   ITERATIONS=100 Benchmarks/run.sh
@@ -158,6 +159,9 @@ if [[ -n "$SWIFT_BIN" ]]; then
     echo
     echo "JavaScript benchmark: the 5,000-chapter TOC with chapterName '//a/text()@js:…' vs '//a/text()' (target <= 3x)"
     "$SWIFT_BIN" script-toc "$OUT/toc-$CHAPTERS-utf8.html" "$ITERATIONS"
+    echo
+    echo "Lock benchmark: Locked (pthread mutex) vs Synchronization.Mutex, ns per withLock, 1 and 2 threads"
+    "$SWIFT_BIN" lock 5000000
     echo
     echo "Studio benchmark: edit to highlight on the 5,000-chapter TOC (server side) vs SourceEngine.toc (target < 100 ms)"
     "$SWIFT_BIN" studio "$OUT/toc-$CHAPTERS-utf8.html" "$ITERATIONS"

@@ -45,6 +45,10 @@ if arguments.count == 3, arguments[1] == "politeness", let requests = Int(argume
     try await PolitenessBenchmark.run(requests: requests)
     exit(0)
 }
+if arguments.count == 3, arguments[1] == "lock", let iterations = Int(arguments[2]), iterations > 0 {
+    LockBenchmark.run(iterations: iterations)
+    exit(0)
+}
 if arguments.count == 4, arguments[1] == "script-toc", let iterations = Int(arguments[3]), iterations > 0 {
     try await ScriptTOCBenchmark.run(tocPage: arguments[2], iterations: iterations)
     exit(0)
@@ -58,7 +62,7 @@ if arguments.count == 4, arguments[1] == "regex", let iterations = Int(arguments
     exit(0)
 }
 guard arguments.count == 5, arguments[1] == "toc", let iterations = Int(arguments[4]), iterations > 0 else {
-    fail("usage: bookrule-bench toc FILE ENCODING ITERATIONS | bookrule-bench regex UTF8-TOC-FILE ITERATIONS | bookrule-bench politeness REQUESTS | bookrule-bench script-toc UTF8-TOC-FILE ITERATIONS | bookrule-bench studio UTF8-TOC-FILE ITERATIONS")
+    fail("usage: bookrule-bench toc FILE ENCODING ITERATIONS | bookrule-bench regex UTF8-TOC-FILE ITERATIONS | bookrule-bench politeness REQUESTS | bookrule-bench lock ITERATIONS | bookrule-bench script-toc UTF8-TOC-FILE ITERATIONS | bookrule-bench studio UTF8-TOC-FILE ITERATIONS")
 }
 let path = arguments[2]
 guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
