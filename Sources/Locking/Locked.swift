@@ -6,7 +6,7 @@ import Glibc
 /// Why not `Mutex` itself: on Linux it locks with futex system calls ThreadSanitizer cannot see, so each
 /// time two threads met at a `Mutex` its value showed up as a data race in `make sanitize-thread` (the
 /// happens-before of the unlock is invisible), and a real race would have been lost among them. A pthread
-/// mutex is intercepted by ThreadSanitizer and costs no more (docs/architecture.md).
+/// mutex is intercepted by ThreadSanitizer and costs about the same (docs/architecture.md).
 package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     // Both heap-allocated, owned and freed by this object alone: the mutex must never move, and a value kept
     // behind a pointer is not a stored property, so ThreadSanitizer sees plain accesses under the lock instead
