@@ -37,7 +37,7 @@ test: deps
 	scripts/run-tests.sh --filter ManySourcesAcceptanceTests
 	scripts/studio-browser-test.py
 
-# The concurrency tests under sanitizers, each in a build directory of its own so the ordinary debug build is
+# The whole test suite under sanitizers, each in a build directory of its own so the ordinary debug build is
 # left alone (docs/testing.md). A sanitizer's report fails the run. Instrumented code is several times slower:
 # the tests' time bounds and loopback servers' lifetimes stretch by SANITIZE_TIME_SCALE (TestSupport's TestTime).
 SANITIZE_TIME_SCALE = 6
