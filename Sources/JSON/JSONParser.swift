@@ -4,9 +4,12 @@
 /// Strict mode accepts exactly RFC 8259 JSON. Lenient mode, meant for the small
 /// option objects users write by hand inside URLs, for example
 /// `{'method':'POST', body: 'k={{key}}', }`, additionally accepts
-/// single-quoted strings (with `\'` as an extra escape), unquoted keys made of
-/// ASCII letters, digits, `_` and `$`, trailing commas in arrays and objects,
-/// and `//` and `/* */` comments.
+/// single-quoted strings (with `\'` as an extra escape), unquoted keys and
+/// unquoted string values (`{bid:id}`, `{url:$.link}`), trailing commas in
+/// arrays and objects, and `//` and `/* */` comments. An unquoted word runs up
+/// to whitespace or one of `/ \ ; # = { } [ ] : ,`, as in Gson's lenient
+/// reader, which is what Legado reads these objects with; `true`, `false` and
+/// `null` keep their meaning, and a bare word is not a whole document.
 ///
 /// In both modes: input is UTF-8 (a leading UTF-8 byte order mark is skipped),
 /// `\u` surrogate pairs are combined and a lone surrogate becomes U+FFFD,
@@ -145,6 +148,16 @@ extension JSONParser {
                 position = wordEnd
                 return .null
             }
+            // Inside an object or array only: a bare word as the whole document (a header written as
+            // `Mozilla/5.0 …`) is better told "strings must be in quotes" than read as a string.
+            if lenient, depth > 0 {
+                let unquotedEnd = unquotedEnd(from: first)
+                if unquotedEnd > first {
+                    position = unquotedEnd
+                    return .string(String(decoding: UnsafeBufferPointer(start: bytes + first, count: unquotedEnd - first),
+                                          as: UTF8.self))
+                }
+            }
             if length > 0 {
                 throw error(at: first, "expected a value, found \(describe(at: first)) "
                     + "(strings must be in quotes; the only literals are true, false and null)")
@@ -215,7 +228,7 @@ extension JSONParser {
                 guard lenient else { throw singleQuoteError(at: first) }
                 return try parseString(quote: Byte.apostrophe)
             }
-            let wordEnd = identifierEnd(from: first)
+            let wordEnd = lenient ? unquotedEnd(from: first) : identifierEnd(from: first)
             if wordEnd > first {
                 guard lenient else {
                     throw error(at: first, "keys must be in double quotes, found unquoted \(describe(at: first))")
@@ -500,6 +513,23 @@ extension JSONParser {
             return index
         }
 
+        /// End of an unquoted word of lenient mode starting at `offset`: up to whitespace or one of
+        /// `/ \ ; # = { } [ ] : ,` (Gson's lenient reader stops at the same bytes).
+        private func unquotedEnd(from offset: Int) -> Int {
+            var index = offset
+            while index < end {
+                switch bytes[index] {
+                case Byte.slash, Byte.backslash, Byte.semicolon, Byte.hash, Byte.equals, Byte.openBrace, Byte.closeBrace,
+                     Byte.openBracket, Byte.closeBracket, Byte.colon, Byte.comma, Byte.space, Byte.tab, Byte.formFeed,
+                     Byte.carriageReturn, Byte.newline:
+                    return index
+                default:
+                    index += 1
+                }
+            }
+            return index
+        }
+
         private func matches(_ word: StaticString, at offset: Int) -> Bool {
             let count = word.utf8CodeUnitCount
             guard offset + count <= end else { return false }
@@ -724,6 +754,10 @@ extension JSONParser {
     /// ASCII code units used by the reader.
     private enum Byte {
         static let tab = UInt8(ascii: "\t")
+        static let formFeed = UInt8(ascii: "\u{0C}")
+        static let equals = UInt8(ascii: "=")
+        static let hash = UInt8(ascii: "#")
+        static let semicolon = UInt8(ascii: ";")
         static let newline = UInt8(ascii: "\n")
         static let carriageReturn = UInt8(ascii: "\r")
         static let space = UInt8(ascii: " ")

@@ -320,8 +320,10 @@ struct JSONErrorCase: Sendable, CustomTestStringConvertible {
         // lenient mode errors
         JSONErrorCase("[1 /* never closed", lenient: true, 1, 4, "unterminated comment: the input ends before the closing '*/'"),
         JSONErrorCase("{a: 'b}", lenient: true, 1, 5, #"unterminated string: the input ends before the closing "'""#),
-        JSONErrorCase("{a: b}", lenient: true, 1, 5, "expected a value, found 'b' (strings must be in quotes; the only literals are true, false and null)"),
-        JSONErrorCase("{a-b: 1}", lenient: true, 1, 3, "expected ':' after the key \"a\", found '-'"),
+        JSONErrorCase(#"{"a": b}"#, 1, 7, "expected a value, found 'b' (strings must be in quotes; the only literals are true, false and null)"),
+        JSONErrorCase("Mozilla/5.0", lenient: true, 1, 1, "expected a value, found 'Mozilla' (strings must be in quotes; the only literals are true, false and null)"),
+        JSONErrorCase("{a: b/c}", lenient: true, 1, 6, "expected ',' or '}' after an object member, found '/'"),
+        JSONErrorCase("{a=b: 1}", lenient: true, 1, 3, "expected ':' after the key \"a\", found '='"),
         JSONErrorCase("[1,,]", lenient: true, 1, 4, "expected a value, found ','"),
         JSONErrorCase("{,}", lenient: true, 1, 2, "expected a key in double quotes or '}', found ','"),
         JSONErrorCase("[1 / 2]", lenient: true, 1, 4, "expected ',' or ']' after an array element, found '/'"),
@@ -405,6 +407,23 @@ struct JSONErrorCase: Sendable, CustomTestStringConvertible {
         let object = try #require(try parse("{$a_1: 1, _b: 2, c$: 3, 9lives: 4, headers: {UserAgent: 'x'}}", lenient: true).value.objectValue)
         #expect(object.keys == ["$a_1", "_b", "c$", "9lives", "headers"])
         #expect(object["headers"]?.value.objectValue?["UserAgent"]?.value == .string("x"))
+    }
+
+    /// Legado reads `@put:{bid:id}`, URL options and headers with Gson's lenient reader, which takes an
+    /// unquoted word as a string, up to whitespace or one of `/ \ ; # = { } [ ] : ,`; `true`, `false` and `null`
+    /// keep their meaning.
+    @Test func unquotedValuesAndKeysAsGsonReadsThem() throws {
+        let object = try #require(try parse("{bid:id, url: $.data.link, User-Agent:x, 名:值, on: true, no: null}",
+                                            lenient: true).value.objectValue)
+        #expect(object.keys == ["bid", "url", "User-Agent", "名", "on", "no"])
+        #expect(object["bid"]?.value == .string("id"))
+        #expect(object["url"]?.value == .string("$.data.link"))
+        #expect(object["User-Agent"]?.value == .string("x"))
+        #expect(object["名"]?.value == .string("值"))
+        #expect(object["on"]?.value == .bool(true))
+        #expect(object["no"]?.value == .null)
+        // A bracket ends the word (as in Gson), so a JSONPath with one must be quoted.
+        #expect(syntaxError("{url: $.data[0]}", lenient: true) != nil)
     }
 
     @Test func trailingCommas() throws {

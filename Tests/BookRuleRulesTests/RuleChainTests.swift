@@ -179,4 +179,15 @@ struct RuleChainTests {
         #expect(try rule.strings(in: .node(document.root), environment: environment) == ["Two"])
         #expect(environment.variables["first"] == "One")
     }
+
+    /// Community sources write `@put:{bid:id}` without quotes; Legado reads it with Gson's lenient reader.
+    @Test("@put:{key:rule} without quotes is read as Legado reads it")
+    func putWithoutQuotes() throws {
+        let document = try page(Self.html, url: "https://site.test/b/")
+        let rule = try RuleParser.parse("@put:{first:tag.li.0@tag.a@text}tag.li.1@tag.a@text", field: "ruleBookInfo.name",
+                                        kind: .string)
+        let environment = environment(FakeScript([:]), document)
+        #expect(try rule.strings(in: .node(document.root), environment: environment) == ["Two"])
+        #expect(environment.variables["first"] == "One")
+    }
 }
