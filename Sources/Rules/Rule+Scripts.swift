@@ -30,6 +30,9 @@ extension RuleBody {
                 switch step {
                 case .rule(let body): body.collectScripts(into: &found)
                 case .script(let snippet): found.append(snippet)
+                case .templatedScript(let snippet, let pieces):
+                    found.append(snippet)
+                    Self.collectScripts(in: pieces, into: &found)
                 }
             }
         }

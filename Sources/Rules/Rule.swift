@@ -95,6 +95,10 @@ enum ChainStep: Sendable {
     case rule(RuleBody)
     /// JavaScript.
     case script(ScriptSnippet)
+    /// JavaScript whose code holds `{{…}}` or `@get:{key}`: each is replaced by its value first (a `{{…}}`
+    /// of JavaScript sees the same `result`), then the code runs, as Legado makes up a JavaScript rule before
+    /// running it. The snippet is the code with every hole written `0`: what is checked when the source loads.
+    case templatedScript(ScriptSnippet, [TemplatePiece])
 }
 
 /// A compiled XPath and what to take from the nodes it selects.

@@ -35,9 +35,51 @@ enum RuleChain {
                 let output = try script.run(snippet, result: result, in: context, environment: environment)
                 if case .texts(let texts) = output, texts.isEmpty { return (.none, isMarkup) }
                 value = output
+            case .templatedScript(let checked, let pieces):
+                guard let script = environment.script else {
+                    throw RuleError(field: checked.field, dialect: .javaScript,
+                                    reason: "JavaScript needs a script runtime, and none was given to this rule",
+                                    rule: checked.code)
+                }
+                let result = value ?? initialResult(context, kind: kind)
+                if value == nil, case .item(.node) = result { isMarkup = false }
+                let code = try assemble(pieces, result: result, script: script, in: context, environment: environment)
+                let snippet = ScriptSnippet(code: code, field: checked.field, placement: checked.placement)
+                let output = try script.run(snippet, result: result, in: context, environment: environment)
+                if case .texts(let texts) = output, texts.isEmpty { return (.none, isMarkup) }
+                value = output
             }
         }
         return (value ?? .none, isMarkup)
+    }
+
+    /// The code of a templated script step: its text with each `{{…}}` replaced by its value (JavaScript run
+    /// with the step's `result`, as Legado's makeUpRule does; a rule read in `context`) and each `@get:{key}` by
+    /// the variable. A value of several strings goes in joined by newlines; null goes in as nothing.
+    private static func assemble(_ pieces: [TemplatePiece], result: RuleValue, script: any ScriptEvaluating,
+                                 in context: RuleContext, environment: RuleEnvironment) throws -> String {
+        var code = ""
+        for piece in pieces {
+            switch piece {
+            case .literal(let text):
+                code += text
+            case .variable(let key):
+                code += environment.variables[key]
+            case .group:
+                continue
+            case .rule(.chain(let steps, _)) where steps.count == 1:
+                if case .script(let inner) = steps[0] {
+                    code += try script.run(inner, result: result, in: context, environment: environment).strings
+                        .joined(separator: "\n")
+                } else {
+                    code += try RuleBody.chain(steps, kind: .string).strings(in: context, environment: environment)
+                        .joined(separator: "\n")
+                }
+            case .rule(let body):
+                code += try body.strings(in: context, environment: environment).joined(separator: "\n")
+            }
+        }
+        return code
     }
 
     /// What `result` is before any step ran: the page's source for a page, the element or object itself for

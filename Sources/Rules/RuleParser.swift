@@ -109,7 +109,7 @@ public enum RuleParser {
                     // Legado cuts a script step at `##` too, as any step: `@js:code##regex##replacement` runs the
                     // code, then the replacement on its result (and so does it inside a string literal).
                     let pieces = code.components(separatedBy: "##")
-                    steps.append(.script(ScriptSnippet(code: pieces[0], field: field, placement: placement)))
+                    steps.append(try scriptStep(pieces[0], field: field, placement: placement))
                     if pieces.count > 1, kind != .list, !pieces[1].isEmpty {
                         let pattern: RegexPattern
                         do {
@@ -389,6 +389,20 @@ public enum RuleParser {
             index = text.index(after: index)
         }
         return nil
+    }
+
+    /// A script step: plain, or templated when the code holds `{{…}}` or `@get:{key}` (Legado substitutes those in
+    /// JavaScript too, before running it: a title spliced into a regex literal, the keyword into a string).
+    private static func scriptStep(_ code: String, field: String, placement: ScriptSnippet.Placement) throws(RuleError) -> ChainStep {
+        let plain = ChainStep.script(ScriptSnippet(code: code, field: field, placement: placement))
+        guard code.contains("{{") || code.contains("@get:{") else { return plain }
+        let pieces = try parseTemplate(code, field: field, groups: false)
+        guard pieces.contains(where: { if case .literal = $0 { false } else { true } }) else { return plain }
+        let checked = pieces.map { piece -> String in
+            if case .literal(let text) = piece { return text }
+            return "0"
+        }.joined()
+        return .templatedScript(ScriptSnippet(code: checked, field: field, placement: placement), pieces)
     }
 
     /// A rule inside `{{…}}`: a rule in any dialect that starts like one; anything else would be JavaScript.

@@ -97,6 +97,26 @@ struct ScriptRuntimeTests {
         #expect(try list.elements(in: .text("x"), environment: environment).isEmpty)
     }
 
+    /// Legado makes up a JavaScript rule before running it: `{{…}}` and `@get:{key}` in the code are replaced
+    /// by their values first (community sources splice a chapter title into a regex literal this way).
+    @Test("{{…}} and @get:{key} inside JavaScript are substituted before it runs")
+    func templatesInsideJavaScript() throws {
+        let variables = RuleVariables()
+        variables["cut"] = "二"
+        let bindings = ScriptBindings(title: "第二章 风起")
+        let environment = RuleEnvironment(baseURL: "", variables: variables,
+                                          script: ScriptScope(runtime: runtime, bindings: bindings))
+        // A title spliced into a regex literal: without the substitution the literal would not even parse.
+        let regex = try RuleParser.parse(#"@js:result.replace(/{{title.split(" ")[1]}}\s*/, "")"#,
+                                         field: "ruleContent.content", kind: .string)
+        #expect(try regex.strings(in: .text("风起 正文"), environment: environment) == ["正文"])
+        // The {{…}} of JavaScript sees the step's result; numbers go in as JavaScript prints them.
+        let fromResult = try RuleParser.parse(#"@js:"{{result.length * 2}}|{{1 + 2}}|@get:{cut}""#, field: "f", kind: .string)
+        #expect(try fromResult.strings(in: .text("abc"), environment: environment) == ["6|3|二"])
+        // What is checked at load is the code with each hole as 0.
+        #expect(regex.scripts.map(\.code) == [#"result.replace(/0\s*/, "")"#, #"title.split(" ")[1]"#])
+    }
+
     @Test("a snippet is compiled once as an expression or run as statements, with the same completion value")
     func expressionAndStatements() throws {
         #expect(try runtime.text("result.trim();", result: .text(" a ")) == "a")
