@@ -78,7 +78,7 @@ public final class ScriptRuntime: Sendable {
     /// Checks `code` without running it, as `evaluate` would parse it (line numbers are the snippet's).
     /// - Returns: nil when it parses.
     public static func checkSyntax(_ code: String) -> ScriptSyntaxError? {
-        SyntaxChecker.shared.check(code)
+        SyntaxChecker.shared.runnableForm(of: code).error
     }
 
     /// The `java.*` helpers and Java access `code` names that cannot run here (browsers, files, reflection,

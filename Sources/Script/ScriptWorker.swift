@@ -69,10 +69,11 @@ final class ScriptWorker {
             throw .engineUnavailable("the helpers did not load: \(error.message)")
         }
         if let jsLib {
-            if let error = SyntaxChecker.shared.check(jsLib) { throw .syntax(field: "jsLib", error) }
+            let (code, error) = SyntaxChecker.shared.runnableForm(of: jsLib)
+            if let error { throw .syntax(field: "jsLib", error) }
             do {
                 try resetClock()
-                try engine.evaluateGlobal(jsLib, sourceURL: "jsLib.js", limits: limits)
+                try engine.evaluateGlobal(code, sourceURL: "jsLib.js", limits: limits)
             } catch {
                 throw Self.scriptError(error, field: "jsLib", limits: limits)
             }
@@ -138,9 +139,10 @@ final class ScriptWorker {
     /// else run by the statement runner.
     private func compiledSnippet(_ snippet: ScriptSnippet) throws(ScriptError) -> CompiledSnippet {
         if let found = compiled[snippet.code] { return found }
-        if let error = SyntaxChecker.shared.check(snippet.code) { throw .syntax(field: snippet.field, error) }
+        let (code, error) = SyntaxChecker.shared.runnableForm(of: snippet.code)
+        if let error { throw .syntax(field: snippet.field, error) }
         guard let prelude else { throw .engineUnavailable("the helpers did not load") }
-        let reading = SnippetReading(snippet.code)
+        let reading = SnippetReading(code)
         var made: CompiledSnippet?
         if let expression = reading.expressionCandidate {
             // Fails to compile when the text is not one expression (`a; b`, a statement): then it is run as a script.
@@ -149,7 +151,7 @@ final class ScriptWorker {
                 made = CompiledSnippet(function: function, code: nil, reading: reading, ownsFunction: true)
             }
         }
-        let snippetValue = made ?? CompiledSnippet(function: prelude.statementRunner, code: engine.keptString(snippet.code),
+        let snippetValue = made ?? CompiledSnippet(function: prelude.statementRunner, code: engine.keptString(code),
                                                    reading: reading, ownsFunction: false)
         if compiled.count >= 4096 {
             for old in compiled.values { old.release(from: engine) }

@@ -14,6 +14,14 @@ final class SyntaxChecker: @unchecked Sendable {
         context = JSGlobalContextCreate(nil)
     }
 
+    /// The code JavaScriptCore runs for `code`: `code` itself when it parses; else, when that parses, `code`
+    /// without the format characters Rhino skips (`FormatCharacters`); else `code` with its syntax error.
+    func runnableForm(of code: String) -> (code: String, error: ScriptSyntaxError?) {
+        guard let error = check(code) else { return (code, nil) }
+        if let stripped = FormatCharacters.stripped(from: code), check(stripped) == nil { return (stripped, nil) }
+        return (code, error)
+    }
+
     /// The syntax error in `code`, or nil.
     func check(_ code: String) -> ScriptSyntaxError? {
         lock.withLock {

@@ -117,6 +117,16 @@ struct ScriptRuntimeTests {
         #expect(regex.scripts.map(\.code) == [#"result.replace(/0\s*/, "")"#, #"title.split(" ")[1]"#])
     }
 
+    /// Rhino skips format characters (U+200B and friends) in code; sources copied from web pages carry them.
+    @Test("a zero-width space in code is skipped as Rhino skips it, and kept inside a string")
+    func formatCharactersInCode() throws {
+        let code = "var a\u{200B} = 'x\u{200B}y';\u{FEFF} a.length"
+        #expect(ScriptRuntime.checkSyntax(code) == nil)
+        #expect(try runtime.text(code) == "3")
+        // Code that is broken without them too still reports its own error.
+        #expect(ScriptRuntime.checkSyntax("var \u{200B} = ;") != nil)
+    }
+
     @Test("a snippet is compiled once as an expression or run as statements, with the same completion value")
     func expressionAndStatements() throws {
         #expect(try runtime.text("result.trim();", result: .text(" a ")) == "a")
