@@ -68,7 +68,8 @@ public final class RegexPattern: @unchecked Sendable {
     private let code: OpaquePointer
     private let matchContext: OpaquePointer
 
-    /// Compiles `pattern` (PCRE2 syntax, Unicode-aware) and prepares it for matching under `limits`.
+    /// Compiles `pattern` (PCRE2 syntax, Unicode-aware, plus Java's `\uXXXX` escapes) and prepares it for
+    /// matching under `limits`.
     /// - Throws: `RegexError.compile` with PCRE2's message and the character offset of the problem.
     public convenience init(_ pattern: String, limits: RegexLimits = .default) throws {
         try self.init(pattern, limits: limits, jit: true)
@@ -76,7 +77,8 @@ public final class RegexPattern: @unchecked Sendable {
 
     /// Designated initialiser; `jit: false` forces the interpreter (tests and measurements use it).
     init(_ pattern: String, limits: RegexLimits, jit: Bool) throws {
-        var text = pattern
+        let (translated, widened) = Self.translatingJavaEscapes(pattern)
+        var text = translated
         var errorCode: Int32 = 0
         var errorOffset = 0
         let options = UInt32(PCRE2_UTF | PCRE2_UCP | PCRE2_NEVER_BACKSLASH_C | PCRE2_NO_UTF_CHECK)
@@ -85,8 +87,10 @@ public final class RegexPattern: @unchecked Sendable {
                 bytes.baseAddress ?? emptySubject, bytes.count, options, &errorCode, &errorOffset, nil)
         }
         guard let code = compiled else {
-            // PCRE2 counts bytes; authors count characters (a CJK character is three bytes).
-            let characterOffset = String(decoding: pattern.utf8.prefix(errorOffset), as: UTF8.self).unicodeScalars.count
+            // PCRE2 counts bytes; authors count characters (a CJK character is three bytes), in what they wrote
+            // (each `\uXXXX` became two characters longer).
+            let translatedOffset = String(decoding: text.utf8.prefix(errorOffset), as: UTF8.self).unicodeScalars.count
+            let characterOffset = translatedOffset - 2 * widened.filter { $0 < translatedOffset }.count
             throw RegexError.compile(pattern: pattern, message: pcre2Message(errorCode), offset: characterOffset)
         }
         guard let context = pcre2_match_context_create_8(nil) else {
@@ -113,6 +117,40 @@ public final class RegexPattern: @unchecked Sendable {
         self.names = readNameTable(code)
         self.code = code
         self.matchContext = context
+    }
+
+    /// `pattern` with Java's `\uXXXX` escapes (which Legado's rules use, Java regex being what Legado runs)
+    /// written as PCRE2's `\x{XXXX}`, and the scalar offsets in the result where that happened. PCRE2 refuses
+    /// `\u` outright, so this only makes patterns compile that could not; an escaped backslash (`\\u`) is left
+    /// alone.
+    static func translatingJavaEscapes(_ pattern: String) -> (String, [Int]) {
+        guard pattern.contains("\\u") else { return (pattern, []) }
+        let scalars = Array(pattern.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var widened: [Int] = []
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            guard scalar == "\\", index + 1 < scalars.count else {
+                result.append(scalar)
+                index += 1
+                continue
+            }
+            let next = scalars[index + 1]
+            if next == "u", index + 5 < scalars.count,
+               scalars[(index + 2)...(index + 5)].allSatisfy({ $0.properties.isASCIIHexDigit }) {
+                widened.append(result.count)
+                result.append(contentsOf: "\\x{".unicodeScalars)
+                result.append(contentsOf: scalars[(index + 2)...(index + 5)])
+                result.append("}")
+                index += 6
+                continue
+            }
+            result.append(scalar)
+            result.append(next)
+            index += 2
+        }
+        return (String(result), widened)
     }
 
     deinit {

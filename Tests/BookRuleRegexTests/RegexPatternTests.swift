@@ -169,6 +169,20 @@ struct RegexPatternTests {
             try RegexPattern("中(文")
         }
         #expect(throws: RegexError.self) { try RegexPattern(#"\C"#) }
+        // After a Java `\uXXXX` (compiled as the longer `\x{XXXX}`) the offset still counts what was written.
+        #expect(throws: RegexError.compile(pattern: #"\u3002(文"#, message: "missing closing parenthesis", offset: 8)) {
+            try RegexPattern(#"\u3002(文"#)
+        }
+    }
+
+    /// Legado runs Java regexes, and sources write `\u3002` for "。"; PCRE2 spells it `\x{3002}`.
+    @Test func javaUnicodeEscapes() throws {
+        #expect(try RegexPattern(#"\s\u3002"#).replacingMatches(in: "好 。啊", with: JavaReplacement("")) == "好啊")
+        #expect(try RegexPattern(#"[\u4e00-\u9fa5]+"#).firstMatch(in: "ab中文cd")?[0] == "中文")
+        // An escaped backslash before u is a backslash and a u, as in Java.
+        #expect(try RegexPattern(#"\\u3002"#).firstMatch(in: #"x\u3002"#)?[0] == #"\u3002"#)
+        // Not four hex digits: still PCRE2's (and Java's) error.
+        #expect(throws: RegexError.self) { try RegexPattern(#"\u30"#) }
     }
 
     @Test func errorDescriptionsAreActionable() {
