@@ -17,6 +17,13 @@ public struct URLTemplate: Sendable {
     public let field: String
     let url: [URLTemplatePiece]
     let body: [URLTemplatePiece]?
+    /// What the body is, by its first character: Legado URL-encodes the key and script values only in a form
+    /// body; JSON (`{`, `[`) and XML (`<`) go as written, with the key as typed.
+    let bodyFormat: BodyFormat
+
+    enum BodyFormat {
+        case form, json, xml
+    }
     /// `GET` or `POST`.
     public let method: String
     /// The charset the site expects: used to percent-encode the key and to decode the response.
@@ -64,6 +71,7 @@ public struct URLTemplate: Sendable {
             scriptPass = ScriptSplitter.split(trimmed)
             url = []
             body = nil
+            bodyFormat = .form
             method = "GET"
             charset = nil
             headers = []
@@ -105,8 +113,14 @@ public struct URLTemplate: Sendable {
             default: bodyText = bodyNode.value.serialized()
             }
             body = try Self.pieces(bodyText, field: field, whole: text)
+            switch bodyText.trimmingASCIIWhitespace().first {
+            case "{", "[": bodyFormat = .json
+            case "<": bodyFormat = .xml
+            default: bodyFormat = .form
+            }
         } else {
             body = nil
+            bodyFormat = .form
         }
         if let label = options["charset"]?.value.stringValue, !label.isEmpty {
             do {
@@ -167,7 +181,15 @@ public struct URLTemplate: Sendable {
         for header in self.headers { headers.set(header.name, header.value) }
         var bodyBytes: [UInt8]?
         if let body {
-            let rendered = try render(body, key: encodedKey, page: page, environment: environment)
+            // In a JSON body the key goes in as typed, escaped as JSON string text (Legado puts it in raw, which
+            // breaks on a quote); in XML as typed.
+            let bodyKey = switch bodyFormat {
+            case .form: encodedKey
+            case .json: Self.jsonStringContent(key)
+            case .xml: key
+            }
+            let rendered = try render(body, key: bodyKey, page: page, environment: environment,
+                                      encodingScripts: bodyFormat == .form)
             do {
                 bodyBytes = try TextTranscoder.bytes(of: rendered, charset: charset ?? "UTF-8")
             } catch {
@@ -269,8 +291,8 @@ public struct URLTemplate: Sendable {
         return result
     }
 
-    private func render(_ pieces: [URLTemplatePiece], key: String, page: Int,
-                        environment: RuleEnvironment) throws(RuleError) -> String {
+    private func render(_ pieces: [URLTemplatePiece], key: String, page: Int, environment: RuleEnvironment,
+                        encodingScripts: Bool = true) throws(RuleError) -> String {
         var result = ""
         for piece in pieces {
             switch piece {
@@ -280,11 +302,15 @@ public struct URLTemplate: Sendable {
             case .byPage(let choices):
                 guard !choices.isEmpty else { continue }
                 result += try render(choices[min(max(page, 1), choices.count) - 1], key: key, page: page,
-                                     environment: environment)
+                                     environment: environment, encodingScripts: encodingScripts)
             case .script(let snippet):
                 // Scripts see the raw key; what they give is sent in the site's charset, as Legado encodes the
                 // query after building the URL.
                 let value = try run(snippet, result: .none, environment: environment)
+                guard encodingScripts else {
+                    result += value
+                    continue
+                }
                 do {
                     result += try Self.percentEncodingNonASCII(value, charset: charset ?? "UTF-8")
                 } catch {
@@ -293,6 +319,24 @@ public struct URLTemplate: Sendable {
             }
         }
         return result
+    }
+
+    /// `text` escaped to sit inside a JSON string: `"`, `\` and control characters.
+    static func jsonStringContent(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            case _ where scalar.value < 0x20:
+                escaped += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     /// `@js:`/`<js>` parts in order: text replaces the value, a script's result becomes it; the last value is

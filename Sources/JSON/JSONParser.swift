@@ -6,7 +6,9 @@
 /// `{'method':'POST', body: 'k={{key}}', }`, additionally accepts
 /// single-quoted strings (with `\'` as an extra escape), unquoted keys and
 /// unquoted string values (`{bid:id}`, `{url:$.link}`), trailing commas in
-/// arrays and objects, and `//` and `/* */` comments. An unquoted word runs up
+/// arrays and objects, `;` for `,` and `=` or `=>` for `:`, raw line breaks
+/// and tabs inside strings, a `{{…}}` template as a value (kept as the string
+/// `{{…}}`), and `//` and `/* */` comments. An unquoted word runs up
 /// to whitespace or one of `/ \ ; # = { } [ ] : ,`, as in Gson's lenient
 /// reader, which is what Legado reads these objects with; `true`, `false` and
 /// `null` keep their meaning, and a bare word is not a whole document.
@@ -117,6 +119,11 @@ extension JSONParser {
             switch bytes[first] {
             case Byte.quote:
                 value = .string(try parseString(quote: Byte.quote))
+            case Byte.openBrace where lenient && first + 1 < end && bytes[first + 1] == Byte.openBrace:
+                // `"keyword":{{key}}` in URL options: Legado substitutes the template before it reads the JSON,
+                // so the value is what the template gives, as a string; it stays a template for the caller. No
+                // JSON object can start with `{{`, so nothing that parsed before changes.
+                value = .string(try parseTemplateWord())
             case Byte.openBrace:
                 value = .object(try parseObject())
             case Byte.openBracket:
@@ -130,6 +137,16 @@ extension JSONParser {
                 value = try parseLiteral()
             }
             return JSONNode(value, location: location)
+        }
+
+        /// A `{{…}}` template as a lenient value: up to the first `}}`.
+        private mutating func parseTemplateWord() throws(JSONSyntaxError) -> String {
+            let first = position
+            var index = first + 2
+            while index + 1 < end, !(bytes[index] == Byte.closeBrace && bytes[index + 1] == Byte.closeBrace) { index += 1 }
+            guard index + 1 < end else { throw error(at: first, "'{{' is not closed by '}}'") }
+            position = index + 2
+            return String(decoding: UnsafeBufferPointer(start: bytes + first, count: position - first), as: UTF8.self)
         }
 
         private mutating func parseLiteral() throws(JSONSyntaxError) -> JSONValue {
@@ -180,10 +197,15 @@ extension JSONParser {
             while true {
                 let key = try parseKey(afterComma: afterComma, open: open)
                 try skipWhitespace()
-                guard position < end, bytes[position] == Byte.colon else {
-                    throw unexpected("expected ':' after the key \(quoted(key))", at: position)
+                if lenient, position < end, bytes[position] == Byte.equals {
+                    // Gson's lenient reader also takes `=` and `=>` between a name and its value.
+                    position += position + 1 < end && bytes[position + 1] == Byte.greaterThan ? 2 : 1
+                } else {
+                    guard position < end, bytes[position] == Byte.colon else {
+                        throw unexpected("expected ':' after the key \(quoted(key))", at: position)
+                    }
+                    position += 1
                 }
-                position += 1
                 let value = try parseValue()
                 members.append((key: key, value: value))
                 try skipWhitespace()
@@ -191,7 +213,8 @@ extension JSONParser {
                     throw unexpected("expected ',' or '}' after an object member", at: position, open: open)
                 }
                 let byte = bytes[position]
-                if byte == Byte.comma {
+                // Gson's lenient reader takes `;` for `,`.
+                if byte == Byte.comma || (lenient && byte == Byte.semicolon) {
                     let comma = position
                     position += 1
                     try skipWhitespace()
@@ -257,7 +280,7 @@ extension JSONParser {
                     throw unexpected("expected ',' or ']' after an array element", at: position, open: open)
                 }
                 let byte = bytes[position]
-                if byte == Byte.comma {
+                if byte == Byte.comma || (lenient && byte == Byte.semicolon) {
                     let comma = position
                     position += 1
                     try skipWhitespace()
@@ -353,7 +376,9 @@ extension JSONParser {
                     try parseEscape(opening: opening)
                     runStart = position
                 } else if byte < 0x20 {
-                    throw controlCharacterError(at: position, opening: opening)
+                    // Gson takes raw line breaks and tabs in a string as they are.
+                    guard lenient else { throw controlCharacterError(at: position, opening: opening) }
+                    position += 1
                 } else if byte < 0x80 {
                     position += 1
                 } else {
@@ -758,6 +783,7 @@ extension JSONParser {
         static let equals = UInt8(ascii: "=")
         static let hash = UInt8(ascii: "#")
         static let semicolon = UInt8(ascii: ";")
+        static let greaterThan = UInt8(ascii: ">")
         static let newline = UInt8(ascii: "\n")
         static let carriageReturn = UInt8(ascii: "\r")
         static let space = UInt8(ascii: " ")

@@ -47,6 +47,25 @@ struct URLTests {
         #expect(template.charset == "GB18030")
     }
 
+    /// Community sources write options as Gson reads them: `;` between members, a template as a bare value
+    /// (Legado substitutes it before reading the JSON), a JSON body object.
+    @Test("Gson-lenient options: ';', a bare {{key}} in a JSON body")
+    func gsonLenientOptions() throws {
+        let template = try URLTemplate(
+            "/v1/search,{\n\t\"method\":\"post\";\n\t\"body\":{\"keyword\":{{key}},\"size\":20}\n}", field: "searchUrl")
+        let request = try template.request(key: "斗破", baseURL: "https://site.test/")
+        #expect(request.method == "POST")
+        #expect(request.url == "https://site.test/v1/search")
+        #expect(request.body.map { String(decoding: $0, as: UTF8.self) } == #"{"keyword":"斗破","size":20}"#)
+        // In a JSON body the key goes in as typed (Legado URL-encodes form bodies only), escaped as JSON text.
+        let quoted = try URLTemplate(#"/s,{"method":"POST","body":"{\"q\":\"{{key}}\"}"}"#, field: "searchUrl")
+        #expect(try quoted.request(key: #"a"b 书"#, baseURL: "https://site.test/").body
+            .map { String(decoding: $0, as: UTF8.self) } == #"{"q":"a\"b 书"}"#)
+        let xml = try URLTemplate(#"/s,{"method":"POST","body":"<q>{{key}}</q>"}"#, field: "searchUrl")
+        #expect(try xml.request(key: "书", baseURL: "https://site.test/").body.map { String(decoding: $0, as: UTF8.self) }
+            == "<q>书</q>")
+    }
+
     @Test("JavaScript in a URL template is found at load and run when the request is built")
     func javaScriptTemplate() throws {
         let inline = try URLTemplate("/s?q={{key.toUpperCase()}}&p={{page}},{'charset':'gbk'}", field: "searchUrl")

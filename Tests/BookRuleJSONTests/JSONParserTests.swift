@@ -323,7 +323,8 @@ struct JSONErrorCase: Sendable, CustomTestStringConvertible {
         JSONErrorCase(#"{"a": b}"#, 1, 7, "expected a value, found 'b' (strings must be in quotes; the only literals are true, false and null)"),
         JSONErrorCase("Mozilla/5.0", lenient: true, 1, 1, "expected a value, found 'Mozilla' (strings must be in quotes; the only literals are true, false and null)"),
         JSONErrorCase("{a: b/c}", lenient: true, 1, 6, "expected ',' or '}' after an object member, found '/'"),
-        JSONErrorCase("{a=b: 1}", lenient: true, 1, 3, "expected ':' after the key \"a\", found '='"),
+        JSONErrorCase("{a=b: 1}", lenient: true, 1, 5, "expected ',' or '}' after an object member, found ':'"),
+        JSONErrorCase("{\"a\": \"b\n", lenient: true, 1, 7, #"unterminated string: the input ends before the closing '"'"#),
         JSONErrorCase("[1,,]", lenient: true, 1, 4, "expected a value, found ','"),
         JSONErrorCase("{,}", lenient: true, 1, 2, "expected a key in double quotes or '}', found ','"),
         JSONErrorCase("[1 / 2]", lenient: true, 1, 4, "expected ',' or ']' after an array element, found '/'"),
@@ -422,6 +423,18 @@ struct JSONErrorCase: Sendable, CustomTestStringConvertible {
         #expect(object["名"]?.value == .string("值"))
         #expect(object["on"]?.value == .bool(true))
         #expect(object["no"]?.value == .null)
+        // Gson's other leniencies that sources rely on: `;` between members, `=` or `=>` for `:`, raw line breaks.
+        let gsonish = try #require(try parse("{\"method\":\"POST\"; type=json, n => 2, body: \"a\nb\"}",
+                                             lenient: true).value.objectValue)
+        #expect(gsonish.keys == ["method", "type", "n", "body"])
+        #expect(gsonish["type"]?.value == .string("json"))
+        #expect(gsonish["body"]?.value == .string("a\nb"))
+        #expect(try parse("[1; 2]", lenient: true) == parse("[1, 2]"))
+        // A template as a value stays the template (Legado substitutes it before reading the JSON).
+        let body = try #require(try parse(#"{"keyword":{{key}}, "page":{{page}}}"#, lenient: true).value.objectValue)
+        #expect(body["keyword"]?.value == .string("{{key}}"))
+        #expect(body["page"]?.value == .string("{{page}}"))
+        #expect(syntaxError(#"{"k":{{key}"#, lenient: true) != nil)
         // A bracket ends the word (as in Gson), so a JSONPath with one must be quoted.
         #expect(syntaxError("{url: $.data[0]}", lenient: true) != nil)
     }
