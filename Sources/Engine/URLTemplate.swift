@@ -321,22 +321,10 @@ public struct URLTemplate: Sendable {
         return result
     }
 
-    /// `text` escaped to sit inside a JSON string: `"`, `\` and control characters.
+    /// `text` escaped to sit inside a JSON string (`"`, `\` and control characters), as the JSON module
+    /// serializes strings, without the quotes around it.
     static func jsonStringContent(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case _ where scalar.value < 0x20:
-                escaped += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
+        String(JSONValue.string(text).serialized().dropFirst().dropLast())
     }
 
     /// `@js:`/`<js>` parts in order: text replaces the value, a script's result becomes it; the last value is

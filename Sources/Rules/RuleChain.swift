@@ -24,7 +24,7 @@ enum RuleChain {
                     value = .text(joined.text)
                     isMarkup = joined.isMarkup
                 }
-            case .script(let snippet):
+            case .script(let snippet), .templatedScript(let snippet, _):
                 guard let script = environment.script else {
                     throw RuleError(field: snippet.field, dialect: .javaScript,
                                     reason: "JavaScript needs a script runtime, and none was given to this rule",
@@ -32,20 +32,12 @@ enum RuleChain {
                 }
                 let result = value ?? initialResult(context, kind: kind)
                 if value == nil, case .item(.node) = result { isMarkup = false }
-                let output = try script.run(snippet, result: result, in: context, environment: environment)
-                if case .texts(let texts) = output, texts.isEmpty { return (.none, isMarkup) }
-                value = output
-            case .templatedScript(let checked, let pieces):
-                guard let script = environment.script else {
-                    throw RuleError(field: checked.field, dialect: .javaScript,
-                                    reason: "JavaScript needs a script runtime, and none was given to this rule",
-                                    rule: checked.code)
+                var runnable = snippet
+                if case .templatedScript(_, let pieces) = step {
+                    let code = try assemble(pieces, result: result, script: script, in: context, environment: environment)
+                    runnable = ScriptSnippet(code: code, field: snippet.field, placement: snippet.placement)
                 }
-                let result = value ?? initialResult(context, kind: kind)
-                if value == nil, case .item(.node) = result { isMarkup = false }
-                let code = try assemble(pieces, result: result, script: script, in: context, environment: environment)
-                let snippet = ScriptSnippet(code: code, field: checked.field, placement: checked.placement)
-                let output = try script.run(snippet, result: result, in: context, environment: environment)
+                let output = try script.run(runnable, result: result, in: context, environment: environment)
                 if case .texts(let texts) = output, texts.isEmpty { return (.none, isMarkup) }
                 value = output
             }
@@ -67,16 +59,14 @@ enum RuleChain {
                 code += environment.variables[key]
             case .group:
                 continue
-            case .rule(.chain(let steps, _)) where steps.count == 1:
-                if case .script(let inner) = steps[0] {
-                    code += try script.run(inner, result: result, in: context, environment: environment).strings
-                        .joined(separator: "\n")
-                } else {
-                    code += try RuleBody.chain(steps, kind: .string).strings(in: context, environment: environment)
-                        .joined(separator: "\n")
-                }
             case .rule(let body):
-                code += try body.strings(in: context, environment: environment).joined(separator: "\n")
+                let values: [String]
+                if case .chain(let steps, _) = body, steps.count == 1, case .script(let inner) = steps[0] {
+                    values = try script.run(inner, result: result, in: context, environment: environment).strings
+                } else {
+                    values = try body.strings(in: context, environment: environment)
+                }
+                code += values.joined(separator: "\n")
             }
         }
         return code
