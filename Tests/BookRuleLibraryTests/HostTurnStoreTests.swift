@@ -3,16 +3,7 @@ import Foundation
 import Testing
 @testable import BookRuleLibrary
 import BookRule
-
-/// A scratch directory removed when the value goes away.
-private final class StateDirectory {
-    let path: String
-    init() throws {
-        path = NSTemporaryDirectory() + "bookrule-hoststate-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
+import TestSupport
 
 private let host = "http://127.0.0.1:8080"
 private let start = Date(timeIntervalSince1970: 1_800_000_000)
@@ -39,7 +30,7 @@ private func waits(_ claim: HostTurnClaim, until offset: Double) -> Bool {
     }
 
     @Test func aTurnIsOneProcessAtATimeAndTheGapIsShared() throws {
-        let directory = try StateDirectory()
+        let directory = try ScratchDirectory("hoststate")
         let path = directory.path + "/a/b/hosts.sqlite"
         let first = try store(path, pid: 100)
         let second = try store(path, pid: 200)
@@ -64,7 +55,7 @@ private func waits(_ claim: HostTurnClaim, until offset: Double) -> Bool {
     /// sees the holder's `busy_until` a little more than a lease ahead: that is a turn in use, not a bogus one.
     /// (Taking it over was the race of issue #14: two `bookrule chapter` processes, one gap of a few ms.)
     @Test func aTurnJustTakenIsNotTakenOverByAnOlderClockReading() throws {
-        let directory = try StateDirectory()
+        let directory = try ScratchDirectory("hoststate")
         let path = directory.path + "/hosts.sqlite"
         #expect(try store(path, pid: 100).claim(host: host, token: "a", serial: true, now: start.addingTimeInterval(0.01),
                                                 retryAfterCap: .seconds(300)) == .granted)
@@ -79,7 +70,7 @@ private func waits(_ claim: HostTurnClaim, until offset: Double) -> Bool {
     /// The clock is read once the store holds the file's lock, so the time compared with the row is never older
     /// than the row.
     @Test func theClockIsReadUnderTheLock() throws {
-        let directory = try StateDirectory()
+        let directory = try ScratchDirectory("hoststate")
         let path = directory.path + "/hosts.sqlite"
         let state = try store(path)
         let other = try SQLiteDatabase(path: path, busyTimeout: .milliseconds(100))
@@ -103,7 +94,7 @@ private func waits(_ claim: HostTurnClaim, until offset: Double) -> Bool {
     }
 
     @Test func aTurnHeldByAProcessThatDiedIsTakenOverAtOnce() throws {
-        let directory = try StateDirectory()
+        let directory = try ScratchDirectory("hoststate")
         let path = directory.path + "/hosts.sqlite"
         #expect(try store(path, pid: 300).claim(host: host, token: "gone", serial: true, now: start,
                                                 retryAfterCap: .seconds(300)) == .granted)
@@ -112,7 +103,7 @@ private func waits(_ claim: HostTurnClaim, until offset: Double) -> Bool {
     }
 
     @Test func aTurnHeldPastTheLeaseIsTakenOver() throws {
-        let directory = try StateDirectory()
+        let directory = try ScratchDirectory("hoststate")
         let path = directory.path + "/hosts.sqlite"
         #expect(try store(path, pid: 200).claim(host: host, token: "hung", serial: true, now: start,
                                                 retryAfterCap: .seconds(300)) == .granted)
@@ -121,7 +112,7 @@ private func waits(_ claim: HostTurnClaim, until offset: Double) -> Bool {
     }
 
     @Test func aHostWithAConcurrentRateOnlyChecksPausesAndTheBreaker() throws {
-        let directory = try StateDirectory()
+        let directory = try ScratchDirectory("hoststate")
         let path = directory.path + "/hosts.sqlite"
         let state = try store(path)
         #expect(try state.claim(host: host, token: "a", serial: false, now: start, retryAfterCap: .seconds(300)) == .granted)
@@ -134,7 +125,7 @@ private func waits(_ claim: HostTurnClaim, until offset: Double) -> Bool {
     }
 
     @Test func aWaitBeyondTheCapDefersInsteadOfSleeping() throws {
-        let directory = try StateDirectory()
+        let directory = try ScratchDirectory("hoststate")
         let path = directory.path + "/hosts.sqlite"
         let state = try store(path)
         _ = try state.claim(host: host, token: "a", serial: true, now: start, retryAfterCap: .seconds(300))
@@ -148,7 +139,7 @@ private func waits(_ claim: HostTurnClaim, until offset: Double) -> Bool {
     }
 
     @Test func aDamagedFileIsAClearErrorNotACrash() throws {
-        let directory = try StateDirectory()
+        let directory = try ScratchDirectory("hoststate")
         let path = directory.path + "/hosts.sqlite"
         try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: path))
         #expect {
@@ -160,7 +151,7 @@ private func waits(_ claim: HostTurnClaim, until offset: Double) -> Bool {
     }
 
     @Test func anUnwritablePlaceIsAClearError() throws {
-        let directory = try StateDirectory()
+        let directory = try ScratchDirectory("hoststate")
         let file = directory.path + "/plain-file"
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         #expect {
@@ -172,7 +163,7 @@ private func waits(_ claim: HostTurnClaim, until offset: Double) -> Bool {
     }
 
     @Test func aFileLockedByAnotherProcessFailsWithinTheBusyTimeout() throws {
-        let directory = try StateDirectory()
+        let directory = try ScratchDirectory("hoststate")
         let path = directory.path + "/hosts.sqlite"
         let state = try store(path)
         let other = try SQLiteDatabase(path: path, busyTimeout: .milliseconds(100))
@@ -187,7 +178,7 @@ private func waits(_ claim: HostTurnClaim, until offset: Double) -> Bool {
     }
 
     @Test func aFileOfANewerBookruleIsNotTouched() throws {
-        let directory = try StateDirectory()
+        let directory = try ScratchDirectory("hoststate")
         let path = directory.path + "/hosts.sqlite"
         let other = try SQLiteDatabase(path: path)
         try other.execute("PRAGMA user_version = 9", purpose: "pretending")

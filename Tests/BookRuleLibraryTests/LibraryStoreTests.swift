@@ -7,18 +7,9 @@ import Testing
 import BookRule
 import TestSupport
 
-/// A directory removed when the value goes away.
-private final class LibraryTemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "bookrule-library-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    var library: String { path + "/library.sqlite" }
+extension ScratchDirectory {
+    /// The library file in the directory.
+    fileprivate var library: String { path + "/library.sqlite" }
 }
 
 /// A clock the tests move by hand.
@@ -71,7 +62,7 @@ private func libraryError(_ body: () throws(LibraryError) -> Void) -> LibraryErr
 struct LibraryStoreTests {
     @Test("a new library is created with its directories, the current schema, WAL and foreign keys")
     func createsFromEmpty() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let path = directory.path + "/nested/deeper/library.sqlite"
         let store = try LibraryStore(path: path)
         #expect(FileManager.default.fileExists(atPath: path))
@@ -105,7 +96,7 @@ struct LibraryStoreTests {
 
     @Test("reopening keeps books, chapters, states and texts")
     func reopenKeepsData() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let saved: StoredBook
         let listed: [StoredChapter]
         do {
@@ -127,7 +118,7 @@ struct LibraryStoreTests {
 
     @Test("the last save is the newest chapter's save, not when the run that saved it read the book page")
     func lastSaved() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let clock = LibraryTestClock()
         let store = try LibraryStore(path: directory.library, busyTimeout: .seconds(5), now: { clock.now })
         let book = try store.upsertBook(source: testSource, info: testBookInfo())
@@ -144,7 +135,7 @@ struct LibraryStoreTests {
 
     @Test("upserting the same book twice changes nothing; new metadata updates it under the same id")
     func upsertIsIdempotent() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let clock = LibraryTestClock()
         let store = try LibraryStore(path: directory.library, busyTimeout: .seconds(5), now: { clock.now })
         let first = try store.upsertBook(source: testSource, info: testBookInfo())
@@ -172,7 +163,7 @@ struct LibraryStoreTests {
 
     @Test("mergeTOC adds new chapters, keeps saved ones, keeps vanished ones at the end, follows the new order")
     func mergeTOC() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let store = try LibraryStore(path: directory.library)
         let book = try store.upsertBook(source: testSource, info: testBookInfo())
         var first = [Chapter(index: 0, title: "Volume One", url: "", isVolume: true)]
@@ -218,7 +209,7 @@ struct LibraryStoreTests {
 
     @Test("headings without a URL are found again when the TOC gains entries above them; same-titled ones stay apart")
     func headingsKeepTheirRows() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let store = try LibraryStore(path: directory.library)
         let book = try store.upsertBook(source: testSource, info: testBookInfo())
         func toc(_ items: [(String, String)]) -> [Chapter] {
@@ -243,7 +234,7 @@ struct LibraryStoreTests {
 
     @Test("positional heading keys of older libraries are rewritten, so their rows keep matching")
     func positionalHeadingKeysAreRekeyed() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let store = try LibraryStore(path: directory.library)
         let book = try store.upsertBook(source: testSource, info: testBookInfo())
         try store.mergeTOC(bookID: book.id, chapters: [
@@ -265,7 +256,7 @@ struct LibraryStoreTests {
 
     @Test("saveChapter and markFailed move states, count attempts and keep the last error")
     func stateTransitions() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let clock = LibraryTestClock()
         let store = try LibraryStore(path: directory.library, busyTimeout: .seconds(5), now: { clock.now })
         let book = try store.upsertBook(source: testSource, info: testBookInfo())
@@ -311,7 +302,7 @@ struct LibraryStoreTests {
 
     @Test("a rerun fetches pending and failed chapters and new ones, never saved ones or volume headings")
     func rerunSelection() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let store = try LibraryStore(path: directory.library)
         let book = try store.upsertBook(source: testSource, info: testBookInfo())
         var entries = [Chapter(index: 0, title: "Volume One", url: "", isVolume: true)]
@@ -337,7 +328,7 @@ struct LibraryStoreTests {
 
     @Test("texts come back exactly: CJK, emoji, NUL characters and megabytes")
     func textSurvives() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let store = try LibraryStore(path: directory.library)
         let book = try store.upsertBook(source: testSource, info: testBookInfo())
         try store.mergeTOC(bookID: book.id, chapters: testTOC([1, 2]))
@@ -355,7 +346,7 @@ struct LibraryStoreTests {
 
     @Test("findBooks matches an id, an exact URL, or part of a name ignoring case")
     func findBooks() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let store = try LibraryStore(path: directory.library)
         let star = try store.upsertBook(source: testSource,
                                         info: testBookInfo(url: "https://novel.test/book/1/", name: "Star Sea"))
@@ -375,7 +366,7 @@ struct LibraryStoreTests {
 
     @Test("removeBook deletes its chapters and texts and nothing else")
     func removeBookCascades() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let store = try LibraryStore(path: directory.library)
         let gone = try store.upsertBook(source: testSource, info: testBookInfo(url: "https://novel.test/book/1/"))
         let kept = try store.upsertBook(source: testSource, info: testBookInfo(url: "https://novel.test/book/2/"))
@@ -399,7 +390,7 @@ struct LibraryStoreTests {
 
     @Test("a removed book's id is never given to another book (files kept by id must not be inherited)")
     func removedIdsAreNotReused() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let store = try LibraryStore(path: directory.library)
         let first = try store.upsertBook(source: testSource, info: testBookInfo(url: "https://novel.test/book/1/"))
         let second = try store.upsertBook(source: testSource, info: testBookInfo(url: "https://novel.test/book/2/"))
@@ -425,7 +416,7 @@ struct LibraryStoreTests {
 
     @Test("a version 1 library is upgraded in place: its books keep their ids; ids of files left behind and of books removed later are not reused")
     func upgradesFromVersionOne() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         do {
             let raw = try SQLiteDatabase(path: directory.library)
             try raw.execute(LibraryStore.migrations[0], purpose: "test")
@@ -451,7 +442,7 @@ struct LibraryStoreTests {
 
     @Test("a library from a newer bookrule is refused with a clear message and left untouched")
     func newerSchemaRefused() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let newer = LibraryStore.schemaVersion + 1
         do {
             let store = try LibraryStore(path: directory.library)
@@ -469,7 +460,7 @@ struct LibraryStoreTests {
 
     @Test("a file that is not a library is refused, not given bookrule's tables")
     func notALibrary() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let text = directory.path + "/notes.txt"
         try String(repeating: "not a database\n", count: 100).write(toFile: text, atomically: true, encoding: .utf8)
         let textError = libraryError { () throws(LibraryError) in _ = try LibraryStore(path: text) }
@@ -495,7 +486,7 @@ struct LibraryStoreTests {
 
     @Test("a writer blocked past the busy timeout gets the clear busy error, then succeeds once the lock is gone")
     func busyIsClear() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let holder = try LibraryStore(path: directory.library)
         let book = try holder.upsertBook(source: testSource, info: testBookInfo())
         try holder.mergeTOC(bookID: book.id, chapters: testTOC([1, 2]))
@@ -524,7 +515,7 @@ struct LibraryStoreTests {
 
     @Test("two connections writing at once both finish, and the library stays consistent")
     func concurrentWriters() throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let first = try LibraryStore(path: directory.library)
         let book = try first.upsertBook(source: testSource, info: testBookInfo())
         try first.mergeTOC(bookID: book.id, chapters: testTOC(Array(0..<200)))
@@ -568,7 +559,7 @@ private func crashText(_ number: Int, size: Int = 64 * 1024) -> String {
 struct LibraryCrashTests {
     @Test("kill -9 inside a chapter's transaction: saved chapters intact, the one in flight absent")
     func killMidTransaction() async throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let marker = directory.path + "/in-flight"
         let child = try startChild(mode: "hang", library: directory.library, marker: marker, directory: directory)
         defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
@@ -602,7 +593,7 @@ struct LibraryCrashTests {
 
     @Test("kill -9 at an arbitrary moment of a download loop: every chapter fully saved or absent")
     func killDuringLoop() async throws {
-        let directory = try LibraryTemporaryDirectory()
+        let directory = try ScratchDirectory("library")
         let child = try startChild(mode: "loop", library: directory.library, marker: "", directory: directory)
         defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
         let observer = try await openWhenReady(directory.library, child: child, directory: directory)
@@ -666,7 +657,7 @@ struct LibraryCrashTests {
     }
 
     private func startChild(mode: String, library: String, marker: String,
-                            directory: LibraryTemporaryDirectory) throws -> Process {
+                            directory: ScratchDirectory) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
         process.arguments = ["--testing-library", "swift-testing", "--filter", "LibraryCrashTests/crashWriterChild"]
@@ -682,7 +673,7 @@ struct LibraryCrashTests {
         return process
     }
 
-    private func waitFor(_ what: String, child: Process, directory: LibraryTemporaryDirectory,
+    private func waitFor(_ what: String, child: Process, directory: ScratchDirectory,
                          until condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(120)
         while !condition() {
@@ -697,7 +688,7 @@ struct LibraryCrashTests {
 
     /// Opens the child's library once the child has created it and its book.
     private func openWhenReady(_ library: String, child: Process,
-                               directory: LibraryTemporaryDirectory) async throws -> LibraryStore {
+                               directory: ScratchDirectory) async throws -> LibraryStore {
         try await waitFor("the child to create its book", child: child, directory: directory) {
             guard FileManager.default.fileExists(atPath: library),
                   let store = try? LibraryStore(path: library) else { return false }

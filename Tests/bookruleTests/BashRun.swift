@@ -14,7 +14,15 @@ func runBash(_ arguments: [String], in directory: String? = nil,
     environment["PATH"] = BuiltProducts.directory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
     environment.merge(extra) { $1 }
     process.environment = environment
-    let output = Pipe()
+    // Into a file, not a pipe: a pipe read only after the exit would stall a child writing more than its
+    // 64 KiB buffer, and reading it meanwhile would hold a thread of the cooperative pool.
+    let scratch = try ScratchDirectory("bash")
+    let outputPath = scratch.path + "/output"
+    guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+          let output = FileHandle(forWritingAtPath: outputPath) else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: outputPath])
+    }
+    defer { try? output.close() }
     process.standardOutput = output
     process.standardError = output
     let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
@@ -25,5 +33,9 @@ func runBash(_ arguments: [String], in directory: String? = nil,
             continuation.resume(throwing: error)
         }
     }
-    return (status, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    // The directory must outlive the read (it is removed when `scratch` goes).
+    return try withExtendedLifetime(scratch) {
+        (status, String(decoding: try Data(contentsOf: URL(fileURLWithPath: outputPath)), as: UTF8.self))
+    }
 }
+
