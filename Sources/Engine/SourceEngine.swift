@@ -371,7 +371,7 @@ public struct SourceEngine: Sendable {
     /// host, in its turn) could not resume. A source without scripts never blocks and stays on the pool.
     private func offPoolForScripts<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         guard let scripts else { return try await body() }
-        return try await withTaskExecutorPreference(scripts.stepExecutor ?? ScriptFetchExecutor()) { try await body() }
+        return try await withTaskExecutorPreference(scripts.stepExecutor ?? SerialQueueExecutor.scriptFetch()) { try await body() }
     }
 
     /// What rules of a step run with: the page's URL, the book's variables, and for a source with scripts the
@@ -419,7 +419,7 @@ public struct SourceEngine: Sendable {
                 // `java.ajax` may hold while it waits for its turn at the host: the request's turn must be
                 // given back (in the fetcher's code after the answer) on a thread that is not held, and not
                 // on Swift's pool either (see `offPoolForScripts`).
-                response = try await withTaskExecutorPreference(ScriptFetchExecutor()) { try await transport.send(request) }
+                response = try await withTaskExecutorPreference(SerialQueueExecutor.scriptFetch()) { try await transport.send(request) }
             } else {
                 response = try await transport.send(request)
             }

@@ -1,13 +1,14 @@
+import BookRuleDocument
 import BookRuleLocking
 import Dispatch
 
 /// Runs async work for a request handler (which runs on a libmicrohttpd connection thread) and waits for it
 /// at most `seconds`, or until the studio stops: a site or script that never answers costs the request a 503
 /// and the work is cancelled, rather than holding the connection (and `stop()`, which waits for connections)
-/// for good. The work runs on the studio's own thread (`StudioWorkExecutor`), not on Swift's cooperative pool,
+/// for good. The work runs on the studio's own thread (a `SerialQueueExecutor`), not on Swift's cooperative pool,
 /// so a busy pool in an embedding app (or a test run) does not stall it, and it does not stall the pool.
 enum BoundedWork {
-    static func run<Value: Sendable>(seconds: Double, executor: StudioWorkExecutor, stopping: @Sendable () -> Bool,
+    static func run<Value: Sendable>(seconds: Double, executor: SerialQueueExecutor, stopping: @Sendable () -> Bool,
                                      _ work: @escaping @Sendable () async -> Value) -> Value? {
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Value?>(nil)
@@ -24,16 +25,5 @@ enum BoundedWork {
             }
         }
         return result.withLock { $0 }
-    }
-}
-
-/// The thread the studio's steps and test runs execute on: one serial queue per studio, as a task executor.
-final class StudioWorkExecutor: TaskExecutor, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "bookrule.studio.work")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
     }
 }

@@ -22,7 +22,8 @@ package final class StudioApp: Sendable {
     /// The chain's runner.
     package let chain: StudioChain
     /// Where steps and test runs execute.
-    private let executor = StudioWorkExecutor()
+    /// The thread the studio's steps and test runs execute on: one serial queue per studio.
+    private let executor = SerialQueueExecutor(label: "bookrule.studio.work")
     /// Set when the studio stops, so requests waiting for work give up at once.
     private let stopping = Atomic<Bool>(false)
     /// The source text the studio started with (the file's, or a template when there is none).

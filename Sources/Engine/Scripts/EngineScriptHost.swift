@@ -16,7 +16,7 @@ final class EngineScriptHost: ScriptHost {
     private let transport: any HTTPTransport
     private let cookies: CookieStore?
     private let cache: ScriptCache
-    private let executor = ScriptFetchExecutor()
+    private let executor = SerialQueueExecutor.scriptFetch()
     private let messages = Locked<[String]>([])
 
     init(source: BookSource, transport: any HTTPTransport, options: EngineOptions) {

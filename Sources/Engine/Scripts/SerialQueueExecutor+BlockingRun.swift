@@ -1,16 +1,11 @@
+import BookRuleDocument
 import Foundation
 
-/// A thread of its own for async work that must not depend on Swift's cooperative pool (two threads on a
-/// two-core machine): the fetch a script's blocking `java.ajax` waits for, and the steps of a source with
-/// scripts, whose synchronous rule evaluation blocks while a script fetches. With this executor preferred, the
-/// task and the classes it calls run here instead of on the pool (SE-0417).
-final class ScriptFetchExecutor: TaskExecutor, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "bookrule.script-fetch")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+extension SerialQueueExecutor {
+    /// An executor for the fetch a script's blocking `java.ajax` waits for, and for the steps of a source with
+    /// scripts, whose synchronous rule evaluation blocks while a script fetches.
+    static func scriptFetch() -> SerialQueueExecutor {
+        SerialQueueExecutor(label: "bookrule.script-fetch")
     }
 
     /// Runs `body` on this executor and blocks the calling thread (never one of the pool's) until it ends.
