@@ -72,9 +72,10 @@ let package = Package(
         ),
         .target(
             name: "BookRuleCheck",
+            // Not Library: a check needs no SQLite or libzip (docs/architecture.md).
             dependencies: ["BookRuleLocking", 
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleScript",
-                "BookRuleEngine", "BookRuleLibrary",
+                "BookRuleEngine",
             ],
             path: "Sources/Check"
         ),

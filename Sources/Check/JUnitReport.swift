@@ -1,4 +1,4 @@
-import BookRuleLibrary
+import BookRuleDocument
 
 /// Renders check reports as JUnit XML (the schema CI systems read: Jenkins, GitLab, GitHub actions reporters):
 /// one `<testsuite>` per source, one `<testcase>` per step, a `<failure>` for a failed step and `<skipped/>` for

@@ -1,4 +1,5 @@
 import Foundation
+import BookRuleDocument
 import BookRuleEngine
 
 /// A book ready to export: its metadata and its saved chapters' text, independent of where they came from.
@@ -208,20 +209,10 @@ enum ExportText {
     /// U+FFFF), the C1 controls and DEL, and the other Unicode noncharacters.
     static func clean(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars where isAllowed(scalar) {
+        for scalar in text.unicodeScalars where XMLText.isAllowed(scalar) {
             scalars.append(scalar)
         }
         return String(scalars)
-    }
-
-    static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        switch value {
-        case 0x09, 0x0A, 0x0D: return true
-        case 0x00...0x1F, 0x7F...0x9F: return false
-        case 0xFDD0...0xFDEF: return false
-        default: return value & 0xFFFE != 0xFFFE
-        }
     }
 
     /// One line: cleaned, line breaks and tabs turned into spaces, trimmed.
