@@ -15,6 +15,13 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         self.count = count
     }
 
+    /// The part `text` names as `K/N` (at most 100,000 parts); nil for anything else.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count <= 100_000 else { return nil }
+        self.init(index: index, count: count)
+    }
+
     /// `K/N`, as written on the command line.
     public var description: String { "\(index)/\(count)" }
 

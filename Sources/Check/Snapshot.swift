@@ -46,4 +46,23 @@ public struct SnapshotComparison: Sendable, Codable, Equatable {
     public var matches: Bool
     /// A line diff of the two JSON texts (`-` stored, `+` now), at most 200 lines.
     public var diff: [String]
+    /// Whether this run wrote the stored snapshot (`--update`), so it matches by construction.
+    public var written: Bool
+
+    /// A comparison.
+    public init(path: String, matches: Bool, diff: [String], written: Bool = false) {
+        self.path = path
+        self.matches = matches
+        self.diff = diff
+        self.written = written
+    }
+
+    /// Reads a comparison; reports written before `written` existed read as not written.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = try container.decode(String.self, forKey: .path)
+        matches = try container.decode(Bool.self, forKey: .matches)
+        diff = try container.decode([String].self, forKey: .diff)
+        written = try container.decodeIfPresent(Bool.self, forKey: .written) ?? false
+    }
 }

@@ -281,11 +281,13 @@ package final class StudioApp: Sendable {
 
     private func runTest(_ body: StudioRequestBody) throws -> CheckReport {
         let source = try Self.source(try body.string("source"))
-        let transport = try chain.fixtureTransport(opened: session.openedFiles)
+        guard let fixture = chain.fixture else { throw StudioRefusal.conflict("there is no fixture directory to test on") }
         let options = CheckOptions(bookURL: body.optionalString("book").flatMap { $0.isEmpty ? nil : $0 },
                                    chapterURLs: body.optionalString("chapter").flatMap { $0.isEmpty ? nil : [$0] } ?? [])
+        let run = CheckRun(options: options, saved: session.openedFiles, timeout: .seconds(Self.testSeconds),
+                           missingFixtureAdvice: "open a saved page, or record the steps live", executor: executor)
         guard let report = BoundedWork.run(seconds: Self.testSeconds, executor: executor, stopping: isStopping, {
-            await SourceCheck(source: source, transport: transport, options: options).run()
+            await run.check(CheckRun.Target(source: source, fixture: fixture))
         }) else {
             throw StudioRefusal.timedOut("bookrule test did not finish in \(Int(Self.testSeconds)) s")
         }

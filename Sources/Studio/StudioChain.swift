@@ -35,22 +35,15 @@ package struct StudioChain: Sendable {
         package var recorded: Int = 0
     }
 
-    /// Where a live run is recorded.
-    package var harPath: String? { fixtureDirectory.map { $0 + "/site.har" } }
+    /// The fixture, laid out as `bookrule test` reads it.
+    package var fixture: CheckFixture? { fixtureDirectory.map(CheckFixture.init(directory:)) }
 
-    /// The transport answering from the fixture: saved pages (`pages.json` and `opened`) first, then the HAR.
+    /// Where a live run is recorded.
+    package var harPath: String? { fixture?.harPath }
+
+    /// The transport answering from the fixture: saved pages (`opened`, then `pages.json`) first, then the HAR.
     package func fixtureTransport(opened: [SavedPage]) throws -> any HTTPTransport {
-        var pages = opened
-        var replay: (any HTTPTransport)?
-        if let fixtureDirectory {
-            if FileManager.default.fileExists(atPath: fixtureDirectory + "/" + SavedPageDirectory.indexName) {
-                pages += try SavedPageDirectory.load(fixtureDirectory)
-            }
-            if let harPath, FileManager.default.fileExists(atPath: harPath) {
-                replay = try HARReplayTransport(contentsOf: harPath)
-            }
-        }
-        return SavedPageTransport(pages: pages, fallback: replay)
+        try fixture?.transport(adding: opened) ?? SavedPageTransport(pages: opened)
     }
 
     /// Runs `step` of `source`; `url` is the page to start from (the book, TOC or chapter URL), `keyword` the

@@ -79,7 +79,7 @@ enum BookSourcesCommand {
             return 2
         } catch let error as EngineError {
             terminal.error("error: \(error)")
-            return error.exitStatus
+            return ExitStatus(for: error).code
         } catch {
             terminal.error("error: \(error)")
             return 1

@@ -6,6 +6,32 @@ struct CheckReportPrinter {
     let style: TextStyle
     let verbose: Bool
 
+    /// `bookrule test`'s output: the reports as JSON or for people (with the table after several), and the
+    /// JUnit file when asked; the exit status when one of them cannot be written.
+    static func write(_ reports: [CheckReport], json: Bool, verbose: Bool, junit: String?, terminal: Terminal) -> ExitStatus? {
+        if json {
+            do {
+                terminal.print(try JSONWriter.string(reports, style: .pretty))
+            } catch {
+                terminal.error("error: \(error)")
+                return .workFailed
+            }
+        } else {
+            let style = TextStyle.forStandardOutput()
+            for report in reports { CheckReportPrinter(style: style, verbose: verbose).print(report, to: terminal) }
+            if reports.count > 1 { summary(reports, style: style, to: terminal) }
+        }
+        if let junit {
+            do {
+                try LocalFile.writeAtomically(Array(JUnitReport.xml(reports).utf8), to: junit)
+            } catch {
+                terminal.error("error: cannot write \(junit): \(error)")
+                return .cannotRun
+            }
+        }
+        return nil
+    }
+
     func print(_ report: CheckReport, to terminal: Terminal) {
         let verdict = report.passed ? style.green("PASS") : style.red("FAIL")
         let kind = report.failure.map { "  (\($0))" } ?? ""
@@ -40,7 +66,9 @@ struct CheckReportPrinter {
             }
         }
         if let comparison = report.snapshotComparison {
-            if comparison.matches {
+            if comparison.written {
+                terminal.print("  \(style.green("✓")) snapshot      written to \(comparison.path)")
+            } else if comparison.matches {
                 terminal.print("  \(style.green("✓")) snapshot      matches \(comparison.path)")
             } else {
                 terminal.print("  \(style.red("✗")) snapshot      differs from \(comparison.path) (run with --update to accept):")

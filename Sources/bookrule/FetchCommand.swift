@@ -151,7 +151,7 @@ enum FetchCommand {
             return 2
         } catch let error as EngineError {
             terminal.error("error: \(error)")
-            return error.exitStatus
+            return ExitStatus(for: error).code
         } catch {
             terminal.error("error: \(ErrorHint.message(error))")
             return 1

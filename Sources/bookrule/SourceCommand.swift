@@ -160,7 +160,7 @@ enum SourceCommand {
             return 0
         } catch let error as EngineError {
             terminal.error("error: \(ErrorHint.message(error))")
-            return error.exitStatus
+            return ExitStatus(for: error).code
         } catch {
             terminal.error("error: \(ErrorHint.message(error))")
             return 1

@@ -51,11 +51,7 @@ enum StudioCommand {
             return 2
         }
         let sourcePath = arguments.positionals.first
-        var fixtures = arguments.value("--fixtures")
-        if fixtures == nil, let sourcePath {
-            let stem = URL(fileURLWithPath: sourcePath).deletingPathExtension().lastPathComponent
-            fixtures = "Fixtures/\(stem)"
-        }
+        let fixtures = arguments.value("--fixtures") ?? sourcePath.map { CheckFixture(forSourceFile: $0).directory }
         if let given = arguments.value("--fixtures"), !FileManager.default.fileExists(atPath: given) {
             terminal.error("error: the fixture directory \(given) does not exist")
             return 2

@@ -65,7 +65,7 @@ enum TryCommand {
             return 2
         } catch let error as EngineError {
             terminal.error("error: \(error)")
-            return error.exitStatus
+            return ExitStatus(for: error).code
         } catch {
             terminal.error("error: \(error)")
             return 2

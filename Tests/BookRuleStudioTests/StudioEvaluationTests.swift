@@ -123,4 +123,17 @@ struct StudioEvaluationTests {
         #expect(!steps.isEmpty)
         #expect(steps.allSatisfy { $0["status"] as? String != "failed" }, "\(steps)")
     }
+
+    @Test("The test panel compares with the fixture's snapshot (expected.json), as bookrule test does, and writes nothing")
+    func testReportComparesSnapshot() async throws {
+        let workspace = try StudioWorkspace()
+        try "{}\n".write(toFile: workspace.fixtureDirectory + "/expected.json", atomically: true, encoding: .utf8)
+        let before = try workspace.snapshot()
+        let body = "{\"source\": \(StudioWorkspace.quoted(StudioWorkspace.sourceText)), \"book\": \"https://www.example.com/novel/5/\", \"chapter\": \"https://www.example.com/read/5/1.html\"}"
+        let report = try Self.object(try await workspace.post("/api/test", body))
+        let comparison = try #require(report["snapshotComparison"] as? [String: Any], "\(report)")
+        #expect(comparison["matches"] as? Bool == false)
+        #expect((comparison["path"] as? String)?.hasSuffix("/expected.json") == true)
+        #expect(try workspace.snapshot() == before)
+    }
 }
