@@ -471,8 +471,7 @@ public struct SourceEngine: Sendable {
     }
 
     private func requireRules(_ section: RuleSection, step: SourceStep) throws {
-        let problems = source.problems(stopping: step)
-        if !problems.isEmpty { throw EngineError.unusableRules(step: step.rawValue, problems: problems) }
+        try source.requireUsable(for: [step])
         if let list = section.name.fields.first, list.isList, list != .initRule, section[list] == nil {
             throw EngineError.missingRule(field: "\(section.name.rawValue).\(list.rawValue)")
         }

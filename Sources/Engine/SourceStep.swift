@@ -43,6 +43,15 @@ extension BookSource {
         }
     }
 
+    /// Refuses the first of `steps` this source's problems stop, naming them (`EngineError.unusableRules`, as
+    /// the engine refuses the step itself): a command that runs several steps says so before the first runs.
+    public func requireUsable(for steps: [SourceStep]) throws(EngineError) {
+        for step in steps {
+            let stopping = problems(stopping: step)
+            if !stopping.isEmpty { throw .unusableRules(step: step.rawValue, problems: stopping) }
+        }
+    }
+
     /// The problems that do not stop any of `steps`, for warnings.
     public func problems(notStopping steps: [SourceStep]) -> [SourceProblem] {
         let stopping = steps.flatMap { problems(stopping: $0) }

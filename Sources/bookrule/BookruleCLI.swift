@@ -1,7 +1,7 @@
 import BookRule
 
-/// The command line: picks a command, runs it, and maps the outcome to an exit status
-/// (0 success, 1 the work failed, 2 usage or invalid input).
+/// The command line: picks a command, runs it, and maps the outcome to an exit status (`ExitStatus`: 0 done,
+/// 1 some work failed, 2 the command line or the source cannot run).
 enum BookruleCLI {
     static let version = "0.1.0"
 
@@ -32,6 +32,10 @@ enum BookruleCLI {
     Options for every command:
       -h, --help     Show help for the command
       --version      Print bookrule's version
+
+    Exit status (every command): 0 done; 1 some of the work failed (a page, a chapter, a check, one source
+    or book among several); 2 the command line or the source cannot run (a bad flag, a file that cannot be
+    read, a rule a step of the command needs that cannot run: refused before anything is fetched).
 
     Run `bookrule <command> --help` for a command's options.
     """

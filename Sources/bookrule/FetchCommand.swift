@@ -10,7 +10,8 @@ enum FetchCommand {
     Reads the book page and every TOC page, then saves each chapter not yet in the library, one at a time and
     each on its own, so an interrupted run (Ctrl-C, a closed laptop, kill -9) loses at most the chapter in
     flight. Run the same command again to resume: saved chapters are skipped, failed ones retried, and chapters
-    new in the TOC fetched. Exit status 1 when any chapter in range is still missing.
+    new in the TOC fetched. Exit status 1 when any chapter in range is still missing, 2 when the command line
+    or the source cannot run (a rule the book page, TOC or content needs that cannot run: nothing is fetched).
 
     For audio (type 1) and image (type 2) sources, the files each chapter links are downloaded in order into
     media/BOOK_ID/ beside the library (0001-<hash>-001.jpg, …), resumably; a chapter counts as saved

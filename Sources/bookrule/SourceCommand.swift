@@ -40,6 +40,9 @@ enum SourceCommand {
 
         Fetching (live requests go through the polite fetcher: one request at a time per host):
         \(FetchOptions.help)
+
+        Exit status: 0 done, 1 the step failed (the site, the network, rules that found nothing), 2 the command
+        line or the source cannot run (a rule the step needs that cannot run is refused before any fetch).
         """
     }
 
@@ -168,10 +171,12 @@ enum SourceCommand {
     }
 
     /// Loads the file and picks the one source to run, warning (in `lint`'s words) about its problems that do
-    /// not stop `steps`; the engine refuses a step its problems stop, naming them.
+    /// not stop `steps` and refusing, before anything runs, when one of them stops a step (exit status 2, as
+    /// the engine's own refusal of the step: a command running several steps must not start the first).
     static func pickSource(path: String, name: String?, steps: [SourceStep], terminal: Terminal) throws -> BookSource {
         let source = try loadSource(path: path, name: name)
         for problem in source.problems(notStopping: steps) + source.warnings { terminal.error("warning: \(problem)") }
+        try source.requireUsable(for: steps)
         return source
     }
 

@@ -12,7 +12,9 @@ enum TestCommand {
     failed source is classed: unreachable, blocked by an anti-bot page, HTTP error, a rule broke, or could
     not check. A file holding an array runs every source in it. Fixtures live in
     Fixtures/<file stem>/ (Fixtures/<file stem>/<index>/ for array files): site.har (HAR 1.2, as browsers'
-    dev tools export it) and expected.json (the snapshot). Exit status 0 only when every step passes.
+    dev tools export it) and expected.json (the snapshot); pages.json, saved pages answered before site.har. Exit
+    status 0 only when every step passes (and the snapshot matches), 1 when a source fails (a rule that cannot
+    run included: that is what test reports), 2 when a file cannot be read or the command line cannot run.
 
     Options:
       --fixtures DIR      Fixture directory (one source only) instead of Fixtures/<stem>/

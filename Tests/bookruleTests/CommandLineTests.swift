@@ -1,4 +1,7 @@
+import BookRule
+import Foundation
 import Testing
+import TestSupport
 @testable import bookrule
 
 @Suite("Command-line parsing and exit codes")
@@ -39,6 +42,56 @@ struct CommandLineTests {
         let commandHelp = Terminal.capture()
         #expect(await BookruleCLI.run(["chapter", "--help"], terminal: commandHelp) == 0)
         #expect(commandHelp.output.contains("--next URL"))
+    }
+
+    @Test("one unusable content rule: exit 2 from chapter and fetch alike, 0 from info (which does not need it), 1 from lint and test (which report it)")
+    func unusableRuleExitStatus() async throws {
+        let scratch = try ScratchDirectory("exit-status")
+        let directory = scratch.path
+        for name in ["book.html", "toc.html", "chapter-1.html"] {
+            try FileManager.default.copyItem(atPath: "\(repositoryRoot)/Fixtures/authoring/pages/\(name)", toPath: "\(directory)/\(name)")
+        }
+        try """
+        {"https://www.example.com/novel/5/": "book.html", "https://www.example.com/novel/5/all.html": "toc.html",
+         "https://www.example.com/read/5/1.html": "chapter-1.html"}
+        """.write(toFile: directory + "/pages.json", atomically: true, encoding: .utf8)
+        let source = directory + "/broken.json"
+        try """
+        {"bookSourceName": "Broken content", "bookSourceUrl": "https://www.example.com",
+         "ruleBookInfo": {"name": "//div[@class='book']/h1/text()", "tocUrl": "//a[@id='all-chapters']/@href"},
+         "ruleToc": {"chapterList": "//ul[@id='chapter-list']/li/a", "chapterName": "text()", "chapterUrl": "@href"},
+         "ruleContent": {"content": "@js: if ("}}
+        """.write(toFile: source, atomically: true, encoding: .utf8)
+        let book = "https://www.example.com/novel/5/"
+        func run(_ words: [String]) async -> (Int32, String) {
+            let terminal = Terminal.capture()
+            let status = await BookruleCLI.run(words, terminal: terminal)
+            return (status, terminal.errors + terminal.output)
+        }
+        let chapter = await run(["chapter", "--source", source, "--saved-dir", directory, "https://www.example.com/read/5/1.html"])
+        let fetch = await run(["fetch", "--source", source, "--saved-dir", directory, "--library", directory + "/library.sqlite", book])
+        #expect(chapter.0 == ExitStatus.cannotRun.code, "\(chapter.1)")
+        #expect(fetch.0 == ExitStatus.cannotRun.code, "\(fetch.1)")
+        for (_, text) in [chapter, fetch] { #expect(text.contains("ruleContent.content"), "\(text)") }
+        // fetch refused before reading anything: no chapters were tried (and failed one by one).
+        #expect(!fetch.1.contains("failed chapters"), "\(fetch.1)")
+        let info = await run(["info", "--source", source, "--saved-dir", directory, book])
+        #expect(info.0 == ExitStatus.done.code, "\(info.1)")
+        let lint = await run(["lint", source])
+        #expect(lint.0 == ExitStatus.workFailed.code, "\(lint.1)")
+        let test = await run(["test", source, "--saved-dir", directory, "--fixtures", directory, "--book", book])
+        #expect(test.0 == ExitStatus.workFailed.code, "\(test.1)")
+    }
+
+    @Test("errors map to one exit-status table: usage and unusable rules 2, other failures 1")
+    func exitStatusTable() {
+        #expect(ExitStatus(for: UsageError("x")) == .cannotRun)
+        #expect(ExitStatus(for: EngineError.missingRule(field: "ruleToc.chapterList")) == .cannotRun)
+        #expect(ExitStatus(for: EngineError.unusableRules(step: "content", problems: [])) == .cannotRun)
+        #expect(ExitStatus(for: CancellationError()) == .workFailed)
+        #expect([ExitStatus.done, .workFailed, .cannotRun].map(\.code) == [0, 1, 2])
+        #expect(BookruleCLI.usage.contains("Exit status (every command): 0 done; 1 some of the work failed"))
+        #expect(SourceCommand.help("chapter").contains("Exit status: 0 done, 1 the step failed"))
     }
 
     @Test("a missing source file is invalid input: exit 2 with the reason on stderr")
