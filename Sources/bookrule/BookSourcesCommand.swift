@@ -77,12 +77,9 @@ enum BookSourcesCommand {
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: command))
             return 2
-        } catch let error as EngineError {
-            terminal.error("error: \(error)")
-            return ExitStatus(for: error).code
         } catch {
             terminal.error("error: \(error)")
-            return 1
+            return ExitStatus(for: error).code
         }
     }
 

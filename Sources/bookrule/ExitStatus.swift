@@ -14,13 +14,16 @@ enum ExitStatus: Int32 {
     /// The status the process exits with.
     var code: Int32 { rawValue }
 
-    /// The status for `error` met while working: `cannotRun` for a command line that cannot run as typed and for
-    /// a source whose rules cannot run the step, `workFailed` for anything else (the site, the network, a rule
-    /// that found nothing).
+    /// The status for `error`: `cannotRun` for a command line that cannot run as typed, a source file that
+    /// cannot be read, a source whose rules cannot run the step, a library that cannot be opened and an output
+    /// directory that cannot be used; `workFailed` for anything else (the site, the network, a rule that found
+    /// nothing, a write that failed).
     init(for error: any Error) {
         switch error {
-        case is UsageError: self = .cannotRun
+        case is UsageError, is SourceFileError: self = .cannotRun
         case EngineError.unusableRules, EngineError.missingRule: self = .cannotRun
+        case LibraryError.notALibrary, LibraryError.newerSchema, LibraryError.cannotCreateDirectory: self = .cannotRun
+        case ExportError.unusableDirectory, ExportError.outsideDirectory: self = .cannotRun
         default: self = .workFailed
         }
     }

@@ -56,7 +56,7 @@ enum ExportCommand {
             return 2
         } catch {
             terminal.error("error: \(ErrorHint.message(error))")
-            return 1
+            return ExitStatus(for: error).code
         }
     }
 

@@ -58,7 +58,7 @@ enum LibraryCommand {
             return 2
         } catch {
             terminal.error("error: \(ErrorHint.message(error))")
-            return 1
+            return ExitStatus(for: error).code
         }
     }
 }

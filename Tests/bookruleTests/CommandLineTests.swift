@@ -83,6 +83,18 @@ struct CommandLineTests {
         #expect(test.0 == ExitStatus.workFailed.code, "\(test.1)")
     }
 
+    @Test("a file that is not a library gives exit 2 from every command that opens one")
+    func notALibraryExitStatus() async throws {
+        let scratch = try ScratchDirectory("exit-status")
+        let library = scratch.path + "/library.sqlite"
+        try "not a database, just text that is long enough to fill a header".write(toFile: library, atomically: true, encoding: .utf8)
+        for words in [["library"], ["export", "1", "--txt"], ["update", "--all"], ["sources", "1"]] {
+            let terminal = Terminal.capture()
+            let status = await BookruleCLI.run(words + ["--library", library], terminal: terminal)
+            #expect(status == ExitStatus.cannotRun.code, "\(words): \(terminal.errors)")
+        }
+    }
+
     @Test("errors map to one exit-status table: usage and unusable rules 2, other failures 1")
     func exitStatusTable() {
         #expect(ExitStatus(for: UsageError("x")) == .cannotRun)
