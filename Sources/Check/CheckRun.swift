@@ -113,27 +113,11 @@ public struct CheckRun: Sendable {
     public func check(_ target: Target) async -> CheckReport {
         let fixture = target.fixture
         let transport: any HTTPTransport
-        var recorder: RecordingTransport?
-        switch mode {
-        case .replay:
-            do {
-                guard let replay = try fixture.transport(adding: saved) else {
-                    let advice = missingFixtureAdvice.map { " (\($0))" } ?? ""
-                    return Self.failedReport(target, "no fixture: \(fixture.harPath) does not exist\(advice)", kind: .couldNotCheck)
-                }
-                transport = replay
-            } catch {
-                return Self.failedReport(target, "\(error)", kind: .couldNotCheck)
-            }
-        case .record, .live:
-            guard let live else { return Self.failedReport(target, "no live transport was given", kind: .couldNotCheck) }
-            if mode == .record {
-                let recording = RecordingTransport(upstream: live(target.source))
-                recorder = recording
-                transport = recording
-            } else {
-                transport = live(target.source)
-            }
+        let recorder: RecordingTransport?
+        do {
+            (transport, recorder) = try self.transport(for: target)
+        } catch {
+            return Self.failedReport(target, error.message, kind: .couldNotCheck)
         }
 
         var report = await bounded(target, SourceCheck(source: target.source, transport: transport, options: options))
@@ -161,6 +145,36 @@ public struct CheckRun: Sendable {
                                            rules: [], checks: [], milliseconds: 0, failure: .couldNotCheck))
         }
         return report
+    }
+
+    /// Why a target cannot be checked at all.
+    private struct Unready: Error {
+        let message: String
+    }
+
+    /// What `target`'s requests go through in `mode`, and the recorder when recording: the one place a check's
+    /// transport is built.
+    private func transport(for target: Target) throws(Unready) -> (any HTTPTransport, RecordingTransport?) {
+        switch mode {
+        case .replay:
+            let replay: (any HTTPTransport)?
+            do {
+                replay = try target.fixture.transport(adding: saved)
+            } catch {
+                throw Unready(message: "\(error)")
+            }
+            guard let replay else {
+                let advice = missingFixtureAdvice.map { " (\($0))" } ?? ""
+                throw Unready(message: "no fixture: \(target.fixture.harPath) does not exist\(advice)")
+            }
+            return (replay, nil)
+        case .record, .live:
+            guard let live else { throw Unready(message: "no live transport was given") }
+            let upstream = live(target.source)
+            guard mode == .record else { return (upstream, nil) }
+            let recording = RecordingTransport(upstream: upstream)
+            return (recording, recording)
+        }
     }
 
     /// Runs `check`, giving up after `timeout`: a site that never answers must not stall the other sources. The

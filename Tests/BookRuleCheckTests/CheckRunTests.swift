@@ -37,6 +37,25 @@ struct CheckRunTests {
         #expect(clock.now - start < TestTime.bound(.seconds(30)))
     }
 
+    @Test("record saves the fixture's site.har when every step passed, and leaves it alone when one failed")
+    func recordOnlyWhenPassing() async throws {
+        let scratch = try ScratchDirectory("check-run")
+        let source = try #require(try BookSource.load(contentsOf: "\(root)/Sources-json/example-gbk.json").first)
+        // The recorded example stands in for the live site.
+        let site = try HARReplayTransport(contentsOf: "\(root)/Fixtures/example-gbk/site.har")
+        let target = CheckRun.Target(source: source, fixture: CheckFixture(directory: scratch.path + "/new/fixture"))
+        let recorded = await CheckRun(mode: .record, live: { _ in site }).check(target)
+        #expect(recorded.passed, "\(recorded.steps)")
+        let replayed = await CheckRun().check(target)
+        #expect(replayed.passed, "\(replayed.steps)")
+
+        let before = try Data(contentsOf: URL(fileURLWithPath: target.fixture.harPath))
+        let broken = await CheckRun(mode: .record, timeout: .seconds(1), live: { _ in HangingTransport() }).check(target)
+        #expect(broken.steps.last?.name == "record")
+        #expect(broken.steps.last?.error?.contains("was left as it was") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target.fixture.harPath)) == before)
+    }
+
     @Test("the default fixture is Fixtures/<file stem>/, with the index of a source in an array file")
     func defaultFixtureLayout() throws {
         #expect(CheckFixture(forSourceFile: "/x/Sources-json/site.json").directory == "Fixtures/site")
