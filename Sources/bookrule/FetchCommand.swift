@@ -143,9 +143,11 @@ enum FetchCommand {
             }
         }
 
+        let result = await work.result
+        display.endBarLine()
         let summary: DownloadSummary?
         do {
-            summary = try await work.value
+            summary = try result.get()
         } catch let error as UsageError {
             terminal.error("error: \(error)")
             return 2

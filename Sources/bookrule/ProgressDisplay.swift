@@ -153,6 +153,16 @@ final class ProgressDisplay: Sendable {
         terminal.errorRaw("\r\u{1B}[K" + text)
     }
 
+    /// Ends the bar's line, leaving its last state on screen, so that what follows (Ctrl-C's "interrupted: …",
+    /// an error) starts a line of its own instead of being written onto the bar. Nothing when no bar is shown.
+    func endBarLine() {
+        let shown = state.withLock { state -> Bool in
+            defer { state.barShown = false }
+            return state.barShown
+        }
+        if shown { terminal.errorRaw("\n") }
+    }
+
     private func clearBar() {
         let shown = state.withLock { state -> Bool in
             defer { state.barShown = false }
