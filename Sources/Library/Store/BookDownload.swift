@@ -368,9 +368,9 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
         case .emptyChapter(let url, let reason): return reason ?? "the content rules found no text on \(url)"
         case .mediaFailed(let url, let reason): return "the media file \(url) could not be downloaded: \(reason)"
         case .emptyTOC(let url):
-            return "ruleToc.chapterList selected nothing on \(url): the book has no chapters, so nothing was added to the library"
+            return "ruleToc.chapterList selected nothing on \(url): the book has no chapters, so the library is left as it was"
         case .untitledBook(let url):
-            return "ruleBookInfo.name gave no title on \(url) and no search result named the book, so nothing was added to the library"
+            return "ruleBookInfo.name gave no title on \(url) and no search result named the book, so the library is left as it was"
         }
     }
 }
