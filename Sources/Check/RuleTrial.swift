@@ -12,7 +12,7 @@ public struct RuleTrial: Sendable {
     public let rule: String
     /// The list rule whose elements the rule runs inside, if any (`ruleToc.chapterList`, say).
     public let listRule: String?
-    /// At most this many list elements are reported (all are counted).
+    /// At most this many list elements, matched nodes and values are reported (all are counted).
     public let elementLimit: Int
 
     /// Creates a trial.
@@ -22,8 +22,10 @@ public struct RuleTrial: Sendable {
         self.elementLimit = elementLimit
     }
 
-    /// Fetches `url` through `transport` (the polite fetcher) and parses the answer, whatever its status.
-    public static func fetchPage(_ url: String, transport: any HTTPTransport, charset: String? = nil) async throws -> (document: HTMLDocument, status: Int) {
+    /// Fetches `url` through `transport` (the polite fetcher) and parses the answer, whatever its status;
+    /// `bytes` is the body's size as received.
+    public static func fetchPage(_ url: String, transport: any HTTPTransport,
+                                 charset: String? = nil) async throws -> (document: HTMLDocument, status: Int, bytes: Int) {
         guard URLReference.isHTTP(url) else { throw EngineError.invalidURL(field: "the page", url: url) }
         let response: HTTPResponse
         do {
@@ -34,14 +36,16 @@ public struct RuleTrial: Sendable {
         do {
             let document = try HTMLDocument(bytes: response.body, url: response.url, contentType: response.contentType,
                                             charsetOption: charset)
-            return (document, response.status)
+            return (document, response.status, response.body.count)
         } catch {
             throw EngineError.document(url: response.url, error: error)
         }
     }
 
-    /// Runs the trial on `document`; throws when a rule does not compile or fails while running.
-    public func run(on document: HTMLDocument, status: Int = 200) throws(RuleError) -> RuleTrialResult {
+    /// Runs the trial on `document`, whose body was `bytes` long as received (nil: its decoded size); throws
+    /// when a rule does not compile or fails while running. Values read off a link attribute (`@href`, `@src`…)
+    /// are resolved against an http(s) page URL, as a URL field's are.
+    public func run(on document: HTMLDocument, status: Int = 200, bytes: Int? = nil) throws(RuleError) -> RuleTrialResult {
         let clock = ContinuousClock()
         let started = clock.now
         let environment = RuleEnvironment(baseURL: document.baseURL)
@@ -53,15 +57,19 @@ public struct RuleTrial: Sendable {
         if !(200..<300).contains(status) { warnings.append("the page answered HTTP \(status)") }
 
         let summary = RuleTrialResult.Page(url: document.url, charset: document.charset.description,
-                                           bytes: document.sourceText.utf8.count, status: status)
+                                           bytes: bytes ?? document.sourceByteCount, status: status)
+        let linkBase = URLReference.isHTTP(document.baseURL) && Self.readsLink(rule) ? document.baseURL : nil
+        let limit = elementLimit
         guard let listRule else {
             let parsed = try RuleParser.parse(rule, field: "rule", kind: .string)
             let reading = Self.reading(parsed, kind: .string)
             let context = document.rootContext
             let matched = try parsed.matchedNodes(in: context, environment: environment)
-            let values = try parsed.texts(in: context, environment: environment).map(Self.cleaned)
+            let values = try parsed.texts(in: context, environment: environment).map { Self.cleaned($0, linkBase: linkBase) }
             return RuleTrialResult(page: summary, rule: reading, list: nil, listCount: nil,
-                                   matches: matched.map { $0.map(Self.match) }, values: values, elements: nil,
+                                   matches: matched.map { $0.prefix(limit).map(Self.match) }, matchCount: matched?.count,
+                                   values: Array(values.prefix(limit)), valueCount: values.count,
+                                   hasValue: values.contains { !$0.isEmpty }, elements: nil,
                                    warnings: warnings + (reading.warning.map { [$0] } ?? []),
                                    milliseconds: Self.milliseconds(clock.now - started))
         }
@@ -73,16 +81,20 @@ public struct RuleTrial: Sendable {
         let items = try list.elements(in: document.rootContext, environment: environment)
         var elements: [RuleTrialResult.Element] = []
         var values: [String] = []
+        var valueCount = 0
+        var hasValue = false
         var emptyCount = 0
         for (index, item) in items.enumerated() {
-            let itemValues = try parsed.texts(in: item, environment: environment).map(Self.cleaned)
-            values += itemValues
-            if itemValues.allSatisfy(\.isEmpty) { emptyCount += 1 }
-            guard index < elementLimit else { continue }
+            let itemValues = try parsed.texts(in: item, environment: environment).map { Self.cleaned($0, linkBase: linkBase) }
+            valueCount += itemValues.count
+            if values.count < limit { values += itemValues.prefix(limit - values.count) }
+            if itemValues.allSatisfy(\.isEmpty) { emptyCount += 1 } else { hasValue = true }
+            guard index < limit else { continue }
             let matched = try parsed.matchedNodes(in: item, environment: environment)
             let (path, snippet) = Self.describe(item)
             elements.append(RuleTrialResult.Element(index: index + 1, path: path, snippet: snippet,
-                                                    matches: matched.map { $0.map(Self.match) }, values: itemValues))
+                                                    matches: matched.map { $0.prefix(limit).map(Self.match) },
+                                                    matchCount: matched?.count, values: itemValues))
         }
         if !items.isEmpty && emptyCount == items.count {
             warnings.append("the rule gave nothing in any of the \(items.count) list element(s)")
@@ -90,7 +102,7 @@ public struct RuleTrial: Sendable {
             warnings.append("the rule gave nothing in \(emptyCount) of the \(items.count) list element(s)")
         }
         return RuleTrialResult(page: summary, rule: reading, list: listReading, listCount: items.count, matches: nil,
-                               values: values, elements: elements,
+                               matchCount: nil, values: values, valueCount: valueCount, hasValue: hasValue, elements: elements,
                                warnings: warnings + [listReading.warning, reading.warning].compactMap { $0 },
                                milliseconds: Self.milliseconds(clock.now - started))
     }
@@ -111,6 +123,24 @@ public struct RuleTrial: Sendable {
     /// trimmed paragraphs.
     public static func cleaned(_ value: RuleText) -> String {
         value.isMarkup ? HTMLTextFormatter.text(fromMarkup: value.text) : HTMLTextFormatter.paragraphs(of: value.text)
+    }
+
+    /// `cleaned(_:)`, then, with `linkBase`, a one-line value resolved against it as a URL field resolves it.
+    private static func cleaned(_ value: RuleText, linkBase: String?) -> String {
+        let text = cleaned(value)
+        guard let linkBase, !text.isEmpty, !text.contains("\n") else { return text }
+        return URLReference.resolve(text, against: linkBase) ?? text
+    }
+
+    /// Attributes whose values are links.
+    private static let linkAttributes: Set<String> = ["href", "src", "data-src", "data-original", "action", "poster"]
+
+    /// Whether the rule's last step reads a link attribute (`//a/@href`, `a@href`, `tag.img@src`, or `href` run
+    /// inside list elements), looking at the rule before any `##` clean-up.
+    static func readsLink(_ rule: String) -> Bool {
+        let path = (rule.components(separatedBy: "##").first ?? rule).trimmingASCIIWhitespace().lowercased()
+        guard let last = path.split(separator: "@", omittingEmptySubsequences: false).last else { return false }
+        return linkAttributes.contains(last.trimmingASCIIWhitespace())
     }
 
     private static func match(_ node: HTMLNode) -> RuleTrialResult.Match {

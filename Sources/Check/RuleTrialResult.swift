@@ -6,7 +6,8 @@ public struct RuleTrialResult: Sendable, Codable, Equatable {
         public var url: String
         /// How its bytes were decoded, e.g. `GB18030 (<meta> tag: gbk)`.
         public var charset: String
-        /// The size of the decoded page in UTF-8 bytes.
+        /// The size of the page as received (a saved file's size), before decoding: a 12,818-byte GBK page
+        /// is 12,818, not the size of its UTF-8 text.
         public var bytes: Int
         /// The HTTP status it came with (200 for a saved page).
         public var status: Int
@@ -40,8 +41,10 @@ public struct RuleTrialResult: Sendable, Codable, Equatable {
         public var path: String
         /// The start of its markup.
         public var snippet: String
-        /// The nodes the rule matched inside it (nil when the rule yields text, not nodes).
+        /// The nodes the rule matched inside it, up to the trial's limit (nil when the rule yields text, not nodes).
         public var matches: [Match]?
+        /// How many nodes the rule matched inside it (all of them).
+        public var matchCount: Int?
         /// The rule's values inside it, cleaned.
         public var values: [String]
     }
@@ -54,10 +57,18 @@ public struct RuleTrialResult: Sendable, Codable, Equatable {
     public var list: Reading?
     /// How many elements the list rule selected.
     public var listCount: Int?
-    /// The nodes the rule matched on the page (without a list rule; nil when it yields text, not nodes).
+    /// The nodes the rule matched on the page, up to the trial's limit (without a list rule; nil when it
+    /// yields text, not nodes).
     public var matches: [Match]?
-    /// Every value, cleaned as the engine cleans field values (markup read, paragraphs trimmed).
+    /// How many nodes the rule matched on the page (all of them; nil as for `matches`).
+    public var matchCount: Int?
+    /// The values, up to the trial's limit, cleaned as the engine cleans field values (markup read,
+    /// paragraphs trimmed; a link attribute's value resolved against an http(s) page URL).
     public var values: [String]
+    /// How many values the rule gave (all of them).
+    public var valueCount: Int
+    /// Whether any value is not empty (all of them, not only those listed).
+    public var hasValue: Bool
     /// The list's elements (up to the trial's limit), with a list rule.
     public var elements: [Element]?
     /// What the author should know: a misread rule, a charset overruled, an anti-bot page, empty elements.

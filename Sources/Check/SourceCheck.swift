@@ -11,6 +11,9 @@ import BookRuleScript
 public struct SourceCheck: Sendable {
     /// The search step's error when there is no keyword to search for (the caller says how to give one).
     public static let missingKeyword = "no keyword: set ruleSearch.checkKeyWord in the source or give one"
+    /// The search step's error when the source has no `searchUrl`: no keyword helps, a book page does (the
+    /// caller says how to give one).
+    public static let noSearchURL = "the source has no searchUrl, so there is nothing to search; start at a book page"
 
     /// The source under test.
     public let source: BookSource
@@ -45,7 +48,12 @@ public struct SourceCheck: Sendable {
         let keyword = options.keyword ?? source.search.raw["checkKeyWord"]?.value.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         var bookURL = options.bookURL
         var variables: [String: String] = [:]
-        if let keyword {
+        if source.searchURL == nil {
+            steps.append(StepReport(name: "search", status: options.bookURL == nil ? .failed : .skipped,
+                                    error: Self.noSearchURL,
+                                    requests: [], rules: [], checks: [], milliseconds: 0,
+                                    failure: options.bookURL == nil ? .couldNotCheck : nil))
+        } else if let keyword {
             snapshot.keyword = keyword
             let step = await run("search", tracer, watch) { () async throws -> [CheckResult] in
                 let page = try await engine.search(key: keyword)

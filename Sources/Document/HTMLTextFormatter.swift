@@ -2,7 +2,8 @@ import CLibXML2
 
 /// Turns markup into the plain text a reader sees: block elements and `<br>` become line breaks, other tags
 /// are dropped, scripts and styles removed, entities decoded, runs of spaces collapsed, and every paragraph
-/// trimmed of ASCII space, NO-BREAK SPACE and IDEOGRAPHIC SPACE. Empty paragraphs are dropped.
+/// trimmed of ASCII space, NO-BREAK SPACE, IDEOGRAPHIC SPACE and EN/EM SPACE (U+2000–U+200A). Empty paragraphs
+/// are dropped.
 public enum HTMLTextFormatter {
     /// Elements whose content is never text for a reader.
     static let skipped: Set<String> = [

@@ -4,8 +4,9 @@ extension StringProtocol {
         trimmed(paragraphSpace: false)
     }
 
-    /// The string trimmed of ASCII whitespace, NO-BREAK SPACE and IDEOGRAPHIC SPACE, which novel sites use to
-    /// indent paragraphs.
+    /// The string trimmed of ASCII whitespace, NO-BREAK SPACE, IDEOGRAPHIC SPACE and the typographic spaces
+    /// U+2000–U+200A (`&ensp;`, `&emsp;`, `&thinsp;`…), which novel sites use to indent paragraphs (Legado trims
+    /// every Unicode space off a paragraph).
     package func trimmingParagraphSpace() -> String {
         trimmed(paragraphSpace: true)
     }
@@ -41,7 +42,7 @@ extension StringProtocol {
 /// Trimming on UTF-8 bytes: it runs for every field of every chapter, so it must not walk Characters.
 package enum SpaceTrimming {
     /// The part of `bytes` left after dropping leading and trailing ASCII whitespace (and, with
-    /// `paragraphSpace`, NO-BREAK SPACE and IDEOGRAPHIC SPACE).
+    /// `paragraphSpace`, NO-BREAK SPACE, IDEOGRAPHIC SPACE and U+2000–U+200A: EN SPACE, EM SPACE…).
     package static func range(of bytes: UnsafeBufferPointer<UInt8>, paragraphSpace: Bool) -> Range<Int> {
         var start = 0
         var end = bytes.count
@@ -53,6 +54,8 @@ package enum SpaceTrimming {
                 start += 2
             } else if paragraphSpace, byte == 0xE3, end - start >= 3, bytes[start + 1] == 0x80, bytes[start + 2] == 0x80 {
                 start += 3
+            } else if paragraphSpace, byte == 0xE2, end - start >= 3, bytes[start + 1] == 0x80, bytes[start + 2] <= 0x8A {
+                start += 3  // U+2000–U+200A (E2 80 80–8A); U+200B ZERO WIDTH SPACE is not a space
             } else {
                 break
             }
@@ -64,6 +67,8 @@ package enum SpaceTrimming {
             } else if paragraphSpace, byte == 0xA0, end - start >= 2, bytes[end - 2] == 0xC2 {
                 end -= 2
             } else if paragraphSpace, byte == 0x80, end - start >= 3, bytes[end - 2] == 0x80, bytes[end - 3] == 0xE3 {
+                end -= 3
+            } else if paragraphSpace, byte >= 0x80, byte <= 0x8A, end - start >= 3, bytes[end - 2] == 0x80, bytes[end - 3] == 0xE2 {
                 end -= 3
             } else {
                 break

@@ -164,8 +164,6 @@ public struct SourceEngine: Sendable {
         var elementCount = 0
         var titledCount = 0
         var linkedCount = 0
-        var nonHTTP = 0
-        var firstNonHTTP: String?
 
         while !pending.isEmpty {
             let pageURL = pending.removeFirst()
@@ -204,15 +202,7 @@ public struct SourceEngine: Sendable {
                 let chapterURL = reader.url(.chapterUrl, &warnings, scratch: &scratch) ?? ""
                 elementCount += 1
                 if !title.isEmpty { titledCount += 1 }
-                if !chapterURL.isEmpty {
-                    linkedCount += 1
-                    // Resolved links almost always start with a lower-case scheme: skip the parse for those.
-                    if !isVolume, !chapterURL.utf8.starts(with: Self.httpsPrefix), !chapterURL.utf8.starts(with: Self.httpPrefix),
-                       !URLReference.isHTTP(chapterURL) {
-                        nonHTTP += 1
-                        if firstNonHTTP == nil { firstNonHTTP = chapterURL }
-                    }
-                }
+                if !chapterURL.isEmpty { linkedCount += 1 }
                 if title.isEmpty && chapterURL.isEmpty { continue }
                 entries.append(Chapter(index: 0, title: title, url: isVolume ? chapterURL : (chapterURL.isEmpty ? document.url : chapterURL),
                                        isVolume: isVolume, isVIP: reader.flag(.isVip, &warnings),
@@ -236,9 +226,6 @@ public struct SourceEngine: Sendable {
                 throw EngineError.fieldEmptyEverywhere(field: "ruleToc.chapterUrl", list: "ruleToc.chapterList", elements: elementCount)
             }
         }
-        if let firstNonHTTP {
-            warnings.add("\(nonHTTP) chapter URL(s) are not http(s) links (the first: \"\(firstNonHTTP)\"); they cannot be fetched as they are (a javascript: link usually means the real URL is in the script's arguments)")
-        }
         if listRule.reversed { entries.reverse() }
         // De-duplicate keeping the LAST occurrence, as Legado does: a "latest chapters" block above the full
         // list then drops out instead of putting the newest chapters first.
@@ -255,6 +242,18 @@ public struct SourceEngine: Sendable {
         }
         entries = []
         for index in chapters.indices { chapters[index].index = index }
+        // Counted on the list as it is returned: a `javascript:` link repeated on every entry is one chapter.
+        var nonHTTP = 0
+        var firstNonHTTP: String?
+        // Resolved links almost always start with a lower-case scheme: skip the parse for those.
+        for chapter in chapters where !chapter.isVolume && !chapter.url.utf8.starts(with: Self.httpsPrefix)
+            && !chapter.url.utf8.starts(with: Self.httpPrefix) && !URLReference.isHTTP(chapter.url) {
+            nonHTTP += 1
+            if firstNonHTTP == nil { firstNonHTTP = chapter.url }
+        }
+        if let firstNonHTTP {
+            warnings.add("\(nonHTTP) chapter URL(s) are not http(s) links (the first: \"\(firstNonHTTP)\"); they cannot be fetched as they are (a javascript: link usually means the real URL is in the script's arguments)")
+        }
         if duplicates > 0 { warnings.add("dropped \(duplicates) chapter(s) whose URL is listed again later") }
         noteScriptMessages(&warnings)
         return TableOfContents(chapters: chapters, pages: pages, warnings: warnings.list, droppedDuplicates: duplicates,

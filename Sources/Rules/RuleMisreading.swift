@@ -4,6 +4,9 @@
 public enum RuleMisreading {
     /// A warning for `text` as a rule of `kind`, or nil when it reads as its author probably meant.
     public static func warning(for text: String, kind: RuleKind) -> String? {
+        // A field of an AllInOne (`:regex`) list is a template over the match's groups (`$1`, `$2`): nothing in
+        // it is read as JSoup, so nothing is misread.
+        guard kind != .groupField else { return nil }
         var rule = text.trimmingASCIIWhitespace()
         // A list rule's leading `-` (reverse) or `+` is its order, not part of the path (`-//ul/li` is XPath).
         if kind == .list, rule.hasPrefix("-") || rule.hasPrefix("+") { rule = String(rule.dropFirst()).trimmingASCIIWhitespace() }

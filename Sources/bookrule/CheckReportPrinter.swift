@@ -45,6 +45,7 @@ struct CheckReportPrinter {
             }
             var summary = step.error ?? step.checks.first?.detail ?? step.checks.first?.name ?? ""
             if step.error == SourceCheck.missingKeyword { summary += " with --keyword" }
+            if step.error == SourceCheck.noSearchURL { summary += " with --book URL" }
             terminal.print("  \(mark) \(step.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(summary)")
             guard verbose || step.status == .failed else { continue }
             for request in step.requests {

@@ -154,39 +154,39 @@ final class DownloadProgressDisplay: Sendable {
 
     /// One JSON line for `event`: `event`, `id`, `name`, and the event's fields.
     static func json(_ event: MediaDownloadEvent, name: String) -> String {
-        var fields: [String: String] = ["id": event.id, "name": name]
+        var fields: [String: JSONValue] = ["id": .string(event.id), "name": .string(name)]
         func progress(_ value: MediaDownloadProgress) {
-            fields["receivedBytes"] = String(value.receivedBytes)
-            if let total = value.totalBytes { fields["totalBytes"] = String(total) }
-            fields["bytesPerSecond"] = String(Int64(value.bytesPerSecond))
+            fields["receivedBytes"] = ProgressDisplay.number(value.receivedBytes)
+            if let total = value.totalBytes { fields["totalBytes"] = ProgressDisplay.number(total) }
+            fields["bytesPerSecond"] = ProgressDisplay.number(Int64(value.bytesPerSecond))
         }
         switch event {
         case .queued:
-            fields["event"] = "queued"
+            fields["event"] = .string("queued")
         case .started(_, let offset):
-            fields["event"] = "started"
-            fields["resumingAt"] = String(offset)
+            fields["event"] = .string("started")
+            fields["resumingAt"] = ProgressDisplay.number(offset)
         case .progress(_, let value):
-            fields["event"] = "progress"
+            fields["event"] = .string("progress")
             progress(value)
         case .restarted(_, let reason):
-            fields["event"] = "restarted"
-            fields["reason"] = reason
+            fields["event"] = .string("restarted")
+            fields["reason"] = .string(reason)
         case .retrying(_, let attempt, let reason):
-            fields["event"] = "retrying"
-            fields["attempt"] = String(attempt)
-            fields["reason"] = reason
+            fields["event"] = .string("retrying")
+            fields["attempt"] = ProgressDisplay.number(attempt)
+            fields["reason"] = .string(reason)
         case .paused(_, let value):
-            fields["event"] = "paused"
+            fields["event"] = .string("paused")
             progress(value)
         case .completed(_, let path, let bytes, let alreadyPresent):
-            fields["event"] = "completed"
-            fields["path"] = path
-            fields["bytes"] = String(bytes)
-            fields["alreadyPresent"] = String(alreadyPresent)
+            fields["event"] = .string("completed")
+            fields["path"] = .string(path)
+            fields["bytes"] = ProgressDisplay.number(bytes)
+            fields["alreadyPresent"] = .bool(alreadyPresent)
         case .failed(_, let error):
-            fields["event"] = "failed"
-            fields["error"] = error.description
+            fields["event"] = .string("failed")
+            fields["error"] = .string(error.description)
         }
         return ProgressDisplay.json(fields)
     }

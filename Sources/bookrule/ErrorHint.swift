@@ -16,6 +16,9 @@ enum ErrorHint {
             case .unusableDirectory, .outsideDirectory: return "\(error) (with -o)"
             default: return "\(error)"
             }
+        case let error as DownloadError:
+            if case .untitledBook = error { return "\(error) (fetch it with --search KEYWORD, or add a ruleBookInfo.name rule)" }
+            return "\(error)"
         case let error as EngineError:
             if case .transport(_, let cause) = error, let cause = cause as? SavedPageError, case .notSaved(_, let url, _, _) = cause {
                 return "\(error) (save that page too and add --saved '\(url)'=FILE, or list it in --saved-dir's pages.json)"

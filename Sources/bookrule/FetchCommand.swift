@@ -12,6 +12,9 @@ enum FetchCommand {
     flight. Run the same command again to resume: saved chapters are skipped, failed ones retried, and chapters
     new in the TOC fetched. Exit status 1 when any chapter in range is still missing, 2 when the command line
     or the source cannot run (a rule the book page, TOC or content needs that cannot run: nothing is fetched).
+    A TOC that lists no chapter (ruleToc.chapterList selected nothing) or a book with no title (the book page's
+    ruleBookInfo.name, else the search result's name, else the title the library has) fails with exit status 1
+    and adds nothing.
 
     For audio (type 1) and image (type 2) sources, the files each chapter links are downloaded in order into
     media/BOOK_ID/ beside the library (0001-<hash>-001.jpg, …), resumably; a chapter counts as saved
@@ -109,6 +112,7 @@ enum FetchCommand {
         let work = Task { () async throws -> DownloadSummary? in
             var bookURL = arguments.positionals.first ?? ""
             var variables: [String: String] = [:]
+            var name: String?
             if let keyword = arguments.value("--search") {
                 let page = try await fetch.engine.search(key: keyword)
                 let pick = try arguments.positiveInt("--pick", default: 1)
@@ -123,10 +127,11 @@ enum FetchCommand {
                 }
                 bookURL = page.results[pick - 1].bookURL
                 variables = page.results[pick - 1].variables
+                name = page.results[pick - 1].name
             }
             var summary: DownloadSummary?
             let mirrors = try arguments.positiveInt("--mirrors", default: 1, maximum: 16)
-            for try await event in fetch.run(bookURL: bookURL, range: range, variables: variables, mirrors: mirrors) {
+            for try await event in fetch.run(bookURL: bookURL, range: range, variables: variables, mirrors: mirrors, name: name) {
                 display.handle(event)
                 if case .finished(let final) = event { summary = final }
             }
@@ -144,9 +149,11 @@ enum FetchCommand {
             }
         }
 
+        let result = await work.result
+        display.endBarLine()
         let summary: DownloadSummary?
         do {
-            summary = try await work.value
+            summary = try result.get()
         } catch let error as UsageError {
             terminal.error("error: \(error)")
             return 2

@@ -97,10 +97,10 @@ final class ProgressDisplay: Sendable {
     /// Shows what the polite fetcher is doing: a wait before a request, or a retry.
     func handle(_ event: FetchEvent) {
         if mode == .json {
-            terminal.error(Self.json(["event": "request", "host": event.host, "url": event.url,
-                                      "status": event.status.map(String.init) ?? "", "bytes": String(event.bytes),
-                                      "waitSeconds": String(format: "%.3f", event.wait.seconds),
-                                      "retryReason": event.retryReason.map { "\($0)" } ?? ""]))
+            terminal.error(Self.json(["event": .string("request"), "host": .string(event.host), "url": .string(event.url),
+                                      "status": event.status.map(Self.number) ?? .null, "bytes": Self.number(event.bytes),
+                                      "waitSeconds": .number(String(format: "%.3f", event.wait.seconds)),
+                                      "retryReason": event.retryReason.map { .string("\($0)") } ?? .null]))
             return
         }
         let reading = state.withLock { state -> Bool in
@@ -153,6 +153,16 @@ final class ProgressDisplay: Sendable {
         terminal.errorRaw("\r\u{1B}[K" + text)
     }
 
+    /// Ends the bar's line, leaving its last state on screen, so that what follows (Ctrl-C's "interrupted: …",
+    /// an error) starts a line of its own instead of being written onto the bar. Nothing when no bar is shown.
+    func endBarLine() {
+        let shown = state.withLock { state -> Bool in
+            defer { state.barShown = false }
+            return state.barShown
+        }
+        if shown { terminal.errorRaw("\n") }
+    }
+
     private func clearBar() {
         let shown = state.withLock { state -> Bool in
             defer { state.barShown = false }
@@ -168,37 +178,50 @@ final class ProgressDisplay: Sendable {
     }
 
     private func emitJSON(_ event: DownloadEvent) {
-        let fields: [String: String]
+        let fields: [String: JSONValue]
         switch event {
         case .bookInfo(let book, _):
-            fields = ["event": "book", "id": String(book.id), "name": book.name, "author": book.author, "url": book.url]
+            fields = ["event": .string("book"), "id": Self.number(book.id), "name": .string(book.name), "author": .string(book.author),
+                      "url": .string(book.url)]
         case .tocMerged(let merge, let chapters, _):
-            fields = ["event": "toc", "chapters": String(chapters), "added": String(merge.added)]
+            fields = ["event": .string("toc"), "chapters": Self.number(chapters), "added": Self.number(merge.added)]
         case .started(let total, let saved, let toFetch):
-            fields = ["event": "started", "total": String(total), "alreadySaved": String(saved), "toFetch": String(toFetch)]
+            fields = ["event": .string("started"), "total": Self.number(total), "alreadySaved": Self.number(saved),
+                      "toFetch": Self.number(toFetch)]
         case .chapterStarted(let position, let title):
-            fields = ["event": "chapterStarted", "number": String(position + 1), "title": title]
+            fields = ["event": .string("chapterStarted"), "number": Self.number(position + 1), "title": .string(title)]
         case .chapterSaved(let position, let title, let characters):
-            fields = ["event": "chapterSaved", "number": String(position + 1), "title": title, "characters": String(characters)]
+            fields = ["event": .string("chapterSaved"), "number": Self.number(position + 1), "title": .string(title),
+                      "characters": Self.number(characters)]
         case .chapterFromOtherSource(let position, let title, let sourceName, let error):
-            fields = ["event": "chapterFromOtherSource", "number": String(position + 1), "title": title,
-                      "source": sourceName, "error": error]
+            fields = ["event": .string("chapterFromOtherSource"), "number": Self.number(position + 1), "title": .string(title),
+                      "source": .string(sourceName), "error": .string(error)]
         case .chapterFailed(let position, let title, let error):
-            fields = ["event": "chapterFailed", "number": String(position + 1), "title": title, "error": error]
+            fields = ["event": .string("chapterFailed"), "number": Self.number(position + 1), "title": .string(title),
+                      "error": .string(error)]
         case .coverMissing(let problem):
-            fields = ["event": "coverMissing", "warning": problem.description]
+            fields = ["event": .string("coverMissing"), "warning": .string(problem.description)]
         case .picturesMissing(let problems):
-            fields = ["event": "picturesMissing", "count": String(problems.count),
-                      "urls": problems.map(\.url).joined(separator: " ")]
+            fields = ["event": .string("picturesMissing"), "count": Self.number(problems.count),
+                      "urls": .string(problems.map(\.url).joined(separator: " "))]
         case .finished(let summary):
-            fields = ["event": "finished", "fetched": String(summary.fetched), "failed": String(summary.failures.count),
-                      "missing": String(summary.missing), "cancelled": String(summary.cancelled)]
+            fields = ["event": .string("finished"), "fetched": Self.number(summary.fetched), "failed": Self.number(summary.failures.count),
+                      "missing": Self.number(summary.missing), "cancelled": .bool(summary.cancelled)]
         }
         terminal.print(Self.json(fields))
     }
 
-    static func json(_ fields: [String: String]) -> String {
-        (try? JSONWriter.string(fields)) ?? "{}"
+    /// One JSON line of `fields`, keys sorted, counts as JSON numbers and flags as JSON booleans (scripts
+    /// reading `--json` compare `"cancelled": false`, not the string `"false"`).
+    static func json(_ fields: [String: JSONValue]) -> String {
+        let here = SourceLocation(line: 1, column: 1)
+        let members = fields.sorted { $0.key < $1.key }.map { (key: $0.key, value: JSONNode($0.value, location: here)) }
+        return JSONValue.object(JSONObject(members: members)).serialized()
+    }
+
+    /// An integer as a JSON number.
+    static func number<Integer: BinaryInteger>(_ value: Integer) -> JSONValue {
+        .number(String(value))
     }
 
     private static func clock(_ seconds: Double) -> String {

@@ -14,9 +14,11 @@ enum TryCommand {
 
     Options:
       --list LIST_RULE    Run RULE inside each element of LIST_RULE, as a TOC reads chapterName in chapterList
-      --url URL           The page's real URL, for a saved file (relative links resolve against it)
+      --url URL           The page's real URL, for a saved file: values read off a link attribute
+                          (@href, @src…) are shown resolved against it, as a URL field resolves them
       --charset NAME      Decode the page as NAME (as a source's charset option does)
-      --limit N           Show at most N matches, values and list elements (default 20; all are counted)
+      --limit N           Show at most N matches, values and list elements (default 20; all are counted),
+                          with --json too
       --json              Print the result as JSON
       -h, --help          Show this help
 
@@ -47,10 +49,11 @@ enum TryCommand {
 
         let document: HTMLDocument
         var status = 200
+        let bytes: Int
         do {
             if URLReference.isHTTP(target) {
                 let fetcher = try FetchOptions(arguments).fetcher(terminal: terminal)
-                (document, status) = try await RuleTrial.fetchPage(target, transport: fetcher, charset: charset)
+                (document, status, bytes) = try await RuleTrial.fetchPage(target, transport: fetcher, charset: charset)
             } else {
                 let url = arguments.value("--url") ?? (target == "-" ? "file:///dev/stdin"
                     : URL(fileURLWithPath: target).standardizedFileURL.absoluteString)
@@ -59,6 +62,7 @@ enum TryCommand {
                 }
                 let page = try SavedPage.read(target, url: url)
                 document = try HTMLDocument(bytes: page.body, url: url, charsetOption: charset)
+                bytes = page.body.count
             }
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: "try"))
@@ -73,7 +77,7 @@ enum TryCommand {
 
         let result: RuleTrialResult
         do {
-            result = try RuleTrial(rule: rule, listRule: arguments.value("--list"), elementLimit: limit).run(on: document, status: status)
+            result = try RuleTrial(rule: rule, listRule: arguments.value("--list"), elementLimit: limit).run(on: document, status: status, bytes: bytes)
         } catch {
             terminal.error("error: \(error)")
             return 2
@@ -88,7 +92,7 @@ enum TryCommand {
         } else {
             printResult(result, limit: limit, terminal)
         }
-        return result.values.contains { !$0.isEmpty } ? 0 : 1
+        return result.hasValue ? 0 : 1
     }
 
     private static func printResult(_ result: RuleTrialResult, limit: Int, _ terminal: Terminal) {
@@ -100,19 +104,23 @@ enum TryCommand {
             terminal.print("list     \(count) element(s)")
             for element in elements.prefix(limit) {
                 terminal.print("  \(element.index). \(element.path)  \(element.snippet)")
-                for match in (element.matches ?? []).prefix(limit) { terminal.print("       matched \(match.path)  \(match.snippet)") }
+                for match in element.matches ?? [] { terminal.print("       matched \(match.path)  \(match.snippet)") }
+                if let count = element.matchCount, count > (element.matches ?? []).count {
+                    terminal.print("       … \(count - (element.matches ?? []).count) more match(es)")
+                }
                 terminal.print("       → " + (element.values.isEmpty ? "(nothing)" : element.values.map(quoted).joined(separator: ", ")))
             }
             if count > elements.prefix(limit).count { terminal.print("  … \(count - elements.prefix(limit).count) more element(s)") }
         } else if let matches = result.matches {
-            terminal.print("matched  \(matches.count) node(s)")
-            for (index, match) in matches.prefix(limit).enumerated() { terminal.print("  \(index + 1). \(match.path)  \(match.snippet)") }
-            if matches.count > limit { terminal.print("  … \(matches.count - limit) more") }
+            let count = result.matchCount ?? matches.count
+            terminal.print("matched  \(count) node(s)")
+            for (index, match) in matches.enumerated() { terminal.print("  \(index + 1). \(match.path)  \(match.snippet)") }
+            if count > matches.count { terminal.print("  … \(count - matches.count) more") }
         }
-        terminal.print("values   \(result.values.count) after cleaning")
+        terminal.print("values   \(result.valueCount) after cleaning")
         if result.elements == nil {
-            for (index, value) in result.values.prefix(limit).enumerated() { terminal.print("  \(index + 1). \(quoted(value))") }
-            if result.values.count > limit { terminal.print("  … \(result.values.count - limit) more") }
+            for (index, value) in result.values.enumerated() { terminal.print("  \(index + 1). \(quoted(value))") }
+            if result.valueCount > result.values.count { terminal.print("  … \(result.valueCount - result.values.count) more") }
         }
         terminal.print(String(format: "time     %.1f ms", result.milliseconds))
     }

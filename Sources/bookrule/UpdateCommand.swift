@@ -74,6 +74,7 @@ enum UpdateCommand {
         let interrupts = InterruptHandler { work.cancel() }
         let outcomes = await work.value
         interrupts.stop()
+        display.endBarLine()
         terminal.print(table(outcomes))
         if outcomes.contains(where: \.cancelled) || outcomes.count < books.count {
             terminal.error("interrupted: everything saved so far is kept; run the same command again to resume")

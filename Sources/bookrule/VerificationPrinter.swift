@@ -8,18 +8,20 @@ enum VerificationPrinter {
             for chapter in report.chapters {
                 for finding in chapter.findings {
                     terminal.print(ProgressDisplay.json([
-                        "event": "verification", "chapter": String(chapter.position + 1), "title": chapter.title,
-                        "source": finding.sourceName, "sourceURL": finding.sourceURL, "kind": finding.kind.rawValue,
-                        "reason": finding.reason,
+                        "event": .string("verification"), "chapter": ProgressDisplay.number(chapter.position + 1),
+                        "title": .string(chapter.title), "source": .string(finding.sourceName),
+                        "sourceURL": .string(finding.sourceURL), "kind": .string(finding.kind.rawValue),
+                        "reason": .string(finding.reason),
                     ]))
                 }
             }
             for left in report.leftOut {
-                terminal.print(ProgressDisplay.json(["event": "verificationLeftOut", "source": left.name, "reason": left.reason]))
+                terminal.print(ProgressDisplay.json(["event": .string("verificationLeftOut"), "source": .string(left.name),
+                                                     "reason": .string(left.reason)]))
             }
             terminal.print(ProgressDisplay.json([
-                "event": "verified", "chapters": String(report.chapters.count), "sources": String(report.sources.count),
-                "suspect": String(report.suspect.count),
+                "event": .string("verified"), "chapters": ProgressDisplay.number(report.chapters.count),
+                "sources": ProgressDisplay.number(report.sources.count), "suspect": ProgressDisplay.number(report.suspect.count),
             ]))
             return
         }

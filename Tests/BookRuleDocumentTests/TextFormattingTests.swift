@@ -45,6 +45,16 @@ struct TextFormattingTests {
         #expect(HTMLTextFormatter.text(fromMarkup: "<b>a\nb</b><br>c") == "a b\nc")
     }
 
+    @Test("&emsp; and &ensp; indents are trimmed off paragraphs as U+3000 ones are (Legado trims every space)")
+    func emSpaceIndents() throws {
+        let document = try page("<div id='c'>&emsp;&emsp;第一段&emsp;<br>\u{2003}\u{2003}第二段<br>&ensp;&ensp;第三段<br>"
+            + "\u{3000}\u{3000}第四段<br>\u{200B}第五段</div>")
+        #expect(try evaluate("//div[@id='c']", on: document) == ["第一段\n第二段\n第三段\n第四段\n\u{200B}第五段"])
+        #expect(try evaluate("id.c@html", on: document).first.map(HTMLTextFormatter.text(fromMarkup:))
+            == "第一段\n第二段\n第三段\n第四段\n\u{200B}第五段")
+        #expect("\u{2003}书名\u{2002}".trimmingParagraphSpace() == "书名")
+    }
+
     @Test("JSoup text is jsoup's text(): NBSP is whitespace, zero-width space and soft hyphen vanish, U+3000 stays")
     func jsoupText() throws {
         let document = try page("<ul><li><a href='/1'>\u{3000}第一章&nbsp;&nbsp;开始\u{200B}了&shy;吗\u{3000}</a></li>"

@@ -43,6 +43,16 @@ struct DiagnosticsTests {
         #expect(toc.warnings.contains { $0.contains("javascript:cid(1)") })
     }
 
+    @Test("the non-http count is of the chapters returned: a javascript: link on 27 entries, de-duplicated to one, is one")
+    func nonHTTPCountAfterDeduplication() async throws {
+        let items = (1...27).map { "<li><a href='javascript:void(0)'>第\($0)章</a></li>" }.joined()
+        let site = TestSite(html: ["https://d.test/toc/1": "<ul>\(items)<li><a href='/c/2'>二</a></li></ul>"])
+        let toc = try await SourceEngine(source: try Self.source(), transport: site).toc(url: "https://d.test/toc/1")
+        #expect(toc.chapters.count == 2 && toc.droppedDuplicates == 26)
+        #expect(toc.nonHTTPChapterURLs == 1)
+        #expect(toc.warnings.contains { $0.hasPrefix("1 chapter URL(s) are not http(s) links") }, "\(toc.warnings)")
+    }
+
     @Test("an empty chapter says which rule emptied it")
     func emptyChapterReason() async throws {
         let site = TestSite(html: ["https://d.test/c/1": "<div id='c'>正文很长</div>", "https://d.test/c/2": "<p>nothing</p>"])

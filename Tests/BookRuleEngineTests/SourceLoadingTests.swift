@@ -111,4 +111,14 @@ struct HostileSourceTests {
         #expect(warnings.contains { $0.hasPrefix("ruleToc.chapterUrl") && $0.contains("\"//a/@href\"") })
         #expect(warnings.contains { $0.hasPrefix("ruleContent.replaceRegex") && $0.contains("##^上一页<$") })
     }
+
+    @Test("the fields of an AllInOne list are $n templates, not misread JSoup: the shipped example lints without warnings")
+    func allInOneFieldsAreNotMisread() throws {
+        let path = SharedCorpus.repositoryRoot + "/Sources-json/example-allinone.json"
+        let source = try #require(try BookSource.load(contentsOf: path).first)
+        #expect(source.problems.isEmpty)
+        #expect(source.warnings.isEmpty, "\(source.warnings.map(\.description))")
+        #expect(RuleMisreading.warning(for: "http://x.test/txt/@get:{bid}/$1.html", kind: .groupField) == nil)
+        #expect(RuleMisreading.warning(for: "a/@href", kind: .groupField) == nil)
+    }
 }

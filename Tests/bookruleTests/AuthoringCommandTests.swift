@@ -102,6 +102,41 @@ struct AuthoringCommandTests {
         #expect(broken.status == 2)
     }
 
+    @Test("try --url shows link values resolved against the page's URL; text values and pages without an http URL stay as written")
+    func tryResolvesLinks() async throws {
+        let page = repositoryRoot + "/Fixtures/authoring/pages/book.html"
+        let url = "https://www.example.com/novel/5/"
+        for rule in ["//a[@id='all-chapters']/@href", "a#all-chapters@href", "@css:a#all-chapters@href"] {
+            let resolved = await run(["try", rule, page, "--url", url])
+            #expect(resolved.output.contains("1. \"https://www.example.com/novel/5/all.html\""), "\(rule): \(resolved.output)")
+        }
+        let asWritten = await run(["try", "//a[@id='all-chapters']/@href", page])
+        #expect(asWritten.output.contains("1. \"../../novel/5/all.html\""), "\(asWritten.output)")
+        let text = await run(["try", "//div[@class='book']/h1/text()", page, "--url", url])
+        #expect(text.output.contains("values   1 after cleaning") && !text.output.contains("1. \"https://"), "\(text.output)")
+    }
+
+    @Test("try --limit N --json lists at most N values, matches and elements, and counts them all")
+    func tryLimitAppliesToJSON() async throws {
+        let page = repositoryRoot + "/Fixtures/authoring/pages/toc.html"
+        let plain = await run(["try", "//ul[@id='chapter-list']/li/a/@href", page, "--limit", "3", "--json"])
+        let result = try JSONDecoder().decode(RuleTrialResult.self, from: Data(plain.output.utf8))
+        #expect(result.values.count == 3 && result.valueCount == 24 && result.matches?.count == 3 && result.matchCount == 24)
+        let listed = await run(["try", "//a/@href", page, "--list", "//ul[@id='chapter-list']/li[a]", "--limit", "2", "--json"])
+        let list = try JSONDecoder().decode(RuleTrialResult.self, from: Data(listed.output.utf8))
+        #expect(list.elements?.count == 2 && list.values.count == 2 && list.valueCount == 24 && list.listCount == 24)
+        #expect(listed.status == 0)
+    }
+
+    @Test("try gives a GBK page's size as its bytes on disk, not the size of its decoded text",
+          .enabled(if: corpusIsAvailable, "the shared corpus is not beside this checkout"))
+    func tryPageSizeIsBytesReceived() async throws {
+        let page = corpusPages + "/0987363_book-downloader/biquge.html"
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: page)[.size] as? Int)
+        let result = await run(["try", "//title/text()", page, "--url", "https://www.biquge.com.tw/17_17275/"])
+        #expect(result.output.contains("GB18030") && result.output.contains(", \(size) bytes)"), "\(result.output)")
+    }
+
     @Test("try and the step commands read a page from standard input with -")
     func standardInput() async throws {
         let process = Process()
@@ -125,7 +160,7 @@ struct AuthoringCommandTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(status == 0, "\(text)")
         #expect(text.contains("page     https://x.test/book/1/"))
-        #expect(text.contains("1. \"2.html\""))
+        #expect(text.contains("1. \"https://x.test/book/1/2.html\""), "the href resolves against --url")
     }
 
     @Test("test --chapter checks a chapter of the example's fixture instead of the first and last")

@@ -49,4 +49,24 @@ struct ProgressDisplayTests {
             retry: .retryAfter(status: 503, delay: .seconds(2))))
         #expect(terminal.errors == "retried https://a.example/2.html after waiting 2.1 s (HTTP 503 with Retry-After 2 s)\n")
     }
+
+    @Test("what follows the bar (Ctrl-C's interrupted line) starts a new line instead of being written onto it")
+    func interruptStartsANewLine() {
+        let terminal = Terminal.capture()
+        let display = ProgressDisplay(terminal: terminal, mode: .bar, width: 79)
+        display.handle(.started(total: 10, alreadySaved: 0, toFetch: 10))
+        display.handle(.chapterStarted(position: 0, title: "第一章"))
+        display.endBarLine()
+        terminal.error("interrupted: everything saved so far is kept")
+        let lines = terminal.errors.components(separatedBy: "\n")
+        let interrupted = lines.first { $0.contains("interrupted:") }
+        #expect(interrupted == "interrupted: everything saved so far is kept", "\(terminal.errors.debugDescription)")
+        #expect(lines.contains { $0.contains("0/10") && $0.contains("第一章") }, "the bar's last state stays on screen")
+        // With no bar drawn (lines mode) nothing is added.
+        let plain = Terminal.capture()
+        let lineDisplay = ProgressDisplay(terminal: plain, mode: .lines)
+        lineDisplay.handle(.chapterStarted(position: 0, title: "第一章"))
+        lineDisplay.endBarLine()
+        #expect(plain.errors.isEmpty)
+    }
 }

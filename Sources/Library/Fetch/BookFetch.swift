@@ -42,14 +42,15 @@ public struct BookFetch: Sendable {
     public static let maximumCoverBytes: Int64 = 16 << 20
 
     /// Runs the download (see `BookDownload.run`); `range` limits it to TOC positions, `variables` are a
-    /// search result's; `mirrors` > 1 splits the chapters among that many known sources on different hosts
-    /// (`BookDownload.Options.mirrors`). When the chapters are done (not cancelled) the cover is fetched, and a
-    /// cover that cannot be kept is reported as `.coverMissing` before `.finished`.
+    /// search result's and `name` its name (the title when the book page gives none); `mirrors` > 1 splits the
+    /// chapters among that many known sources on different hosts (`BookDownload.Options.mirrors`). When the
+    /// chapters are done (not cancelled) the cover is fetched, and a cover that cannot be kept is reported as
+    /// `.coverMissing` before `.finished`.
     public func run(bookURL: String, range: ClosedRange<Int>? = nil, variables: [String: String] = [:],
-                    mirrors: Int = 1) -> AsyncThrowingStream<DownloadEvent, any Error> {
+                    mirrors: Int = 1, name: String? = nil) -> AsyncThrowingStream<DownloadEvent, any Error> {
         let download = BookDownload(engine: engine, store: store, fallbackEngine: fallbackEngine)
         let options = BookDownload.Options(range: range, variables: variables, mediaDirectory: store.mediaRoot,
-                                           mirrors: mirrors)
+                                           mirrors: mirrors, name: name)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {

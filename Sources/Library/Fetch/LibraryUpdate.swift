@@ -81,7 +81,7 @@ public struct LibraryUpdate: Sendable {
                 throw LibraryUpdateError.noSource(book: book.name)
             }
             let fetch = BookFetch(source: source, transport: transport, pacing: pacing, store: store, options: options)
-            for try await event in fetch.run(bookURL: book.url, variables: book.variables) {
+            for try await event in fetch.run(bookURL: book.url, variables: book.variables, name: book.name) {
                 emit(event)
                 switch event {
                 case .tocMerged(let merge, _, _):

@@ -44,18 +44,26 @@ public struct BookDownload: Sendable {
         /// host pulling from one queue, so each host is still paced as always. 1 fetches from the book's source.
         public var mirrors: Int
 
+        /// The book's title when its page gives none (no `ruleBookInfo.name`, or one that found nothing): a
+        /// search result's name, as Legado keeps it. Without it the title already in the library is kept, and
+        /// a book with no title at all is refused (`DownloadError.untitledBook`).
+        public var name: String?
+
         /// Creates options.
         public init(range: ClosedRange<Int>? = nil, variables: [String: String] = [:], mediaDirectory: String? = nil,
-                    mirrors: Int = 1) {
+                    mirrors: Int = 1, name: String? = nil) {
             self.range = range
             self.variables = variables
             self.mediaDirectory = mediaDirectory
             self.mirrors = mirrors
+            self.name = name
         }
     }
 
     /// Runs the download, reporting progress as events. The stream throws when the book page or TOC cannot
-    /// be read; a chapter that fails is reported and recorded, and the run goes on.
+    /// be read, when the TOC lists no chapters (`DownloadError.emptyTOC`) and when the book has no title
+    /// (`DownloadError.untitledBook`); then nothing is added to the library. A chapter that fails is reported
+    /// and recorded, and the run goes on.
     public func run(bookURL: String, options: Options = Options()) -> AsyncThrowingStream<DownloadEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
@@ -76,11 +84,22 @@ public struct BookDownload: Sendable {
         let source = engine.source
         let record = BookSourceRecord(sourceURL: source.url, sourceName: source.name, json: JSONValue.object(source.json).serialized())
 
-        let info = try await engine.bookInfo(url: bookURL, variables: options.variables)
-        var book = try await store.onOwnThread { try $0.upsertBook(source: record, info: info) }
+        var info = try await engine.bookInfo(url: bookURL, variables: options.variables)
+        // The TOC is read before anything is stored: a book whose list rule finds nothing is not a 0/0 book.
+        let toc = try await engine.toc(of: info)
+        guard !toc.chapters.isEmpty else { throw DownloadError.emptyTOC(url: toc.pages.first ?? info.tocURL) }
+        if info.name.isEmpty {
+            let url = info.url
+            let stored = try await store.onOwnThread { try $0.books() }
+                .first { $0.sourceURL == source.url && $0.url == url }?.name
+            guard let name = [options.name, stored].compactMap({ $0 }).first(where: { !$0.isEmpty }) else {
+                throw DownloadError.untitledBook(url: info.url)
+            }
+            info.name = name
+        }
+        var book = try await store.onOwnThread { [info] in try $0.upsertBook(source: record, info: info) }
         emit(.bookInfo(book, warnings: info.warnings))
 
-        let toc = try await engine.toc(of: info)
         let merge = try await store.onOwnThread { [id = book.id] in try $0.mergeTOC(bookID: id, chapters: toc.chapters) }
         emit(.tocMerged(merge, chapters: toc.chapters.count, warnings: toc.warnings))
 
@@ -328,11 +347,30 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
     /// A media file the chapter links (audio and image sources) could not be downloaded; `reason` says why.
     /// The chapter stays missing, and the next run resumes the file.
     case mediaFailed(url: String, reason: String)
+    /// `ruleToc.chapterList` selected nothing on the TOC page at `url`: the book is not added (or, when it is
+    /// in the library already, left as it was).
+    case emptyTOC(url: String)
+    /// The book page at `url` gave no title (`ruleBookInfo.name` missing or empty), no search result named the
+    /// book and the library does not know it: it is not added, since a book needs a name to be found again.
+    case untitledBook(url: String)
+
+    /// The rule field the error is about, when it is one.
+    public var field: String? {
+        switch self {
+        case .emptyTOC: return "ruleToc.chapterList"
+        case .untitledBook: return "ruleBookInfo.name"
+        case .emptyChapter, .mediaFailed: return nil
+        }
+    }
 
     public var description: String {
         switch self {
         case .emptyChapter(let url, let reason): return reason ?? "the content rules found no text on \(url)"
         case .mediaFailed(let url, let reason): return "the media file \(url) could not be downloaded: \(reason)"
+        case .emptyTOC(let url):
+            return "ruleToc.chapterList selected nothing on \(url): the book has no chapters, so the library is left as it was"
+        case .untitledBook(let url):
+            return "ruleBookInfo.name gave no title on \(url) and no search result named the book, so the library is left as it was"
         }
     }
 }
