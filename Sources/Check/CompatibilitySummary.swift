@@ -13,6 +13,10 @@ public struct CompatibilitySummary: Sendable {
     public private(set) var fullyRunnable = 0
     /// Sources whose every `ruleToc` and `ruleContent` rule is runnable (and that have a chapter list and content).
     public private(set) var tocAndContentRunnable = 0
+    /// Sources with an `exploreUrl`.
+    public private(set) var withExplore = 0
+    /// Of those, sources whose explore runs: `exploreUrl` usable and nothing stopping the explore step.
+    public private(set) var exploreRunnable = 0
     /// Per field path (`ruleToc.chapterList`): how many sources set it, and in how many it runs.
     public private(set) var fields: [String: (present: Int, runnable: Int)] = [:]
     /// Per dialect: how many rules use it, and how many of those run.
@@ -34,6 +38,12 @@ public struct CompatibilitySummary: Sendable {
         let tocContent = problems.filter { $0.1.hasPrefix("ruleToc.") || $0.1.hasPrefix("ruleContent.") || $0.1 == "ruleToc" || $0.1 == "ruleContent" }
         if tocContent.isEmpty, source.toc[.chapterList] != nil, source.content[.content] != nil {
             tocAndContentRunnable += 1
+        }
+        if source.exploreURL != nil {
+            withExplore += 1
+            if source.problems(stopping: .explore).isEmpty, source.exploreListSection[.bookList] != nil {
+                exploreRunnable += 1
+            }
         }
         for (problem, field) in problems {
             reasons["\(field): \(problem.reason)", default: 0] += 1
@@ -73,6 +83,7 @@ public struct CompatibilitySummary: Sendable {
             "sources read: \(sourcesRead); distinct text sources (by bookSourceUrl): \(counted)",
             "every ruleToc and ruleContent rule runnable: \(tocAndContentRunnable) (\(percent(tocAndContentRunnable, counted)))",
             "every rule runnable: \(fullyRunnable) (\(percent(fullyRunnable, counted)))",
+            "explore runnable (of the sources with an exploreUrl): \(exploreRunnable) of \(withExplore) (\(percent(exploreRunnable, withExplore)))",
             "",
             "per field (sources that set it: runnable):",
         ]

@@ -33,7 +33,13 @@ public struct BookSource: Sendable {
     public let searchURL: URLTemplate?
     /// `bookUrlPattern`, compiled: a search that lands on a book page is recognised by it.
     public let bookURLPattern: RegexPattern?
-    /// The four rule sections.
+    /// `exploreUrl` as written (categories to browse), or nil when absent or blank.
+    public let exploreURL: String?
+    /// `exploreUrl` written as JavaScript (`@js:…`, `<js>…</js>`), whose result lists the categories.
+    public let exploreScript: ScriptSnippet?
+    /// The categories of an `exploreUrl` written as text or a JSON array (nil when it is JavaScript or absent).
+    public let exploreCategories: [ExploreCategory]?
+    /// `ruleSearch`: the rule sections.
     public let search: RuleSection
     /// `ruleBookInfo`.
     public let bookInfo: RuleSection
@@ -41,8 +47,12 @@ public struct BookSource: Sendable {
     public let toc: RuleSection
     /// `ruleContent`.
     public let content: RuleSection
+    /// `ruleExplore`: how an explore category's page lists books (see `exploreListSection`).
+    public let explore: RuleSection
     /// Every field that could not be used, in file order.
     public private(set) var problems: [SourceProblem]
+    /// Whether `exploreUrl` needs the script runtime (it is JavaScript, or a category URL holds a script).
+    let exploreNeedsScript: Bool
     /// The whole source object as written, unknown keys included.
     public let json: JSONObject
     /// The file the source came from and its index when the file holds an array.
@@ -204,6 +214,14 @@ public struct BookSource: Sendable {
         }
         bookURLPattern = pattern
 
+        let explore = Self.exploreURL(string("exploreUrl"), field: prefix + "exploreUrl",
+                                      location: object["exploreUrl"]?.location)
+        exploreURL = explore.text
+        exploreScript = explore.script
+        exploreCategories = explore.categories
+        exploreNeedsScript = explore.needsScript
+        problems += explore.problems
+
         var sections: [RuleSectionName: RuleSection] = [:]
         for name in RuleSectionName.allCases {
             let (section, sectionProblems) = RuleSection.compile(name, node: object[name.rawValue], pathPrefix: prefix)
@@ -215,6 +233,7 @@ public struct BookSource: Sendable {
         bookInfo = sections[.ruleBookInfo] ?? RuleSection(name: .ruleBookInfo, rules: [:], problems: [:], raw: empty)
         toc = sections[.ruleToc] ?? RuleSection(name: .ruleToc, rules: [:], problems: [:], raw: empty)
         content = sections[.ruleContent] ?? RuleSection(name: .ruleContent, rules: [:], problems: [:], raw: empty)
+        self.explore = sections[.ruleExplore] ?? RuleSection(name: .ruleExplore, rules: [:], problems: [:], raw: empty)
         self.problems = problems
     }
 
@@ -239,14 +258,20 @@ public struct BookSource: Sendable {
 
     /// Whether anything in the source is JavaScript, so its engine needs a script runtime.
     public var hasScripts: Bool {
-        if jsLib != nil || headerScript != nil || searchURL?.needsScript == true { return true }
-        return [search, bookInfo, toc, content].contains { section in section.rules.values.contains { !$0.scripts.isEmpty } }
+        if jsLib != nil || headerScript != nil || searchURL?.needsScript == true || exploreNeedsScript { return true }
+        return [search, bookInfo, toc, content, explore].contains { section in section.rules.values.contains { !$0.scripts.isEmpty } }
     }
 
     /// Rules that run but probably do not mean what was written, with the spelling that does (see
     /// `RuleMisreading`).
     public var warnings: [SourceProblem] {
-        search.warnings + bookInfo.warnings + toc.warnings + content.warnings
+        search.warnings + bookInfo.warnings + toc.warnings + content.warnings + explore.warnings
+    }
+
+    /// The section an explore page's books are read with: `ruleExplore` when it has a `bookList`, else
+    /// `ruleSearch`, as Legado's BookList does.
+    public var exploreListSection: RuleSection {
+        explore[.bookList] != nil || explore.problems[.bookList] != nil ? explore : search
     }
 
     /// The section for `name`.
@@ -256,6 +281,7 @@ public struct BookSource: Sendable {
         case .ruleBookInfo: return bookInfo
         case .ruleToc: return toc
         case .ruleContent: return content
+        case .ruleExplore: return explore
         }
     }
 

@@ -45,14 +45,14 @@ public enum RuleField: String, Sendable, CaseIterable {
     }
 }
 
-/// The four rule sections of a source.
+/// The rule sections of a source: the four of the reading chain, and `ruleExplore` (browsing categories).
 public enum RuleSectionName: String, Sendable, CaseIterable {
-    case ruleSearch, ruleBookInfo, ruleToc, ruleContent
+    case ruleSearch, ruleBookInfo, ruleToc, ruleContent, ruleExplore
 
     /// The fields bookrule runs in this section, list rule first.
     public var fields: [RuleField] {
         switch self {
-        case .ruleSearch:
+        case .ruleSearch, .ruleExplore:
             return [.bookList, .name, .author, .intro, .kind, .lastChapter, .updateTime, .bookUrl, .coverUrl, .wordCount]
         case .ruleBookInfo:
             return [.initRule, .name, .author, .intro, .kind, .lastChapter, .updateTime, .coverUrl, .tocUrl, .wordCount]

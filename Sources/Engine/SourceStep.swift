@@ -5,6 +5,7 @@ public enum SourceStep: String, Sendable, CaseIterable {
     case bookInfo = "book info"
     case toc = "TOC"
     case content = "content"
+    case explore = "explore"
 
     /// The section whose rules the step runs.
     public var section: RuleSectionName {
@@ -13,13 +14,14 @@ public enum SourceStep: String, Sendable, CaseIterable {
         case .bookInfo: return .ruleBookInfo
         case .toc: return .ruleToc
         case .content: return .ruleContent
+        case .explore: return .ruleExplore
         }
     }
 
     /// The fields the step cannot run without when they are broken (besides the section's list rule).
     var requiredFields: [RuleField] {
         switch self {
-        case .search: return [.bookList, .name]
+        case .search, .explore: return [.bookList, .name]
         case .bookInfo: return [.initRule]
         case .toc: return [.chapterList, .chapterName, .chapterUrl, .nextTocUrl, .isVolume]
         case .content: return [.content, .nextContentUrl, .replaceRegex]
@@ -30,15 +32,18 @@ public enum SourceStep: String, Sendable, CaseIterable {
 extension BookSource {
     /// The problems that stop `step`: a missing or unusable `bookSourceUrl` (every relative URL resolves
     /// against it), a source that is not an object, the step's section not being an object, a broken rule
-    /// the step needs, and for search a broken `searchUrl`. The other problems do not stop it.
+    /// the step needs, for search a broken `searchUrl` and for explore a broken `exploreUrl`. Explore reads
+    /// `ruleSearch`'s rules when `ruleExplore` has no `bookList` (`exploreListSection`), and then its problems
+    /// are those of `ruleSearch`. The other problems do not stop it.
     public func problems(stopping step: SourceStep) -> [SourceProblem] {
-        let section = section(step.section)
+        let section = step == .explore ? exploreListSection : section(step.section)
         let required = section.name.fields.filter { step.requiredFields.contains($0) || $0 == section.name.fields.first }
         let fieldProblems = required.compactMap { section.problems[$0] }
         return problems.filter { problem in
             let field = Self.unprefixed(problem.field)
-            return field == "bookSourceUrl" || field == "source" || field.isEmpty || field == step.section.rawValue
+            return field == "bookSourceUrl" || field == "source" || field.isEmpty || field == section.name.rawValue
                 || (step == .search && field == "searchUrl")
+                || (step == .explore && field == "exploreUrl")
                 || fieldProblems.contains(problem)
         }
     }

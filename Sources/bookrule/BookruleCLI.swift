@@ -15,6 +15,7 @@ enum BookruleCLI {
       info      Read a book page
       toc       Read a book's whole table of contents
       chapter   Read one chapter's clean text
+      explore   List a source's explore categories (exploreUrl), or the books of one
       fetch     Download a whole book into the offline library (resumable)
       download  Download files (images, audio, anything large) resumably, several at once
       sources   List the sources a saved book is known on (--check reads them again)
@@ -56,7 +57,7 @@ enum BookruleCLI {
             return 0
         case "search" where MultiSearchCommand.applies(to: rest):
             return await MultiSearchCommand.run(rest, terminal: terminal)
-        case "search", "info", "toc", "chapter":
+        case "search", "info", "toc", "chapter", "explore":
             return await SourceCommand.run(command, rest, terminal: terminal)
         case "lint":
             return LintCommand.run(rest, terminal: terminal)

@@ -20,7 +20,8 @@ enum ExitStatus: Int32 {
     /// nothing, a write that failed).
     init(for error: any Error) {
         switch error {
-        case is UsageError, is SourceFileError: self = .cannotRun
+        // An explore category the source does not list is a wrong command line, not a failed fetch.
+        case is UsageError, is SourceFileError, is ExploreError: self = .cannotRun
         case EngineError.unusableRules, EngineError.missingRule: self = .cannotRun
         case LibraryError.notALibrary, LibraryError.newerSchema, LibraryError.cannotCreateDirectory: self = .cannotRun
         case ExportError.unusableDirectory, ExportError.outsideDirectory: self = .cannotRun

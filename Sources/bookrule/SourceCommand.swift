@@ -1,7 +1,8 @@
 import BookRule
 import Foundation
 
-/// `search`, `info`, `toc` and `chapter`: run one step of a source against its site (or a HAR recording).
+/// `search`, `info`, `toc`, `chapter` and `explore`: run one step of a source against its site (or a HAR
+/// recording).
 enum SourceCommand {
     static func help(_ command: String) -> String {
         let synopsis: String
@@ -16,6 +17,12 @@ enum SourceCommand {
         case "info":
             synopsis = "bookrule info --source FILE BOOK_URL"
             about = "Reads a book page with ruleBookInfo."
+        case "explore":
+            synopsis = "bookrule explore --source FILE [CATEGORY|URL] [--page N]"
+            about = "Without CATEGORY, lists the categories of the source's exploreUrl (headers in brackets).\n"
+                + "With one (its title, or a URL), lists that page's books with ruleExplore (ruleSearch when\n"
+                + "ruleExplore has no bookList); {{page}} in its URL is --page."
+            extra = "  --page N            Category page to fetch (default 1)\n"
         case "toc":
             synopsis = "bookrule toc --source FILE BOOK_URL [--toc-url]"
             about = "Reads the book page for its TOC URL, then every TOC page (following nextTocUrl)."
@@ -67,13 +74,18 @@ enum SourceCommand {
         var recorder: (transport: RecordingTransport, path: String)?
         do {
             guard let path = arguments.value("--source") else { throw UsageError("--source FILE is required") }
-            guard arguments.positionals.count == 1 else {
+            if command == "explore" {
+                guard arguments.positionals.count <= 1 else {
+                    throw UsageError("give at most one CATEGORY (its title, quoted if it has spaces, or a URL)")
+                }
+            } else if arguments.positionals.count != 1 {
                 throw UsageError(command == "search" ? "give one KEYWORD (quote it if it has spaces)" : "give one URL")
             }
-            target = arguments.positionals[0]
+            target = arguments.positionals.first ?? ""
             page = try arguments.positiveInt("--page", default: 1)
             let steps: [SourceStep] = switch command {
             case "search": [.search]
+            case "explore": [.explore]
             case "info": [.bookInfo]
             case "toc": arguments.has("--toc-url") ? [.toc] : [.bookInfo, .toc]
             default: [.content]
@@ -81,7 +93,8 @@ enum SourceCommand {
             let source = try pickSource(path: path, name: arguments.value("--source-name"), steps: steps, terminal: terminal)
             let fetch = try FetchOptions(arguments)
             // A saved page stands in for the URL as the engine will ask for it: resolved against bookSourceUrl.
-            let commandURL = command == "search" ? nil : URLReference.resolve(target, against: source.url) ?? target
+            let commandURL = command == "search" || command == "explore" ? nil
+                : URLReference.resolve(target, against: source.url) ?? target
             let offline = try OfflinePages(arguments, commandURL: commandURL)
             var transport: any HTTPTransport
             if let answers = try offline.transport(verbose: fetch.verbose, terminal: terminal) {
@@ -125,6 +138,8 @@ enum SourceCommand {
                 let result = try await engine.search(key: target, page: page)
                 report(result.warnings, terminal)
                 if json { try printJSON(result, terminal) } else { printSearch(result, terminal) }
+            case "explore":
+                try await explore(target, page: page, engine: engine, json: json, terminal)
             case "info":
                 let info = try await engine.bookInfo(url: target)
                 report(info.warnings, terminal)
@@ -164,6 +179,9 @@ enum SourceCommand {
         } catch let error as EngineError {
             terminal.error("error: \(ErrorHint.message(error))")
             return ExitStatus(for: error).code
+        } catch let error as ExploreError {
+            terminal.error("error: \(error)")
+            return ExitStatus(for: error).code
         } catch {
             terminal.error("error: \(ErrorHint.message(error))")
             return 1
@@ -194,6 +212,26 @@ enum SourceCommand {
             throw UsageError("\(path) holds \(sources.count) sources; pick one with --source-name (e.g. \(names))")
         }
         return source
+    }
+
+    /// `explore` alone lists the categories; `explore CATEGORY` lists the books of that category's page.
+    private static func explore(_ target: String, page: Int, engine: SourceEngine, json: Bool,
+                                _ terminal: Terminal) async throws {
+        if target.isEmpty {
+            let categories = try await engine.exploreCategories()
+            if json { return try printJSON(categories, terminal) }
+            for category in categories {
+                terminal.print(category.url.map { "\(category.title)  \($0)" } ?? "[\(category.title)]")
+            }
+            terminal.print("\(categories.filter { !$0.isHeader }.count) categor(ies)")
+            return
+        }
+        // A URL needs no exploreUrl; a title is looked up among the categories.
+        let categories = engine.source.exploreURL == nil ? [] : try await engine.exploreCategories()
+        let category = try ExploreCategory.pick(target, in: categories)
+        let result = try await engine.explore(url: category.url ?? target, page: page)
+        report(result.warnings, terminal)
+        if json { try printJSON(result, terminal) } else { printSearch(result, terminal) }
     }
 
     private static func report(_ warnings: [String], _ terminal: Terminal) {
