@@ -147,8 +147,7 @@ struct ResumableDownload: Sendable {
                     emit(.restarted(id: task.id, reason: reason))
                     continue
                 case .httpStatus(let status)?:
-                    let retriable = status == 408 || status == 429 || (500...599).contains(status)
-                    guard retriable else {
+                    guard RetryPolicy.isRetriable(status: status) else {
                         if writer.written == 0 { discardPartialData(part) }
                         return .failed(.httpStatus(url: task.url, status: status))
                     }
@@ -167,7 +166,7 @@ struct ResumableDownload: Sendable {
                 if let error = error as? FetchError {
                     return .failed(.transfer(url: task.url, attempts: failures + 1, message: error.description))
                 }
-                guard PoliteFetcher.isConnectionError(error) else {
+                guard RetryPolicy.isConnectionError(error) else {
                     return .failed(.transfer(url: task.url, attempts: failures + 1, message: "\(error)"))
                 }
                 failure = "\(error)"
