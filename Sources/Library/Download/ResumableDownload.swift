@@ -84,7 +84,8 @@ struct ResumableDownload: Sendable {
             do {
                 writer = try PartialFileWriter(
                     task: task, part: part, offset: offset, record: record, commitBytes: options.commitBytes,
-                    commitInterval: options.commitInterval
+                    commitInterval: options.commitInterval,
+                    onRestart: { [emit, id = task.id] reason in emit(.restarted(id: id, reason: reason)) }
                 ) { [emit, id = task.id] received, total in
                     if let progress = meter.tick(received: received, total: total) { emit(.progress(id: id, progress)) }
                 }
@@ -104,10 +105,7 @@ struct ResumableDownload: Sendable {
             let failure: String
             do {
                 let result = try await transport.stream(request, to: writer)
-                if let note = writer.restartNote {
-                    restarts += 1
-                    emit(.restarted(id: task.id, reason: note))
-                }
+                if writer.restartNote != nil { restarts += 1 }
                 switch writer.verdict {
                 case .accepted?:
                     if result.stoppedBySink && !writer.reachedRangeEnd {
