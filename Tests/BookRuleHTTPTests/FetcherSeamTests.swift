@@ -281,22 +281,16 @@ struct SharedHostTurnsTests {
     }
 
     @Test func aFailingLedgerIsReportedOnceAndThenLeftAlone() async throws {
-        struct Broken: Error {}
-        final class BrokenLedger: HostTurnLedger {
-            func claim(host: String, token: String, serial: Bool, now: @autoclosure () -> Date, retryAfterCap: Duration) throws -> HostTurnClaim {
-                throw Broken()
-            }
-            func release(host: String, token: String, outcome: HostTurnOutcome) throws { throw Broken() }
-            func resetBreaker(host: String) throws { throw Broken() }
-        }
         let clock = VirtualFetchClock()
+        let ledger = BrokenLedger()
         let reports = Locked(0)
         let shared = SharedHostTurns(
-            ledger: BrokenLedger(), failed: { _ in reports.withLock { $0 += 1 } }, tokenPrefix: "t", clock: clock,
+            ledger: ledger, failed: { _ in reports.withLock { $0 += 1 } }, tokenPrefix: "t", clock: clock,
             retryAfterCap: .seconds(300), waits: nil)
         for id in 1...3 { #expect(try await clock.run { try await shared.claim(id, at: origin, serial: true) } == false) }
         shared.resetBreaker(at: key)
         #expect(reports.withLock { $0 } == 1)
+        #expect(ledger.calls.withLock { $0 } == 1)
     }
 }
 

@@ -705,7 +705,7 @@ struct PoliteFetcherCancellationTests {
 // MARK: - Sharing hosts with other processes
 
 /// A ledger that cannot be used (a damaged or locked file), counting how often it was asked.
-private final class BrokenLedger: HostTurnLedger {
+final class BrokenLedger: HostTurnLedger {
     struct Broken: Error {}
     let calls = Locked(0)
     func claim(
