@@ -25,8 +25,9 @@ final class HostBreaker: Sendable {
     }
 
     /// Counts an attempt's outcome for `key` (`failed` nil counts nothing) and returns the error to fail the
-    /// host's waiting callers with when this failure opened the breaker.
-    func record(_ failed: Bool?, at key: String) -> FetchError? {
+    /// host's waiting callers with when this failure opened the breaker. Without `mayOpen` (the host is
+    /// deferred anyway) the failure is counted but the breaker stays closed.
+    func record(_ failed: Bool?, at key: String, mayOpen: Bool = true) -> FetchError? {
         guard let failed else { return nil }
         return hosts.withLock { hosts in
             var host = hosts[key, default: Host()]
@@ -36,7 +37,7 @@ final class HostBreaker: Sendable {
                 return nil
             }
             host.consecutiveFailures += 1
-            guard threshold > 0, host.consecutiveFailures >= threshold, !host.open else { return nil }
+            guard mayOpen, threshold > 0, host.consecutiveFailures >= threshold, !host.open else { return nil }
             host.open = true
             return .breakerOpen(host: key, failures: host.consecutiveFailures)
         }

@@ -176,9 +176,12 @@ public final class PoliteFetcher: HTTPTransport {
         let wallNow = clock.wallClock
         let outcome = AttemptOutcome(answer.map(response), wallNow: wallNow)
 
-        userAgents.record(status: outcome.status, at: key)
+        // A Retry-After over the cap defers the host: nothing more goes to it, so its User-Agent and breaker
+        // are left as they are (the failure still counts).
+        let defers = outcome.retryAfter.map { $0 > policy.retryAfterCap } ?? false
+        if !defers { userAgents.record(status: outcome.status, at: key) }
         var handoff = PlaceHandoff()
-        let opened = breaker.record(outcome.failed, at: key)
+        let opened = breaker.record(outcome.failed, at: key, mayOpen: !defers)
         if let opened { handoff += pacer.failWaiters(at: key, with: opened) }
         let (released, deferral) = pacer.finish(id, at: key, outcome: outcome, now: ended, wallNow: wallNow)
         handoff += released

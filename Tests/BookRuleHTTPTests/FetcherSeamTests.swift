@@ -118,6 +118,14 @@ private final class WaitLog: Sendable {
         #expect(breaker.blockingError(at: key) == nil)
     }
 
+    @Test func aFailureThatDefersTheHostCountsButDoesNotOpenIt() {
+        let breaker = HostBreaker(threshold: 2)
+        #expect(breaker.record(true, at: key) == nil)
+        #expect(breaker.record(true, at: key, mayOpen: false) == nil)
+        #expect(breaker.blockingError(at: key) == nil)
+        #expect(breaker.record(true, at: key) == .breakerOpen(host: key, failures: 3))
+    }
+
     @Test func aThresholdOfZeroNeverOpens() {
         let breaker = HostBreaker(threshold: 0)
         for _ in 0..<50 { #expect(breaker.record(true, at: key) == nil) }
