@@ -91,8 +91,8 @@ let package = Package(
         .target(
             name: "BookRuleStudio",
             dependencies: ["BookRuleLocking", 
-                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary",
-                "BookRuleCheck", "CMicroHTTPD",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "BookRuleCheck",
+                "CMicroHTTPD",
             ],
             path: "Sources/Studio",
             resources: [.copy("Assets")]

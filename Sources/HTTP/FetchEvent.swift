@@ -35,9 +35,10 @@ public struct FetchEvent: Sendable, Hashable, CustomStringConvertible {
     public var url: String
     /// Which try this was, from 1.
     public var attempt: Int
-    /// The status received, or nil when the transport failed.
+    /// The status received, or nil when no response head arrived (a stream that failed mid-body has both a
+    /// status and an error).
     public var status: Int?
-    /// The size of the response body in bytes (0 when there was none).
+    /// The size of the response body in bytes (0 when there was none; for a stream that failed, what arrived).
     public var bytes: Int
     /// How long the request waited for its turn at the host (pacing, backoff, other requests).
     public var wait: Duration
@@ -45,7 +46,7 @@ public struct FetchEvent: Sendable, Hashable, CustomStringConvertible {
     public var duration: Duration
     /// Why this attempt was a retry; nil on a first attempt.
     public var retryReason: RetryReason?
-    /// The transport's error, when there was no response.
+    /// The transport's error, when there was no complete response.
     public var error: String?
     /// The User-Agent sent.
     public var userAgent: String
@@ -72,7 +73,9 @@ public struct FetchEvent: Sendable, Hashable, CustomStringConvertible {
     /// One line: `2026-11-05 12:00:03 UTC GET https://… -> 200, 5120 B, waited 0.5 s, took 0.12 s`, plus the
     /// attempt and its reason on a retry.
     public var description: String {
-        let result = status.map { "\($0)" } ?? "failed (\(error ?? "no response"))"
+        var result = status.map { "\($0)" } ?? "failed (\(error ?? "no response"))"
+        // A stream that got its head and then dropped: the status, and that it failed.
+        if let status, let error { result = "\(status), then failed (\(error))" }
         var line = "\(DateCodec.utcTimestamp(time)) \(method) \(url) -> \(result), \(bytes) B, "
             + "waited \(wait.readable), took \(duration.readable)"
         if let retryReason {

@@ -56,6 +56,17 @@ public struct PolitenessPolicy: Sendable, Hashable {
         self.userAgents = userAgents
     }
 
+    /// The retry rule these settings make (`maxAttempts`, `backoffBase`, `backoffCap`), shared with resumable
+    /// downloads.
+    public var retry: RetryPolicy {
+        get { RetryPolicy(maxAttempts: maxAttempts, backoffBase: backoffBase, backoffCap: backoffCap) }
+        set {
+            maxAttempts = newValue.maxAttempts
+            backoffBase = newValue.backoffBase
+            backoffCap = newValue.backoffCap
+        }
+    }
+
     /// The defaults: 0.5 s / 5 s gaps with jitter, 5 attempts, Retry-After capped at 300 s, backoff 2 s to
     /// 120 s, a breaker after 10 failures in a row, one browser UA per host session.
     public static let `default` = PolitenessPolicy()

@@ -2,7 +2,6 @@ import BookRuleCheck
 import BookRuleEngine
 import BookRuleHTTP
 import BookRuleJSON
-import BookRuleLibrary
 import Foundation
 
 /// One step of the chain (search → book → TOC → chapter) run by the real engine, on the fixture (its HAR

@@ -61,10 +61,10 @@ enum BookSourcesCommand {
             }
             let store = try LibraryAccess.open(arguments, create: false)
             let book = try LibraryAccess.book(arguments.positionals[0], in: store)
-            let fetcher = try FetchOptions(arguments).fetcher(terminal: terminal)
+            let stack = try FetchOptions(arguments).stack(terminal: terminal)
             let cache = LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)
             let engine = { @Sendable (source: BookSource) in
-                SourceEngine(source: source, transport: SourceTransport(for: source, over: fetcher).transport,
+                SourceEngine(source: source, transport: stack.transport(for: source).transport,
                              options: EngineOptions(scriptCacheDirectory: cache))
             }
             if command == "switch" {

@@ -80,24 +80,19 @@ enum FetchCommand {
                                                       steps: (search == nil ? [] : [.search]) + [.bookInfo, .toc, .content],
                                                       terminal: terminal)
             let options = try FetchOptions(arguments)
-            var transport: any HTTPTransport
-            var pacing: PoliteFetcher?
             let bookURL = arguments.positionals.first.map { URLReference.resolve($0, against: source.url) ?? $0 }
             let offline = try OfflinePages(arguments, commandURL: bookURL)
-            if let answers = try offline.transport(verbose: options.verbose, terminal: terminal) {
-                transport = answers
-            } else {
-                let fetcher = options.fetcher(terminal: terminal) { event in display.handle(event) }
-                transport = fetcher
-                pacing = fetcher
+            let record = arguments.value("--record")
+            if record != nil, offline.isOffline {
+                throw UsageError("--record fetches live; it excludes --replay, --saved and --saved-dir")
             }
-            if let path = arguments.value("--record") {
-                guard !offline.isOffline else { throw UsageError("--record fetches live; it excludes --replay, --saved and --saved-dir") }
-                let recording = RecordingTransport(upstream: transport)
-                recorder = (recording, path)
-                transport = recording
+            var stack = try options.stack(terminal: terminal, offline: offline, observe: { display.handle($0) },
+                                          waits: { display.handle($0) })
+            if let record {
+                stack = stack.recording()
+                recorder = stack.recorder.map { ($0, record) }
             }
-            fetch = BookFetch(source: source, transport: transport, pacing: pacing,
+            fetch = BookFetch(source: source, transport: stack.transport, pacing: stack.fetcher,
                               store: try LibraryAccess.open(arguments, create: true))
             for warning in fetch.warnings { terminal.error("warning: \(warning)") }
         } catch let error as UsageError {

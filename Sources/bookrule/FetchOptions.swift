@@ -1,8 +1,8 @@
 import BookRule
 import Foundation
 
-/// The options every command that fetches takes, and the polite transport they build: libcurl underneath,
-/// the shared `PoliteFetcher` on top (the README describes them).
+/// The options every command that fetches takes, read into the library's `TransportStack` (libcurl
+/// underneath, the shared `PoliteFetcher` on top; the README describes them).
 struct FetchOptions {
     static let valueNames: Set<String> = [
         "--delay", "--failure-delay", "--max-retries", "--retry-after-cap", "--ua-rotation", "--timeout", "--proxy",
@@ -11,7 +11,8 @@ struct FetchOptions {
 
     static let help = """
       --delay SECONDS         Gap after a successful request to the same host (default 0.5)
-      --failure-delay SECONDS Gap after a failed request to the same host (default 5)
+      --failure-delay SECONDS Gap after a failed request to the same host (default 5); after a 429/503
+                              with Retry-After, the Retry-After decides instead
       --max-retries N         Retries of a GET after 408/429/5xx/connection errors (default 4)
       --retry-after-cap SECONDS  Longest Retry-After honoured; longer defers the host (default 300)
       --ua-rotation MODE      session (one browser UA per host), request, or off (default session)
@@ -51,27 +52,45 @@ struct FetchOptions {
         verbose = arguments.has("--verbose")
     }
 
-    /// The polite fetcher every live request of this run goes through, pacing each host together with other
-    /// bookrule processes through the shared host state (`hostStatePath`); `observe`, if given, sees every
-    /// request event too.
-    func fetcher(terminal: Terminal, observe: (@Sendable (FetchEvent) -> Void)? = nil) -> PoliteFetcher {
+    /// The transport stack of this run: answers from disk when `offline` gives any, else live through the one
+    /// polite fetcher, paced together with other bookrule processes through the shared host state
+    /// (`hostStatePath`). With `--verbose` every request (or answer from disk) is logged on stderr; `observe`
+    /// sees every request event too, `waits` every wait as it starts and ends.
+    func stack(
+        terminal: Terminal, offline: OfflinePages? = nil, observe: (@Sendable (FetchEvent) -> Void)? = nil,
+        waits: (@Sendable (FetchWait) -> Void)? = nil
+    ) throws -> TransportStack {
+        if let offline, offline.isOffline {
+            var answers: (@Sendable (ObservingTransport.Exchange) -> Void)?
+            if verbose { answers = { exchange in terminal.error(exchange.description) } }
+            return try TransportStack.offline(pages: offline.pages, harPath: offline.harPath,
+                                              observers: TransportStack.Observers(answers: answers))
+        }
+        return TransportStack.live(policy: policy, curl: curl, hostStatePath: Self.hostStatePath(),
+                                   observers: observers(terminal: terminal, observe: observe, waits: waits))
+    }
+
+    /// The polite fetcher every live request of this run goes through (see `stack`), for commands that only
+    /// fetch live.
+    func fetcher(
+        terminal: Terminal, observe: (@Sendable (FetchEvent) -> Void)? = nil, waits: (@Sendable (FetchWait) -> Void)? = nil
+    ) -> PoliteFetcher {
+        TransportStack.politeFetcher(policy: policy, curl: curl, hostStatePath: Self.hostStatePath(),
+                                     observers: observers(terminal: terminal, observe: observe, waits: waits))
+    }
+
+    private func observers(
+        terminal: Terminal, observe: (@Sendable (FetchEvent) -> Void)?, waits: (@Sendable (FetchWait) -> Void)?
+    ) -> TransportStack.Observers {
         let verbose = self.verbose
-        var events: (@Sendable (FetchEvent) -> Void)?
+        var requests: (@Sendable (FetchEvent) -> Void)?
         if verbose || observe != nil {
-            events = { event in
+            requests = { event in
                 if verbose { terminal.error(event.description) }
                 observe?(event)
             }
         }
-        var ledger: HostTurnStore?
-        do {
-            ledger = try HostTurnStore(path: Self.hostStatePath(), lease: curl.totalTimeout + .seconds(30))
-        } catch {
-            terminal.error("warning: \(error)")
-        }
-        return PoliteFetcher(
-            transport: CurlTransport(configuration: curl), policy: policy, ledger: ledger,
-            ledgerFailed: { error in terminal.error("warning: \(error)") }, events: events)
+        return TransportStack.Observers(requests: requests, waits: waits, warnings: { terminal.error("warning: \($0)") })
     }
 
     /// The shared host state: `$XDG_STATE_HOME/bookrule/hosts.sqlite`, or `~/.local/state/bookrule/hosts.sqlite`.

@@ -70,14 +70,14 @@ enum MultiSearchCommand {
             let fetch = try FetchOptions(arguments)
             let cache = LibraryStore.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
             let options = EngineOptions(scriptCacheDirectory: cache)
-            let make: @Sendable (BookSource) -> SourceEngine
-            if let replay = arguments.value("--replay") {
-                let transport = try HARReplayTransport(contentsOf: replay)
-                make = { SourceEngine(source: $0, transport: CookieJar(upstream: transport), options: options) }
+            // One stack for every engine: a host serving several sources still gets one request at a time.
+            let stack = if let replay = arguments.value("--replay") {
+                try TransportStack.offline(pages: [], harPath: replay)
             } else {
-                // One fetcher for every engine: a host serving several sources still gets one request at a time.
-                let fetcher = fetch.fetcher(terminal: terminal)
-                make = { SourceEngine(source: $0, transport: SourceTransport(for: $0, over: fetcher).transport, options: options) }
+                try fetch.stack(terminal: terminal)
+            }
+            let make: @Sendable (BookSource) -> SourceEngine = {
+                SourceEngine(source: $0, transport: stack.transport(for: $0).transport, options: options)
             }
             search = MultiSourceSearch(sources: collection.sources,
                                        options: .init(concurrency: jobs, timeout: timeout, page: page), engine: make)

@@ -47,20 +47,4 @@ struct OfflinePages {
         self.pages = pages
         harPath = arguments.value("--replay")
     }
-
-    /// The transport answering from disk, or nil when nothing was given (the caller fetches live).
-    /// With `verbose`, every answer is reported to `terminal`.
-    func transport(verbose: Bool, terminal: Terminal) throws -> (any HTTPTransport)? {
-        var report: (@Sendable (ObservingTransport.Exchange) -> Void)?
-        if verbose {
-            report = { exchange in terminal.error(exchange.description) }
-        }
-        var replay: (any HTTPTransport)?
-        if let harPath {
-            let recording = try HARReplayTransport(contentsOf: harPath)
-            replay = report.map { ObservingTransport(recording, origin: "replayed", observe: $0) } ?? recording
-        }
-        guard !pages.isEmpty else { return replay }
-        return SavedPageTransport(pages: pages, fallback: replay, observe: report)
-    }
 }

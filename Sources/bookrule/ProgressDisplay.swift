@@ -8,7 +8,8 @@ import BookRule
 import Foundation
 
 /// Shows a download's progress on stderr: a live bar on a terminal (chapters done/total, rate, ETA, current
-/// title, failures, the current wait while backing off), one line per chapter otherwise, or JSON lines.
+/// title, failures, and a wait of the fetcher counting down while it happens), one line per chapter otherwise,
+/// or JSON lines.
 final class ProgressDisplay: Sendable {
     enum Mode: Sendable {
         case bar, lines, json
@@ -18,16 +19,30 @@ final class ProgressDisplay: Sendable {
     private let mode: Mode
     /// The bar's width in columns; nil asks the terminal at each redraw.
     private let width: Int?
+    private let now: @Sendable () -> ContinuousClock.Instant
+    /// Where the rate's times count from.
+    private let origin: ContinuousClock.Instant
     private let state = Locked(State())
+
+    /// Waits shorter than this are not shown (the normal gap between requests is no news).
+    static let shownWait = Duration.seconds(1)
+
+    /// A wait of the fetcher being shown, and when it is due to end.
+    private struct ShownWait {
+        var wait: FetchWait
+        var until: ContinuousClock.Instant
+    }
 
     private struct State {
         var total = 0
         var done = 0
-        var fetchedThisRun = 0
         var failures = 0
         var current = ""
-        var waiting: String?
-        var started = ContinuousClock.now
+        /// The fetcher's waits going on now, by request.
+        var waits: [Int: ShownWait] = [:]
+        /// Redraws the bar every second while a wait counts down.
+        var ticker: Task<Void, Never>?
+        var rate = ChapterRate()
         var barShown = false
         /// Whether chapter fetching has started; before it, the book page and TOC pages are being read.
         var chaptersStarted = false
@@ -35,11 +50,22 @@ final class ProgressDisplay: Sendable {
         var pagesRead = 0
     }
 
-    init(terminal: Terminal, mode: Mode, width: Int? = nil) {
+    /// A display on `terminal`; `now` is the clock (tests pass their own).
+    init(terminal: Terminal, mode: Mode, width: Int? = nil,
+         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
         self.terminal = terminal
         self.mode = mode
         self.width = width
+        self.now = now
+        origin = now()
     }
+
+    deinit {
+        state.withLock { $0.ticker?.cancel() }
+    }
+
+    /// Seconds since the display was made.
+    private var time: Double { (now() - origin).seconds }
 
     /// The mode for this process: JSON when asked, a bar on a terminal (unless TERM is dumb), lines otherwise.
     static func mode(json: Bool) -> Mode {
@@ -63,20 +89,18 @@ final class ProgressDisplay: Sendable {
             state.withLock {
                 $0.total = total
                 $0.done = saved
-                $0.started = ContinuousClock.now
+                $0.rate.start(at: time)
                 $0.chaptersStarted = true
             }
             line(toFetch == 0 ? "all \(total) chapters are already saved" : "fetching \(toFetch) of \(total) chapters (\(saved) already saved)")
         case .chapterStarted(_, let title):
-            state.withLock {
-                $0.current = title
-                $0.waiting = nil
-            }
+            state.withLock { $0.current = title }
             redraw()
         case .chapterSaved(let position, let title, let characters):
+            let time = self.time
             state.withLock {
                 $0.done += 1
-                $0.fetchedThisRun += 1
+                $0.rate.chapterSaved(at: time)
             }
             if mode == .lines { line("saved \(position + 1) \(title) (\(characters) characters)") } else { redraw() }
         case .chapterFromOtherSource(let position, let title, let sourceName, let error):
@@ -90,6 +114,11 @@ final class ProgressDisplay: Sendable {
             for problem in problems.prefix(10) { line("warning: \(problem)") }
             if problems.count > 10 { line("warning: \(problems.count - 10) more picture(s) could not be kept") }
         case .finished:
+            state.withLock { state in
+                state.ticker?.cancel()
+                state.ticker = nil
+                state.waits = [:]
+            }
             clearBar()
         }
     }
@@ -112,11 +141,60 @@ final class ProgressDisplay: Sendable {
         } else if reading {
             redraw()
         }
-        if event.wait > .seconds(2) {
-            let note = String(format: "waited %.1f s for %@", event.wait.seconds, event.origin.authority)
-            state.withLock { $0.waiting = note }
-            redraw()
+    }
+
+    /// Shows a wait of the fetcher while it happens: on the bar, counting down until it ends (then it goes);
+    /// as a line or a JSON line when it starts otherwise. Waits under `shownWait` are not shown.
+    func handle(_ wait: FetchWait) {
+        if wait.phase == .started {
+            guard wait.duration >= Self.shownWait else { return }
+            switch mode {
+            case .json:
+                terminal.error(Self.json(["event": "wait", "host": wait.host, "reason": wait.reason.rawValue,
+                                          "seconds": String(format: "%.3f", wait.duration.seconds)]))
+                return
+            case .lines:
+                line(wait.description)
+                return
+            case .bar:
+                break
+            }
         }
+        guard mode == .bar else { return }
+        let until = now() + wait.duration
+        let changed = state.withLock { state -> Bool in
+            switch wait.phase {
+            case .started:
+                state.waits[wait.request] = ShownWait(wait: wait, until: until)
+                if state.ticker == nil { state.ticker = startTicker() }
+            case .ended:
+                guard state.waits.removeValue(forKey: wait.request) != nil else { return false }
+                if state.waits.isEmpty {
+                    state.ticker?.cancel()
+                    state.ticker = nil
+                }
+            }
+            return true
+        }
+        if changed { redraw() }
+    }
+
+    /// Redraws the bar once a second, so a wait counts down.
+    private func startTicker() -> Task<Void, Never> {
+        Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard !Task.isCancelled else { return }
+                self?.redraw()
+            }
+        }
+    }
+
+    /// `waiting 4 s for HOST: Retry-After` for the wait that ends last, the seconds left rounded up.
+    private func waitNote(_ state: State) -> String? {
+        guard let shown = state.waits.values.max(by: { $0.until < $1.until }) else { return nil }
+        let left = max(0, (shown.until - now()).seconds)
+        return "waiting \(Int(left.rounded(.up))) s for \(shown.wait.origin.authority): \(shown.wait.reason)"
     }
 
     private func redraw() {
@@ -126,20 +204,20 @@ final class ProgressDisplay: Sendable {
             if !state.chaptersStarted {
                 // No chapter count yet: say what is being read instead of a 0/0 bar.
                 var text = "reading the book page and TOC: \(state.pagesRead) page(s) read"
-                if let waiting = state.waiting { text += " (\(waiting))" }
+                if let waiting = waitNote(state) { text += " (\(waiting))" }
                 return Self.prefix(text, columns: self.width ?? Self.columns())
             }
-            let elapsed = (ContinuousClock.now - state.started).seconds
-            let rate = elapsed > 0 ? Double(state.fetchedThisRun) / elapsed : 0
-            let remaining = state.total - state.done
-            let eta = rate > 0 ? Self.clock(Double(remaining) / rate) : "--:--"
+            let time = self.time
+            let perChapter = state.rate.secondsPerChapter(at: time)
+            let rate = perChapter.map { $0 > 0 ? 1 / $0 : 0 } ?? 0
+            let eta = state.rate.eta(remaining: state.total - state.done, at: time).map(Self.clock) ?? "--:--"
             var counts = " \(state.done)/\(state.total) \(String(format: "%.1f", rate)) ch/s ETA \(eta)"
             if state.failures > 0 { counts += " failed \(state.failures)" }
             let columns = self.width ?? Self.columns()
             // The wait note goes in whole or not at all (a note cut mid-host says nothing): the bar gives up
             // to 16 of its 24 columns for it; the title takes what is left.
             var width = 24
-            if let waiting = state.waiting {
+            if let waiting = waitNote(state) {
                 let note = " (\(waiting))"
                 let needed = 2 + Self.displayWidth(counts) + Self.displayWidth(note)
                 width = min(24, max(8, columns - needed))

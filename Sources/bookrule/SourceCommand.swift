@@ -96,20 +96,23 @@ enum SourceCommand {
             let commandURL = command == "search" || command == "explore" ? nil
                 : URLReference.resolve(target, against: source.url) ?? target
             let offline = try OfflinePages(arguments, commandURL: commandURL)
-            var transport: any HTTPTransport
-            if let answers = try offline.transport(verbose: fetch.verbose, terminal: terminal) {
-                transport = answers
+            let record = arguments.value("--record")
+            if record != nil, offline.isOffline {
+                throw UsageError("--record fetches live; it excludes --replay, --saved and --saved-dir")
+            }
+            var stack = try fetch.stack(terminal: terminal, offline: offline)
+            if let record {
+                let existing = FileManager.default.fileExists(atPath: record) ? try HARRecording.load(contentsOf: record) : HARRecording()
+                stack = stack.recording(appendingTo: existing)
+                recorder = stack.recorder.map { ($0, record) }
+            }
+            let transport: any HTTPTransport
+            if offline.isOffline {
+                transport = stack.transport
             } else {
-                let wrapped = SourceTransport(for: source, over: fetch.fetcher(terminal: terminal))
+                let wrapped = stack.transport(for: source)
                 for warning in wrapped.warnings { terminal.error("warning: \(warning)") }
                 transport = wrapped.transport
-            }
-            if let path = arguments.value("--record") {
-                guard !offline.isOffline else { throw UsageError("--record fetches live; it excludes --replay, --saved and --saved-dir") }
-                let existing = FileManager.default.fileExists(atPath: path) ? try HARRecording.load(contentsOf: path) : HARRecording()
-                let recording = RecordingTransport(upstream: transport, appendingTo: existing)
-                recorder = (recording, path)
-                transport = recording
             }
             let cache = LibraryStore.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
             engine = SourceEngine(source: source, transport: transport, options: EngineOptions(scriptCacheDirectory: cache))

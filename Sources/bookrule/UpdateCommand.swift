@@ -49,7 +49,7 @@ enum UpdateCommand {
             }
             books = chosen
             let options = try FetchOptions(arguments)
-            let fetcher = options.fetcher(terminal: terminal) { event in display.handle(event) }
+            let fetcher = options.fetcher(terminal: terminal, observe: { display.handle($0) }, waits: { display.handle($0) })
             update = LibraryUpdate(store: store, transport: fetcher, pacing: fetcher,
                                    options: EngineOptions(scriptCacheDirectory: LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)))
         } catch let error as UsageError {

@@ -50,13 +50,16 @@ final class PartialFileWriter: HTTPBodySink {
     private let commitBytes: Int64
     private let commitInterval: Duration
     private let onProgress: @Sendable (Int64, Int64?) -> Void
+    private let onRestart: @Sendable (String) -> Void
     private let state: Locked<State>
 
     /// Writes into `part` (open and locked for the run), cut to `offset` bytes. `record` is the sidecar the
     /// resume is based on (nil for a fresh start); `offset > 0` means the request asks for `bytes=offset-`.
+    /// `onRestart` hears, as soon as the head of a 200 arrives, why it replaces the partial data.
     init(
         task: MediaDownloadTask, part: LockedPartFile, offset: Int64, record: PartialDownloadRecord?,
-        commitBytes: Int64, commitInterval: Duration, onProgress: @escaping @Sendable (Int64, Int64?) -> Void
+        commitBytes: Int64, commitInterval: Duration, onRestart: @escaping @Sendable (String) -> Void,
+        onProgress: @escaping @Sendable (Int64, Int64?) -> Void
     ) throws(MediaDownloadError) {
         try part.cut(to: offset)
         self.task = task
@@ -64,6 +67,7 @@ final class PartialFileWriter: HTTPBodySink {
         self.commitBytes = max(1, commitBytes)
         self.commitInterval = commitInterval
         self.onProgress = onProgress
+        self.onRestart = onRestart
         self.state = Locked(State(
             part: part, written: offset, committed: offset, lastCommit: .now, record: record,
             verdict: nil, restartNote: nil, rangeEnd: nil))
@@ -83,11 +87,14 @@ final class PartialFileWriter: HTTPBodySink {
     var reachedRangeEnd: Bool { state.withLock { $0.reachedRangeEnd } }
 
     func receiveHead(_ head: HTTPResponseHead) -> Bool {
-        state.withLock { state in
+        let (accepted, restartNote) = state.withLock { state in
             let verdict = judge(head, state: &state)
             state.verdict = verdict
-            return verdict == .accepted
+            return (verdict == .accepted, state.restartNote)
         }
+        // Said when the 200 comes, not once its whole body has arrived.
+        if let restartNote { onRestart(restartNote) }
+        return accepted
     }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -84,7 +84,8 @@ struct ResumableDownload: Sendable {
             do {
                 writer = try PartialFileWriter(
                     task: task, part: part, offset: offset, record: record, commitBytes: options.commitBytes,
-                    commitInterval: options.commitInterval
+                    commitInterval: options.commitInterval,
+                    onRestart: { [emit, id = task.id] reason in emit(.restarted(id: id, reason: reason)) }
                 ) { [emit, id = task.id] received, total in
                     if let progress = meter.tick(received: received, total: total) { emit(.progress(id: id, progress)) }
                 }
@@ -104,10 +105,7 @@ struct ResumableDownload: Sendable {
             let failure: String
             do {
                 let result = try await transport.stream(request, to: writer)
-                if let note = writer.restartNote {
-                    restarts += 1
-                    emit(.restarted(id: task.id, reason: note))
-                }
+                if writer.restartNote != nil { restarts += 1 }
                 switch writer.verdict {
                 case .accepted?:
                     if result.stoppedBySink && !writer.reachedRangeEnd {
@@ -147,8 +145,7 @@ struct ResumableDownload: Sendable {
                     emit(.restarted(id: task.id, reason: reason))
                     continue
                 case .httpStatus(let status)?:
-                    let retriable = status == 408 || status == 429 || (500...599).contains(status)
-                    guard retriable else {
+                    guard RetryPolicy.isRetriable(status: status) else {
                         if writer.written == 0 { discardPartialData(part) }
                         return .failed(.httpStatus(url: task.url, status: status))
                     }
@@ -167,7 +164,7 @@ struct ResumableDownload: Sendable {
                 if let error = error as? FetchError {
                     return .failed(.transfer(url: task.url, attempts: failures + 1, message: error.description))
                 }
-                guard PoliteFetcher.isConnectionError(error) else {
+                guard RetryPolicy.isConnectionError(error) else {
                     return .failed(.transfer(url: task.url, attempts: failures + 1, message: "\(error)"))
                 }
                 failure = "\(error)"

@@ -1,4 +1,3 @@
-import BookRuleEngine
 import BookRuleHTTP
 
 /// What a source's engine sends through, set up as every command that fetches sets it up: the source's

@@ -1,0 +1,110 @@
+import BookRuleEngine
+import BookRuleHTTP
+
+/// What a command or an app fetches through, built in one place: live answers through the shared polite
+/// fetcher over libcurl (paced with other bookrule runs through the shared host state), or answers from disk
+/// (saved pages first, then a HAR replay), optionally recorded; and who hears of each request and wait.
+///
+/// Build one stack per run and give each source `transport(for:)`: every source then shares the one fetcher,
+/// so two sources on one host still take turns.
+public struct TransportStack: Sendable {
+    /// Who hears what the stack does; every one is optional.
+    public struct Observers: Sendable {
+        /// Every request the polite fetcher sends (live only).
+        public var requests: (@Sendable (FetchEvent) -> Void)?
+        /// Every wait of the polite fetcher before a request, as it starts and ends (live only).
+        public var waits: (@Sendable (FetchWait) -> Void)?
+        /// Every answer taken from disk: a saved page or a replayed HAR entry (offline only).
+        public var answers: (@Sendable (ObservingTransport.Exchange) -> Void)?
+        /// Problems that do not stop the run, in words: the shared host state cannot be used (pacing goes on
+        /// in this process only).
+        public var warnings: (@Sendable (String) -> Void)?
+
+        /// Creates observers; see the properties.
+        public init(
+            requests: (@Sendable (FetchEvent) -> Void)? = nil, waits: (@Sendable (FetchWait) -> Void)? = nil,
+            answers: (@Sendable (ObservingTransport.Exchange) -> Void)? = nil,
+            warnings: (@Sendable (String) -> Void)? = nil
+        ) {
+            self.requests = requests
+            self.waits = waits
+            self.answers = answers
+            self.warnings = warnings
+        }
+    }
+
+    /// What every request goes through (before a source's own cookie jar; see `transport(for:)`).
+    public let transport: any HTTPTransport
+    /// The live polite fetcher; nil when the answers come from disk.
+    public let fetcher: PoliteFetcher?
+    /// The recording of live exchanges, when asked for (`recording(appendingTo:)`); the caller writes it.
+    public let recorder: RecordingTransport?
+
+    private init(transport: any HTTPTransport, fetcher: PoliteFetcher?, recorder: RecordingTransport?) {
+        self.transport = transport
+        self.fetcher = fetcher
+        self.recorder = recorder
+    }
+
+    /// Live answers through `politeFetcher(policy:curl:hostStatePath:observers:)`.
+    public static func live(
+        policy: PolitenessPolicy = .default, curl: CurlTransport.Configuration = CurlTransport.Configuration(),
+        hostStatePath: String? = HostTurnStore.defaultPath(), observers: Observers = Observers()
+    ) -> TransportStack {
+        let fetcher = politeFetcher(policy: policy, curl: curl, hostStatePath: hostStatePath, observers: observers)
+        return TransportStack(transport: fetcher, fetcher: fetcher, recorder: nil)
+    }
+
+    /// The polite fetcher with `policy` over libcurl with `curl`, sharing each host's turn with other
+    /// processes through the host state at `hostStatePath` (nil: in this process only). A host state that
+    /// cannot be opened or stops working is reported through `observers.warnings`; pacing goes on in memory.
+    public static func politeFetcher(
+        policy: PolitenessPolicy = .default, curl: CurlTransport.Configuration = CurlTransport.Configuration(),
+        hostStatePath: String? = HostTurnStore.defaultPath(), observers: Observers = Observers()
+    ) -> PoliteFetcher {
+        var ledger: HostTurnStore?
+        if let hostStatePath {
+            do {
+                // A turn outlives a request by a margin: the lease only ends the turn of a run that hung.
+                ledger = try HostTurnStore(path: hostStatePath, lease: curl.totalTimeout + .seconds(30))
+            } catch {
+                observers.warnings?("\(error)")
+            }
+        }
+        let warnings = observers.warnings
+        return PoliteFetcher(
+            transport: CurlTransport(configuration: curl), policy: policy, ledger: ledger,
+            ledgerFailed: { error in warnings?("\(error)") }, events: observers.requests, waits: observers.waits)
+    }
+
+    /// Answers from disk: `pages` first, then the HAR recording at `harPath`; a request neither answers fails
+    /// as not saved. Nothing goes to the network. Throws when the HAR cannot be read.
+    public static func offline(
+        pages: [SavedPage], harPath: String? = nil, observers: Observers = Observers()
+    ) throws -> TransportStack {
+        var replay: (any HTTPTransport)?
+        if let harPath {
+            let recording = try HARReplayTransport(contentsOf: harPath)
+            replay = observers.answers.map { ObservingTransport(recording, origin: "replayed", observe: $0) } ?? recording
+        }
+        let transport: any HTTPTransport
+        if pages.isEmpty, let replay {
+            transport = replay
+        } else {
+            transport = SavedPageTransport(pages: pages, fallback: replay, observe: observers.answers)
+        }
+        return TransportStack(transport: transport, fetcher: nil, recorder: nil)
+    }
+
+    /// This stack with every exchange recorded as a HAR entry, after the entries of `recording`.
+    public func recording(appendingTo recording: HARRecording = HARRecording()) -> TransportStack {
+        let recorder = RecordingTransport(upstream: transport, appendingTo: recording)
+        return TransportStack(transport: recorder, fetcher: fetcher, recorder: recorder)
+    }
+
+    /// What `source`'s engine sends through: the stack, with the source's cookie jar, and its
+    /// `concurrentRate` set on the live fetcher.
+    public func transport(for source: BookSource) -> SourceTransport {
+        SourceTransport(for: source, over: transport, pacing: fetcher)
+    }
+}
