@@ -150,8 +150,9 @@ final class ProgressDisplay: Sendable {
             guard wait.duration >= Self.shownWait else { return }
             switch mode {
             case .json:
-                terminal.error(Self.json(["event": "wait", "host": wait.host, "reason": wait.reason.rawValue,
-                                          "seconds": String(format: "%.3f", wait.duration.seconds)]))
+                terminal.error(Self.json(["event": .string("wait"), "host": .string(wait.host),
+                                          "reason": .string(wait.reason.rawValue),
+                                          "seconds": .number(String(format: "%.3f", wait.duration.seconds))]))
                 return
             case .lines:
                 line(wait.description)
