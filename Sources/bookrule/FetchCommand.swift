@@ -94,7 +94,7 @@ enum FetchCommand {
                 transport = recording
             }
             fetch = BookFetch(source: source, transport: transport, pacing: pacing,
-                              store: try LibraryAccess.open(arguments, create: true))
+                              store: try LibraryAccess.open(arguments, create: true), keepsScriptCache: !offline.isOffline)
             for warning in fetch.warnings { terminal.error("warning: \(warning)") }
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: "fetch"))

@@ -48,6 +48,13 @@ struct OfflinePages {
         harPath = arguments.value("--replay")
     }
 
+    /// Where the scripts of the run keep `cache` values between runs: nowhere when it answers from disk, so
+    /// what a script takes from a saved page or a recording never reaches a later live run; else the
+    /// library's `script-cache/`.
+    func scriptCacheDirectory(forLibraryAt path: String) -> String? {
+        isOffline ? nil : LibraryStore.scriptCacheDirectory(forLibraryAt: path)
+    }
+
     /// The transport answering from disk, or nil when nothing was given (the caller fetches live).
     /// With `verbose`, every answer is reported to `terminal`.
     func transport(verbose: Bool, terminal: Terminal) throws -> (any HTTPTransport)? {

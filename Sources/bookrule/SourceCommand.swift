@@ -95,7 +95,7 @@ enum SourceCommand {
                 recorder = (recording, path)
                 transport = recording
             }
-            let cache = LibraryStore.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
+            let cache = offline.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
             engine = SourceEngine(source: source, transport: transport, options: EngineOptions(scriptCacheDirectory: cache))
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: command))
