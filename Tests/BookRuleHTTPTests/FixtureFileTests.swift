@@ -38,17 +38,6 @@ private struct HostileFixture {
     }
 }
 
-/// Opens the FIFO at `path` for writing (and closes it) if nothing has signalled `done` after `seconds`:
-/// a reader that blocked on the FIFO then sees its end instead of hanging the suite, so the test fails
-/// instead of stalling when the loader waits on a FIFO.
-private func unblockFIFO(_ path: String, after seconds: Double, unless done: DispatchSemaphore) {
-    Thread.detachNewThread {
-        guard done.wait(timeout: .now() + seconds) == .timedOut else { return }
-        let descriptor = open(path, O_WRONLY | O_NONBLOCK)
-        if descriptor >= 0 { close(descriptor) }
-    }
-}
-
 @Suite("Fixture files: only regular files inside the fixture directory are read")
 struct FixtureFileTests {
     @Test("pages.json naming a file outside its directory (absolute, .., a symlink out) is refused, naming the path")
@@ -94,11 +83,10 @@ struct FixtureFileTests {
         let hostile = try HostileFixture()
         let fifo = hostile.fixture + "/page.html"
         #expect(mkfifo(fifo, 0o600) == 0)
-        let done = DispatchSemaphore(value: 0)
-        unblockFIFO(fifo, after: TestTime.seconds(10), unless: done)
+        let watchdog = FIFOWatchdog(fifo)
+        defer { watchdog.disarm() }
         try hostile.index(#"{"https://x.test/book/1/": "page.html"}"#)
         let error = hostile.loadError()
-        done.signal()
         #expect(error.contains("page.html: cannot read the saved page: it is a FIFO (named pipe), not a regular file"), "\(error)")
         #expect(error.contains("pages.json line 1 lists it for https://x.test/book/1/"), "\(error)")
     }
@@ -106,11 +94,11 @@ struct FixtureFileTests {
     @Test("a FIFO as pages.json or as a HAR is refused at once")
     func fifoAsIndexOrHARIsRefused() throws {
         let hostile = try HostileFixture()
-        let done = DispatchSemaphore(value: 0)
-        defer { done.signal() }
+        var watchdogs: [FIFOWatchdog] = []
+        defer { watchdogs.forEach { $0.disarm() } }
         for name in ["pages.json", "site.har"] {
             #expect(mkfifo(hostile.fixture + "/" + name, 0o600) == 0)
-            unblockFIFO(hostile.fixture + "/" + name, after: TestTime.seconds(10), unless: done)
+            watchdogs.append(FIFOWatchdog(hostile.fixture + "/" + name))
         }
         #expect(hostile.loadError().contains("it is a FIFO (named pipe), not a regular file"))
         #expect(throws: HARError.cannotRead(path: hostile.fixture + "/site.har", reason: "it is a FIFO (named pipe), not a regular file")) {
