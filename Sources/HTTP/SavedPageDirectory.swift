@@ -66,7 +66,7 @@ public enum SavedPageDirectory {
     private static func page(url: String, _ node: JSONNode, directory: String, indexPath: String) throws(SavedPageError) -> SavedPage {
         let line = node.location.line
         func fail(_ problem: String) -> SavedPageError { .invalidIndex(path: indexPath, problem: "line \(line): \(url): \(problem)") }
-        var file: String
+        let file: String
         var method = "GET"
         var requestBody: [UInt8]?
         var contentType: String?
