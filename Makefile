@@ -67,7 +67,7 @@ sanitize-address: deps
 # and AddressSanitizer. `make fuzz TARGET=rule SECONDS=600` runs one target niced; new inputs go to
 # .build/fuzz/corpus/<target> (Fuzz/Corpus/<target>, the committed seeds, is only read), crashes to
 # .build/fuzz/artifacts/<target>/. Over 1 s per input is a hang.
-FUZZ_TARGETS = json source rule css jsonpath url html har headers script
+FUZZ_TARGETS = json source rule css jsonpath url html har headers script fixture
 TARGET ?= rule
 SECONDS ?= 60
 FUZZ_DICT_rule = rules
@@ -77,11 +77,13 @@ FUZZ_DICT_html = html
 FUZZ_DICT_json = json
 FUZZ_DICT_source = json
 FUZZ_DICT_har = json
+FUZZ_DICT_fixture = fixture
 FUZZ_DICT_jsonpath = rules
 FUZZ_DICT_script = js
 # Longest input per target (libFuzzer otherwise stops at the longest seed).
 FUZZ_MAXLEN_html = 32768
 FUZZ_MAXLEN_har = 65536
+FUZZ_MAXLEN_fixture = 16384
 FUZZ_MAXLEN_json = 16384
 FUZZ_MAXLEN_source = 16384
 FUZZ_MAXLEN_headers = 1024

@@ -15,7 +15,8 @@ OUT = os.path.join(ROOT, "Fuzz", "Corpus")
 # the same or smaller, so nothing above it would be read anyway).
 CAPS = {"json": (80, 16384), "source": (80, 16384), "rule": (600, 2048), "css": (400, 1024),
         "jsonpath": (200, 2048), "url": (300, 1024), "html": (40, 32768), "har": (6, 65536),
-        "headers": (80, 512), "script": (300, 4096)}
+        "headers": (80, 512), "script": (300, 4096),
+        "fixture": (40, 16384)}
 RULE_FIELDS = ("ruleSearch", "ruleExplore", "ruleBookInfo", "ruleToc", "ruleContent")
 LIST_KEYS = ("bookList", "chapterList")
 
@@ -63,6 +64,26 @@ def scripts_of(text):
     if "@js:" in text:
         pieces.append(text.split("@js:", 1)[1])
     return [p for p in pieces if p.strip()]
+
+
+def fixture_seeds(hars, pages):
+    """Fixture directories (FuzzTarget+Fixture.swift): pages.json, site.har and saved files, NUL-separated. The
+    indexes name the files written, the planted links out and the FIFO, and paths that climb out."""
+    names = ["f0.html", "f1.html", "sub/f3.html", "out.html", "abs.html", "fifo.html", "up/outside/secret.txt",
+             "../outside/secret.txt", "/etc/passwd", "/dev/zero", "sub", "pages.json", "site.har", "sub/../f0.html",
+             "./f2.html", "up/fixture/f0.html", "missing.html", ""]
+    bodies = [open(path, "rb").read()[:3000] for path in pages] or [b"<p>page</p>"]
+    har = min(hars, key=len)[:4000] if hars else b'{"log": {"entries": []}}'
+    seeds = []
+    for index, name in enumerate(names):
+        index_json = {"https://x.test/book/1/": "f0.html", "https://x.test/page/%d" % index: name}
+        if index % 3 == 1:
+            index_json["https://x.test/search"] = [{"file": name, "method": "POST", "body": "q=1",
+                                                   "contentType": "text/html; charset=gbk", "status": 200}]
+        parts = [json.dumps(index_json).encode(), har if index % 4 == 0 else b""]
+        parts += [bodies[(index + k) % len(bodies)] for k in range(4)]
+        seeds.append(b"\0".join(parts))
+    return seeds
 
 
 def main():
@@ -150,6 +171,8 @@ def main():
     seeds["json"] += [b'{"a":[1,2.5e10,-0,true,null,"\\u4e2d\\ud83d\\ude00"]}', b"[[[[]]]]", b"{'lenient': 1,}"]
     seeds["script"] += [bytes([0]) + c for c in (b"result + 1", b"java.ajax('http://x')", b"JSON.stringify({a:baseUrl})",
                                                  b"java.md5Encode('a')", b"while(true){}")]
+
+    seeds["fixture"] += fixture_seeds(seeds["har"], pages[:8])
 
     shutil.rmtree(OUT, ignore_errors=True)
     total = 0

@@ -2,6 +2,8 @@
 public struct CharsetDecision: Sendable, Equatable, CustomStringConvertible {
     /// Where the decision came from, in the order they are consulted.
     public enum Reason: String, Sendable, Equatable {
+        /// A saved page's index (`pages.json`) gave a `contentType` with a charset: the file is in it.
+        case savedPage = "saved page's contentType"
         /// The source's `charset` URL option forced it.
         case sourceOption = "source option"
         /// The response's `Content-Type: …; charset=` header.

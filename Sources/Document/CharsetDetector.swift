@@ -1,5 +1,6 @@
-/// Decides how to decode a page: source option, else Content-Type charset, else `<meta>` charset, else valid
-/// UTF-8, else the CJK charset uchardet recognises (Shift_JIS, EUC-JP, EUC-KR, Big5, GBK), else GB18030.
+/// Decides how to decode a page: a saved page's charset (its `pages.json` entry's `contentType`), else source
+/// option, else Content-Type charset, else `<meta>` charset, else valid UTF-8, else the CJK charset uchardet
+/// recognises (Shift_JIS, EUC-JP, EUC-KR, Big5, GBK), else GB18030.
 ///
 /// A declared non-UTF-8 charset (header or meta) is overruled when the bytes are valid UTF-8 and contain
 /// multi-byte sequences: GBK text is practically never valid UTF-8, while pages re-saved as UTF-8 that still say
@@ -13,7 +14,15 @@ public enum CharsetDetector {
     /// - Parameters:
     ///   - sourceOption: the source's `charset` option for this URL, if any.
     ///   - contentType: the response's Content-Type header value, if any.
-    public static func decide(bytes: [UInt8], sourceOption: String?, contentType: String?) throws(CharsetError) -> CharsetDecision {
+    ///   - savedCharset: the charset a saved page's index says its file is in (`HTTPResponse.savedCharset`),
+    ///     which wins over the source's option: a browser re-saves a GBK site's pages as UTF-8, while the
+    ///     source's option stays right for the live site.
+    public static func decide(bytes: [UInt8], sourceOption: String?, contentType: String?,
+                              savedCharset: String? = nil) throws(CharsetError) -> CharsetDecision {
+        if let saved = savedCharset?.trimmingASCIIWhitespace(), !saved.isEmpty {
+            return CharsetDecision(charset: try canonicalName(saved), reason: .savedPage, declared: saved,
+                                   bytesAreValidUTF8: false)
+        }
         if let option = sourceOption?.trimmingASCIIWhitespace(), !option.isEmpty {
             let charset = try canonicalName(option)
             // Kept, as Legado does, but said: a charset option often exists only to encode a search key, and

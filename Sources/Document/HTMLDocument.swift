@@ -82,11 +82,14 @@ public final class HTMLDocument: @unchecked Sendable {
     ///   - bytes: the body exactly as received.
     ///   - url: the final URL of the response, for resolving links.
     ///   - contentType: the response's Content-Type header, consulted for a charset.
-    ///   - charsetOption: the source's charset option for this request, which wins over everything.
-    public convenience init(bytes: [UInt8], url: String, contentType: String? = nil, charsetOption: String? = nil) throws(DocumentError) {
+    ///   - charsetOption: the source's charset option for this request, which wins over all but `savedCharset`.
+    ///   - savedCharset: the charset a saved page's index says its file is in (`HTTPResponse.savedCharset`).
+    public convenience init(bytes: [UInt8], url: String, contentType: String? = nil, charsetOption: String? = nil,
+                            savedCharset: String? = nil) throws(DocumentError) {
         let decision: CharsetDecision
         do {
-            decision = try CharsetDetector.decide(bytes: bytes, sourceOption: charsetOption, contentType: contentType)
+            decision = try CharsetDetector.decide(bytes: bytes, sourceOption: charsetOption, contentType: contentType,
+                                                  savedCharset: savedCharset)
         } catch {
             throw DocumentError.charset(error)
         }
@@ -97,13 +100,14 @@ public final class HTMLDocument: @unchecked Sendable {
     /// multi-megabyte page takes tens of milliseconds, which would hold one of the cooperative pool's threads.
     package static let ownThreadBytes = 256 * 1024
 
-    /// `init(bytes:url:contentType:charsetOption:)` for async callers: a page of `ownThreadBytes` or more is
+    /// `init(bytes:url:contentType:charsetOption:savedCharset:)` for async callers: a page of `ownThreadBytes` or more is
     /// decoded and parsed on a thread of its own (inline when no thread can be started).
-    public static func parsed(bytes: [UInt8], url: String, contentType: String? = nil,
-                              charsetOption: String? = nil) async throws(DocumentError) -> HTMLDocument {
+    public static func parsed(bytes: [UInt8], url: String, contentType: String? = nil, charsetOption: String? = nil,
+                              savedCharset: String? = nil) async throws(DocumentError) -> HTMLDocument {
         let parse = { @Sendable () -> Result<HTMLDocument, DocumentError> in
             Result { () throws(DocumentError) -> HTMLDocument in
-                try HTMLDocument(bytes: bytes, url: url, contentType: contentType, charsetOption: charsetOption)
+                try HTMLDocument(bytes: bytes, url: url, contentType: contentType, charsetOption: charsetOption,
+                                 savedCharset: savedCharset)
             }
         }
         if bytes.count >= ownThreadBytes, let result = await BlockingWorkThread.run(parse) { return try result.get() }

@@ -499,7 +499,8 @@ public struct SourceEngine: Sendable {
         }
         do {
             let document = try await HTMLDocument.parsed(bytes: response.body, url: response.url,
-                                                         contentType: response.contentType, charsetOption: charset)
+                                                         contentType: response.contentType, charsetOption: charset,
+                                                         savedCharset: response.savedCharset)
             trace.decoding = document.charset.description
             return document
         } catch {

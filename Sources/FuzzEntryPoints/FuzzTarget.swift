@@ -34,6 +34,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// JavaScript rule glue: `ScriptRuntime.checkSyntax` on the text, then the text run as a snippet (directly,
     /// or as `@js:` / `<js>` / `{{…}}` in a rule) through a `ScriptScope` with a tight time limit.
     case script
+    /// The fixture loader (`SavedPageDirectory.load`, `HARRecording.load`) on a directory the input fills:
+    /// NUL-separated `pages.json`, `site.har` and saved files, beside planted symlinks out and a FIFO.
+    case fixture
 
     /// Feeds `bytes` to the target's parsers. Errors the parsers throw are expected (bad input gets an error);
     /// what this reports is a broken invariant the harness checks beyond "no crash".
@@ -50,6 +53,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .har: return Self.har(bytes)
         case .headers: return Self.headers(bytes)
         case .script: return Self.script(bytes)
+        case .fixture: return Self.fixture(bytes)
         }
     }
 

@@ -7,6 +7,8 @@ extension CurlTransport {
         public var totalTimeout: Duration
         /// Largest body accepted, after content-encoding is undone; a longer one fails with `bodyTooLarge`.
         public var maxBodyBytes: Int
+        /// The default `maxBodyBytes`: 32 MiB, far above any page a novel site serves.
+        public static let defaultMaxBodyBytes = 32 << 20
         /// Most redirects followed for one request before `tooManyRedirects`.
         public var maxRedirects: Int
         /// Proxy for every request (`http://host:port`, `socks5h://host:port`, user:password allowed), winning
@@ -27,7 +29,7 @@ extension CurlTransport {
         /// Creates a configuration; the defaults suit fetching novel sites.
         public init(
             connectTimeout: Duration = .seconds(10), totalTimeout: Duration = .seconds(60),
-            maxBodyBytes: Int = 32 << 20, maxRedirects: Int = 10, proxy: String? = nil, noProxy: String? = nil,
+            maxBodyBytes: Int = defaultMaxBodyBytes, maxRedirects: Int = 10, proxy: String? = nil, noProxy: String? = nil,
             useEnvironmentProxy: Bool = true, acceptEncoding: String? = "gzip, deflate",
             userAgent: String = CurlTransport.defaultUserAgent
         ) {

@@ -12,7 +12,9 @@ import BookRuleJSON
 /// }
 /// ```
 ///
-/// Each member maps a URL to a file name (relative to the directory) or to an object with `file` and
+/// Each member maps a URL to a file name (relative to the directory, and resolving inside it: see
+/// `FixtureFile`, which refuses absolute paths, `..` or links leading out, and anything but a regular file of
+/// at most 32 MiB, naming the file) or to an object with `file` and
 /// optionally `method` (default GET), `body` (the POST body it answers; absent answers any), `contentType` and
 /// `status`; a URL saved for several methods or bodies maps to an array of such objects. An index rather than
 /// file names made from URLs: URLs with queries, CJK and slashes make poor, platform-dependent file names, and
@@ -21,14 +23,22 @@ public enum SavedPageDirectory {
     /// The index's file name inside the directory.
     public static let indexName = "pages.json"
 
-    /// Reads every page the index of `directory` lists.
+    /// Reads every page the index of `directory` lists. The index and every file it names must resolve
+    /// inside the directory as regular files (`FixtureFile`); one that does not fails the whole load.
     public static func load(_ directory: String) throws(SavedPageError) -> [SavedPage] {
         let indexPath = directory + "/" + indexName
         let bytes: [UInt8]
+        let realDirectory: String
         do {
-            bytes = try LocalFile.read(indexPath)
+            realDirectory = try FixtureFile.directory(directory)
+            bytes = try FixtureFile.read(indexName, in: realDirectory)
         } catch {
-            throw .cannotRead(path: indexPath, reason: "\(error.reason) (a directory of saved pages needs a \(indexName) mapping each URL to its file)")
+            switch error {
+            case .cannotRead(_, let reason):
+                throw .cannotRead(path: indexPath, reason: "\(reason) (a directory of saved pages needs a \(indexName) mapping each URL to its file)")
+            default:
+                throw .refused(index: indexPath, line: nil, url: nil, error)
+            }
         }
         let root: JSONNode
         do {
@@ -47,7 +57,7 @@ public enum SavedPageDirectory {
             }
             let entries: [JSONNode] = node.value.arrayValue ?? [node]
             for entry in entries {
-                pages.append(try page(url: url, entry, directory: directory, indexPath: indexPath))
+                pages.append(try page(url: url, entry, directory: realDirectory, indexPath: indexPath))
             }
         }
         return pages
@@ -56,7 +66,7 @@ public enum SavedPageDirectory {
     private static func page(url: String, _ node: JSONNode, directory: String, indexPath: String) throws(SavedPageError) -> SavedPage {
         let line = node.location.line
         func fail(_ problem: String) -> SavedPageError { .invalidIndex(path: indexPath, problem: "line \(line): \(url): \(problem)") }
-        var file: String
+        let file: String
         var method = "GET"
         var requestBody: [UInt8]?
         var contentType: String?
@@ -91,8 +101,19 @@ public enum SavedPageDirectory {
             throw fail("must map to a file name or an object with \"file\"")
         }
         guard !file.isEmpty else { throw fail("the file name is empty") }
-        if !file.hasPrefix("/") { file = directory + "/" + file }
-        return try SavedPage.read(file, url: url, method: method, requestBody: requestBody, contentType: contentType, status: status)
+        let body: [UInt8]
+        do {
+            body = try FixtureFile.read(file, in: directory)
+        } catch {
+            switch error {
+            case .cannotRead(let path, let reason):
+                throw .cannotRead(path: path, reason: "\(reason) (\(indexPath) line \(line) lists it for \(url))")
+            default:
+                throw .refused(index: indexPath, line: line, url: url, error)
+            }
+        }
+        return SavedPage(url: url, method: method, requestBody: requestBody, body: body, contentType: contentType,
+                         status: status, file: directory + "/" + file)
     }
 }
 

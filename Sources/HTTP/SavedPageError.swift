@@ -6,6 +6,9 @@ public enum SavedPageError: Error, Sendable, Hashable, CustomStringConvertible {
     case cannotRead(path: String, reason: String)
     /// The directory's index (`pages.json`) is not what it should be; `problem` says what and where.
     case invalidIndex(path: String, problem: String)
+    /// A file the index names (or the index itself, with no `line`) was refused: it leads outside the
+    /// directory or is an absolute path. `url` is the URL it was listed for.
+    case refused(index: String, line: Int?, url: String?, FixtureFileError)
 
     /// What happened, naming the request or the file.
     public var description: String {
@@ -18,6 +21,9 @@ public enum SavedPageError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path): cannot read the saved page: \(reason)"
         case .invalidIndex(let path, let problem):
             return "\(path): \(problem)"
+        case .refused(let index, let line, let url, let error):
+            let place = (line.map { "line \($0): " } ?? "") + (url.map { "\($0): " } ?? "")
+            return "\(index): \(place)\(error)"
         }
     }
 }

@@ -36,7 +36,8 @@ public struct SavedPageTransport: HTTPTransport {
             if let contentType = page.contentType { headers.append(HTTPHeader("Content-Type", contentType)) }
             observe?(ObservingTransport.Exchange(origin: "saved", method: request.method, url: request.url,
                                                  status: page.status, bytes: page.body.count, error: nil))
-            return HTTPResponse(url: request.url, status: page.status, headers: headers, body: page.body)
+            return HTTPResponse(url: request.url, status: page.status, headers: headers, body: page.body,
+                                savedCharset: page.contentType.flatMap(CharsetDetector.charsetParameter(inContentType:)))
         }
         if let fallback { return try await fallback.send(request) }
         let error = SavedPageError.notSaved(method: request.method, url: request.url, body: request.body,

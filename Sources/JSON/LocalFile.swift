@@ -30,7 +30,7 @@ public enum LocalFile {
     }
 
     /// The largest file read whole (sources, recordings, snapshots); anything bigger is a mistake.
-    static let readLimit = 512 * 1024 * 1024
+    public static let readLimit = 512 * 1024 * 1024
 
     /// The whole file at `path`.
     public static func read(_ path: String) throws(Failure) -> [UInt8] {
@@ -40,10 +40,55 @@ public enum LocalFile {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw Failure(path: path, reason: systemMessage()) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw Failure(path: path, reason: "it is a directory") }
-        let tooLarge = Failure(path: path, reason: "larger than \(readLimit / 1024 / 1024) MiB")
-        guard info.st_size <= readLimit else { throw tooLarge }
+        return try readAll(descriptor, path: path, size: info.st_size, limit: readLimit)
+    }
+
+    /// The whole file at `path` when it is a regular file of at most `limit` bytes; anything else (a
+    /// directory, a FIFO, a device, a socket) is refused by its kind before it is opened, so a FIFO cannot
+    /// block the read and `/dev/zero` cannot fill memory. The file is opened non-blocking and checked again
+    /// after opening, in case it was swapped in between.
+    public static func readRegularFile(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw Failure(path: path, reason: systemMessage()) }
+        try requireRegular(info, path: path, limit: limit)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(path: path, reason: systemMessage()) }
+        defer { close(descriptor) }
+        guard fstat(descriptor, &info) == 0 else { throw Failure(path: path, reason: systemMessage()) }
+        try requireRegular(info, path: path, limit: limit)
+        return try readAll(descriptor, path: path, size: info.st_size, limit: limit)
+    }
+
+    private static func requireRegular(_ info: stat, path: String, limit: Int) throws(Failure) {
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else { throw Failure(path: path, reason: "it is \(kindName(kind)), not a regular file") }
+        guard info.st_size <= limit else { throw tooLarge(path, limit: limit) }
+    }
+
+    /// What a file of this `st_mode & S_IFMT` is, for messages.
+    private static func kindName(_ kind: mode_t) -> String {
+        switch kind {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "not a regular file"
+        }
+    }
+
+    private static func tooLarge(_ path: String, limit: Int) -> Failure {
+        let size = limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit) bytes"
+        return Failure(path: path, reason: "larger than \(size)")
+    }
+
+    /// Reads `descriptor` to its end, failing past `limit` bytes; `size` (the file's size, if known) sizes
+    /// the buffer.
+    private static func readAll(_ descriptor: Int32, path: String, size: off_t, limit: Int) throws(Failure) -> [UInt8] {
+        guard size <= limit else { throw tooLarge(path, limit: limit) }
         var bytes = [UInt8]()
-        bytes.reserveCapacity(Int(info.st_size))
+        bytes.reserveCapacity(Int(size))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { posixRead(descriptor, $0.baseAddress, $0.count) }
@@ -53,9 +98,17 @@ public enum LocalFile {
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
-            guard bytes.count <= readLimit else { throw tooLarge }
+            guard bytes.count <= limit else { throw tooLarge(path, limit: limit) }
         }
         return bytes
+    }
+
+    /// `realpath(3)`: the absolute path with every symbolic link, `.` and `..` resolved, or the system's
+    /// reason it cannot be resolved (it does not exist, a loop, no permission).
+    public static func realPath(_ path: String) throws(Failure) -> String {
+        guard let resolved = realpath(path, nil) else { throw Failure(path: path, reason: systemMessage()) }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Replaces the file at `path` with `bytes` atomically (temp file, fsync, rename, directory fsync).

@@ -93,7 +93,7 @@ enum FetchCommand {
                 recorder = stack.recorder.map { ($0, record) }
             }
             fetch = BookFetch(source: source, transport: stack.transport, pacing: stack.fetcher,
-                              store: try LibraryAccess.open(arguments, create: true))
+                              store: try LibraryAccess.open(arguments, create: true), keepsScriptCache: !offline.isOffline)
             for warning in fetch.warnings { terminal.error("warning: \(warning)") }
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: "fetch"))

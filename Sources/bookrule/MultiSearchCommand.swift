@@ -68,7 +68,9 @@ enum MultiSearchCommand {
                 timeout = .milliseconds(Int64(seconds * 1000))
             }
             let fetch = try FetchOptions(arguments)
-            let cache = LibraryStore.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
+            // A replay keeps no script cache: what a script takes from a recording must not reach a live run.
+            let replaying = arguments.value("--replay") != nil
+            let cache = replaying ? nil : LibraryStore.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
             let options = EngineOptions(scriptCacheDirectory: cache)
             // One stack for every engine: a host serving several sources still gets one request at a time.
             let stack = if let replay = arguments.value("--replay") {

@@ -47,4 +47,11 @@ struct OfflinePages {
         self.pages = pages
         harPath = arguments.value("--replay")
     }
+
+    /// Where the scripts of the run keep `cache` values between runs: nowhere when it answers from disk, so
+    /// what a script takes from a saved page or a recording never reaches a later live run; else the
+    /// library's `script-cache/`.
+    func scriptCacheDirectory(forLibraryAt path: String) -> String? {
+        isOffline ? nil : LibraryStore.scriptCacheDirectory(forLibraryAt: path)
+    }
 }

@@ -114,7 +114,7 @@ enum SourceCommand {
                 for warning in wrapped.warnings { terminal.error("warning: \(warning)") }
                 transport = wrapped.transport
             }
-            let cache = LibraryStore.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
+            let cache = offline.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
             engine = SourceEngine(source: source, transport: transport, options: EngineOptions(scriptCacheDirectory: cache))
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: command))

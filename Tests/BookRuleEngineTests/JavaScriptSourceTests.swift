@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import BookRuleEngine
 @testable import BookRuleJSON
@@ -128,5 +129,39 @@ struct JavaScriptSourceTests {
         let engine = SourceEngine(source: try loadSource(text), transport: TestSite(html: Self.site))
         let search = try await engine.search(key: "斗破")
         #expect(search.results.map(\.name) == ["斗破"])
+    }
+    /// A source whose TOC script sends what its cache holds to `url/x?d=…`, then keeps its own name there.
+    static func cacheSource(_ url: String) -> String {
+        #"""
+        {"bookSourceUrl": "\#(url)", "bookSourceName": "cache \#(url)",
+         "ruleToc": {"chapterList": "//ul/li<js>java.ajax('\#(url)/x?d=' + String(cache.get('k'))); cache.put('k', 'kept-by-' + source.bookSourceUrl); result</js>",
+                     "chapterName": "//a/text()", "chapterUrl": "//a/@href"}}
+        """#
+    }
+
+    @Test("the persistent script cache gives a source back only what its own scripts put, even from a file planted under its name")
+    func scriptCacheIsPerSource() async throws {
+        let scratch = try ScratchDirectory("script-cache")
+        let options = EngineOptions(scriptCacheDirectory: scratch.path)
+        let toc = "<ul><li><a href='/c/1'>第一章</a></li></ul>"
+        let site = TestSite(html: ["https://a.test/toc": toc, "https://b.test/toc": toc])
+        func runToc(_ url: String) async throws {
+            _ = try await SourceEngine(source: try loadSource(Self.cacheSource(url)), transport: site, options: options)
+                .toc(url: url + "/toc")
+        }
+        try await runToc("https://a.test")
+        try await runToc("https://a.test")
+        try await runToc("https://b.test")
+        #expect(site.requests.map(\.url).filter { $0.contains("/x?d=") }
+                == ["https://a.test/x?d=null", "https://a.test/x?d=kept-by-https://a.test", "https://b.test/x?d=null"])
+        // A's file copied over B's: B's run reads nothing from it.
+        let files = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasSuffix(".json") }
+        #expect(files.count == 2)
+        let contents = try files.map { try String(contentsOfFile: scratch.path + "/" + $0, encoding: .utf8) }
+        let (aFile, bFile) = contents[0].contains("kept-by-https://a.test") ? (files[0], files[1]) : (files[1], files[0])
+        try FileManager.default.removeItem(atPath: scratch.path + "/" + bFile)
+        try FileManager.default.copyItem(atPath: scratch.path + "/" + aFile, toPath: scratch.path + "/" + bFile)
+        try await runToc("https://b.test")
+        #expect(site.requests.last { $0.url.contains("/x?d=") }?.url == "https://b.test/x?d=null")
     }
 }

@@ -100,6 +100,28 @@ struct SavedPageTransportTests {
         #expect(pages[2].status == 404)
     }
 
+    @Test("a charset in a pages.json contentType wins over the source's charset option (a GBK site's page saved as UTF-8)")
+    func savedContentTypeCharsetWinsOverSourceOption() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data("<ul><li><a href='/b/1'>斗破苍穹</a></li></ul>".utf8).write(to: URL(fileURLWithPath: directory + "/search.html"))
+        try #"{"https://x.test/s?q=%B6%B7%C6%C6": {"file": "search.html", "contentType": "text/html; charset=utf-8"}}"#
+            .write(toFile: directory + "/pages.json", atomically: true, encoding: .utf8)
+        let source = try loadSource(#"""
+        {"bookSourceUrl": "https://x.test", "bookSourceName": "GBK site",
+         "searchUrl": "/s?q={{key}},{\"charset\": \"gbk\"}",
+         "ruleSearch": {"bookList": "//li", "name": "//a/text()", "bookUrl": "//a/@href"}}
+        """#)
+        let transport = SavedPageTransport(pages: try SavedPageDirectory.load(directory))
+        let response = try await transport.send(HTTPRequest(url: "https://x.test/s?q=%B6%B7%C6%C6"))
+        #expect(response.savedCharset == "utf-8")
+        let engine = SourceEngine(source: source, transport: transport)
+        #expect(try await engine.search(key: "斗破").results.map(\.name) == ["斗破苍穹"])
+        let decision = try CharsetDetector.decide(bytes: response.body, sourceOption: "gbk", contentType: response.contentType,
+                                                  savedCharset: response.savedCharset)
+        #expect(decision.description == "UTF-8 (saved page's contentType: utf-8)")
+    }
+
     @Test("a bad index says which line and what is wrong; a directory without one says what it needs")
     func badIndex() throws {
         let directory = try scratchDirectory()

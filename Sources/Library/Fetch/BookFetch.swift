@@ -19,12 +19,16 @@ public struct BookFetch: Sendable {
 
     /// A fetch of books of `source` through `transport` (the shared `PoliteFetcher`, a recording of it, a
     /// `HARReplayTransport`…); `pacing` is the fetcher the source's `concurrentRate` applies to, by default
-    /// `transport` itself when it is one.
+    /// `transport` itself when it is one. Scripts keep their `cache` in the library's `script-cache/` unless
+    /// `options` names another directory, or `keepsScriptCache` is false (a fetch from saved pages or a
+    /// replay: what a script takes from them must not reach a later live run).
     public init(source: BookSource, transport: any HTTPTransport, pacing: PoliteFetcher? = nil, store: LibraryStore,
-                options: EngineOptions = EngineOptions()) {
+                options: EngineOptions = EngineOptions(), keepsScriptCache: Bool = true) {
         let wrapped = SourceTransport(for: source, over: transport, pacing: pacing ?? (transport as? PoliteFetcher))
         var options = options
-        if options.scriptCacheDirectory == nil {
+        if !keepsScriptCache {
+            options.scriptCacheDirectory = nil
+        } else if options.scriptCacheDirectory == nil {
             options.scriptCacheDirectory = LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)
         }
         engine = SourceEngine(source: source, transport: wrapped.transport, options: options)
