@@ -2,7 +2,6 @@ import Testing
 @testable import BookRuleEngine
 @testable import BookRuleJSON
 @testable import BookRuleHTTP
-import BookRule
 import TestSupport
 
 @Suite("Sources with JavaScript, end to end on the real runtime")

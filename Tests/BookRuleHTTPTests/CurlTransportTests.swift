@@ -2,7 +2,7 @@ import BookRuleLocking
 import Foundation
 import Testing
 @testable import BookRuleHTTP
-import BookRule
+import BookRuleDocument
 import TestSupport
 
 /// A 200 reply carrying `body`.

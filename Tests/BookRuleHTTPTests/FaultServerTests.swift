@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BookRuleHTTP
-import BookRule
 import TestSupport
 
 /// Self-tests of `FaultServer`, with the real `CurlTransport` as the client.

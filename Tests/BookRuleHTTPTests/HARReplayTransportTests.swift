@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import BookRuleDocument
 @testable import BookRuleHTTP
-import BookRule
 import TestSupport
 
 /// A fresh directory for one test's files, removed by `remove()`.

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 /// Issue #14's acceptance run, end to end through the `bookrule` executable: three loopback mirrors

@@ -4,7 +4,6 @@ import Testing
 @testable import BookRuleHTTP
 @testable import BookRuleJSON
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 #if canImport(Glibc)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import BookRule
+import BookRuleEngine
+import BookRuleHTTP
+import BookRuleLibrary
 import TestSupport
 
 @Suite("fetch --mirrors: chapters split among sources on different hosts", .serialized, .timeLimit(.minutes(2 * TestTime.scale)))

@@ -1,8 +1,7 @@
 import BookRuleLocking
 import Foundation
 import Testing
-@testable import BookRuleHTTP
-import BookRule
+import BookRuleHTTP
 
 #if canImport(Glibc)
 import Glibc
