@@ -119,25 +119,31 @@ let package = Package(
         .testTarget(name: "BookRuleJSONTests", dependencies: ["BookRuleJSON", "TestSupport"]),
         .testTarget(
             name: "BookRuleDocumentTests",
-            dependencies: ["BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "CLibXML2", "TestSupport"]
+            dependencies: [
+                "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "CLibXML2", "TestSupport",
+            ]
         ),
         .testTarget(name: "BookRuleRegexTests", dependencies: ["BookRuleRegex", "TestSupport"]),
         .testTarget(
             name: "BookRuleRulesTests",
             dependencies: [
-                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleEngine", "BookRuleLibrary",
-                "TestSupport",
+                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleEngine",
+                "BookRuleLibrary", "TestSupport",
             ]
         ),
         .testTarget(
             name: "BookRuleScriptTests",
-            dependencies: ["BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleScript", "TestSupport"],
+            dependencies: [
+                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleScript", "TestSupport",
+            ],
             // Cases and Rhino's answers, written by scripts/rhino-differential.py and read by path.
             exclude: ["RhinoDifferential.json"]
         ),
         .testTarget(
             name: "BookRuleHTTPTests",
-            dependencies: ["BookRuleLocking", "BookRuleDocument", "BookRuleHTTP", "BookRuleLibrary", "TestSupport"]
+            dependencies: [
+                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleLibrary", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "BookRuleEngineTests",
