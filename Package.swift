@@ -50,7 +50,9 @@ let package = Package(
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "CJavaScriptCore", "CCrypto",
                 "COpenCC",
             ],
-            path: "Sources/Script"
+            path: "Sources/Script",
+            // The helpers' JavaScript, compiled into the binary as bytes (ScriptPrelude).
+            resources: [.embedInCode("Prelude/prelude.js")]
         ),
         .target(
             name: "BookRuleHTTP", dependencies: ["BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "CCurl", "CPSL"], path: "Sources/HTTP"
