@@ -177,16 +177,6 @@ function headerNamed(headers, name) {
     for (const key of Object.keys(headers)) if (key.toLowerCase() === wanted) return headers[key];
     return null;
 }
-function cookiesOf(headers) {
-    const map = {};
-    const value = headerNamed(headers, 'set-cookie');
-    if (value) for (const part of String(value).split(/,(?=[^;,]*=)|\n/)) {
-        const pair = part.split(';')[0];
-        const eq = pair.indexOf('=');
-        if (eq > 0) map[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
-    }
-    return map;
-}
 // What java.connect and java.ajaxAll return (Legado's StrResponse).
 function strResponse(response) {
     return {
@@ -210,8 +200,11 @@ function jsoupResponse(response) {
         header(name) { return headerNamed(response.headers, name); },
         hasHeader(name) { return headerNamed(response.headers, name) !== null; },
         headers() { return response.headers; },
-        cookies() { return cookiesOf(response.headers); },
-        cookie(name) { const value = cookiesOf(response.headers)[name]; return value === undefined ? null : value; },
+        // Read natively, by the Set-Cookie reader the cookie store uses.
+        cookies() { return Object.assign({}, response.cookies); },
+        cookie(name) {
+            return Object.prototype.hasOwnProperty.call(response.cookies, String(name)) ? response.cookies[String(name)] : null;
+        },
         url() { return response.url; },
         contentType() { return headerNamed(response.headers, 'content-type'); },
         parse() { return Jsoup.parse(response.body, response.url); },
