@@ -27,6 +27,8 @@ let package = Package(
         systemLibrary("COpenCC", pkgConfig: "opencc", apt: "libopencc-dev"),
         systemLibrary("CUchardet", pkgConfig: "uchardet", apt: "libuchardet-dev"),
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
+        // The C library's `wcwidth` (terminal display widths), which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CWideCharacter", path: "Sources/CWideCharacter"),
 
         // A value behind a pthread mutex (ThreadSanitizer sees it; Synchronization's Mutex it does not), for
         // every layer below.
@@ -98,7 +100,7 @@ let package = Package(
             path: "Sources/Studio",
             resources: [.copy("Assets")]
         ),
-        .executableTarget(name: "bookrule", dependencies: ["BookRule", "BookRuleStudio", "BookRuleLocking"]),
+        .executableTarget(name: "bookrule", dependencies: ["BookRule", "BookRuleStudio", "BookRuleLocking", "CWideCharacter"]),
         .target(
             name: "BookRuleFuzzEntryPoints",
             dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules"],

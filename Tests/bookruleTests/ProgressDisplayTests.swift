@@ -29,7 +29,7 @@ struct ProgressDisplayTests {
         let last = try #require(bars.last)
         #expect(last.contains("(waited 5.2 s for 127.0.0.1:8791)"))
         #expect(!last.contains("http://"))
-        for bar in bars { #expect(ProgressDisplay.displayWidth(bar) <= 79) }
+        for bar in bars { #expect(DisplayWidth.columns(bar) <= 79) }
 
         // Too narrow for the note: it is left out rather than cut.
         let narrow = Terminal.capture()
@@ -38,7 +38,7 @@ struct ProgressDisplayTests {
         small.handle(try Self.event(url: "http://127.0.0.1:8791/book/1/1.html", wait: .milliseconds(5_200)))
         let narrowBar = try #require(Self.bars(narrow.errors).last)
         #expect(!narrowBar.contains("waited"))
-        #expect(ProgressDisplay.displayWidth(narrowBar) <= 40)
+        #expect(DisplayWidth.columns(narrowBar) <= 40)
     }
 
     @Test("a retry line states the wait it really had and why")
