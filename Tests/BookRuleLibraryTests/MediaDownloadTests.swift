@@ -49,15 +49,6 @@ final class DownloadEventLog: Sendable {
     }
 }
 
-/// Waits (up to `seconds`) until `condition` holds.
-func eventually(seconds: Double = 20, _ condition: () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while !(await condition()) {
-        if ContinuousClock.now > deadline { throw TestFailure("condition not met within \(seconds) s") }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}
-
 /// Runs one download to the end (or pause) and returns its final state.
 func download(
     _ task: MediaDownloadTask, through downloader: MediaDownloader
@@ -229,7 +220,6 @@ extension DownloadTransfers {
                                          expectedSHA256: await RangeServer.expectedSHA256(length: length, version: 1),
                                          expectedLength: Int64(length))
             #expect(try await download(task, through: downloader) == .completed)
-            try await Task.sleep(for: .milliseconds(50))
             #expect(server.records.isEmpty)
             #expect(log.all.contains(.completed(id: "done", path: path, bytes: Int64(length), alreadyPresent: true)))
         }
