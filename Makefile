@@ -32,7 +32,7 @@ demo: build
 # timing-bounded tests (docs/testing.md). Then the studio's browser test in headless Chromium, which says
 # "skipped" with its reason where Chromium, chromedriver or Selenium is missing. Before the suite, the whole
 # package builds in release too (a packager's first command; `@testable` and debug-only code fail there, not in
-# debug), which takes about 2 minutes on two loaded cores, and every import must be a declared dependency.
+# debug), which took 1.5–5 minutes with -j 1 on two loaded cores, and every import must be a declared dependency.
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
