@@ -247,6 +247,15 @@ struct HARReplayTransportTests {
         #expect(String(decoding: bytes, as: UTF8.self).contains(#""time": 1.5,"#))
     }
 
+    @Test("the recorded fixtures are written again byte for byte: one writer, one format, before and after")
+    func fixturesAreWrittenAgainByteForByte() throws {
+        for name in ["example-gbk/site.har", "example-gbk/book.har", "example-utf8/site.har", "example-allinone/site.har"] {
+            let path = SharedCorpus.repositoryRoot + "/Fixtures/" + name
+            let bytes = try LocalFile.read(path)
+            #expect(try HARRecording.parse(bytes, path: path).jsonBytes() == bytes, "\(name)")
+        }
+    }
+
     @Test("a HAR exported by Chromium DevTools loads and replays")
     func chromiumExport() async throws {
         let recording = try HARRecording.parse(Array(chromiumHAR.utf8), path: "Fixtures/novel/site.har")
