@@ -30,9 +30,12 @@ demo: build
 # The Swift suite decides first (make stops at its failure). The 1,200-chapter acceptance run (three bookrule
 # processes at full speed for ~30-45 s) runs after the rest, not beside it: on two shared cores it starves the
 # timing-bounded tests (docs/testing.md). Then the studio's browser test in headless Chromium, which says
-# "skipped" with its reason where Chromium, chromedriver or Selenium is missing.
+# "skipped" with its reason where Chromium, chromedriver or Selenium is missing. Before the suite, the whole
+# package builds in release too (a packager's first command; `@testable` and debug-only code fail there, not in
+# debug), which took 1.5–5 minutes with -j 1 on two loaded cores, and every import must be a declared dependency.
 test: deps
-	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
+	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
 	scripts/run-tests.sh --skip ManySourcesAcceptanceTests
 	scripts/run-tests.sh --filter ManySourcesAcceptanceTests
 	scripts/studio-browser-test.py

@@ -27,6 +27,8 @@ let package = Package(
         systemLibrary("COpenCC", pkgConfig: "opencc", apt: "libopencc-dev"),
         systemLibrary("CUchardet", pkgConfig: "uchardet", apt: "libuchardet-dev"),
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
+        // The C library's `wcwidth` (terminal display widths), which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CWideCharacter", path: "Sources/CWideCharacter"),
 
         // A value behind a pthread mutex (ThreadSanitizer sees it; Synchronization's Mutex it does not), for
         // every layer below.
@@ -50,7 +52,9 @@ let package = Package(
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "CJavaScriptCore", "CCrypto",
                 "COpenCC",
             ],
-            path: "Sources/Script"
+            path: "Sources/Script",
+            // The helpers' JavaScript, compiled into the binary as bytes (ScriptPrelude).
+            resources: [.embedInCode("Prelude/prelude.js")]
         ),
         .target(
             name: "BookRuleHTTP", dependencies: ["BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "CCurl", "CPSL"], path: "Sources/HTTP"
@@ -97,31 +101,86 @@ let package = Package(
             path: "Sources/Studio",
             resources: [.copy("Assets")]
         ),
-        .executableTarget(name: "bookrule", dependencies: ["BookRule", "BookRuleStudio", "BookRuleLocking"]),
+        .executableTarget(name: "bookrule", dependencies: ["BookRule", "BookRuleStudio", "BookRuleLocking", "CWideCharacter"]),
         .target(
             name: "BookRuleFuzzEntryPoints",
             dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules"],
             path: "Sources/FuzzEntryPoints"
         ),
         .executableTarget(name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio", "BookRuleLocking"], path: "Benchmarks/Swift"),
-        // Loopback servers, the generated example site and other helpers the test targets share.
-        .target(name: "TestSupport", dependencies: ["BookRuleLocking", "BookRule"], path: "Tests/TestSupport"),
+        // Loopback servers, the generated example site and other helpers the test targets share. A plain target, so
+        // it sees only `package` and public symbols (no `@testable`): `swift build -c release` builds it too.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "BookRuleLocking", "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary",
+                "BookRuleCheck",
+            ],
+            path: "Tests/TestSupport"
+        ),
+        // Each test target depends on its own layer and the layers its tests use, never the umbrella (`make test`
+        // checks every import is a declared dependency); only the CLI's tests import BookRule, as an app does.
         .testTarget(name: "BookRuleLockingTests", dependencies: ["BookRuleLocking"]),
-        .testTarget(name: "BookRuleJSONTests", dependencies: ["BookRule", "TestSupport"]),
-        .testTarget(name: "BookRuleDocumentTests", dependencies: ["BookRule", "TestSupport"]),
-        .testTarget(name: "BookRuleRegexTests", dependencies: ["BookRule", "TestSupport"]),
-        .testTarget(name: "BookRuleRulesTests", dependencies: ["BookRule", "TestSupport"]),
+        .testTarget(name: "BookRuleJSONTests", dependencies: ["BookRuleJSON", "TestSupport"]),
         .testTarget(
-            name: "BookRuleScriptTests", dependencies: ["BookRule", "TestSupport"],
+            name: "BookRuleDocumentTests",
+            dependencies: [
+                "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "CLibXML2", "TestSupport",
+            ]
+        ),
+        .testTarget(name: "BookRuleRegexTests", dependencies: ["BookRuleRegex", "TestSupport"]),
+        .testTarget(
+            name: "BookRuleRulesTests",
+            dependencies: [
+                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleEngine",
+                "BookRuleLibrary", "TestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "BookRuleScriptTests",
+            dependencies: [
+                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleScript", "TestSupport",
+            ],
             // Cases and Rhino's answers, written by scripts/rhino-differential.py and read by path.
             exclude: ["RhinoDifferential.json"]
         ),
-        .testTarget(name: "BookRuleHTTPTests", dependencies: ["BookRule", "TestSupport"]),
-        .testTarget(name: "BookRuleEngineTests", dependencies: ["BookRule", "TestSupport"]),
-        .testTarget(name: "BookRuleLibraryTests", dependencies: ["BookRule", "TestSupport"]),
-        .testTarget(name: "BookRuleCheckTests", dependencies: ["BookRule", "TestSupport"]),
-        .testTarget(name: "BookRuleStudioTests", dependencies: ["BookRule", "BookRuleStudio", "TestSupport"]),
-        .testTarget(name: "bookruleTests", dependencies: ["bookrule", "TestSupport"]),
+        .testTarget(
+            name: "BookRuleHTTPTests",
+            dependencies: [
+                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleLibrary", "TestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "BookRuleEngineTests",
+            dependencies: [
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary",
+                "BookRuleCheck", "TestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "BookRuleLibraryTests",
+            dependencies: [
+                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleScript", "BookRuleHTTP", "BookRuleEngine",
+                "BookRuleLibrary", "CLibZip", "TestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "BookRuleCheckTests",
+            dependencies: [
+                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine",
+                "BookRuleLibrary", "BookRuleCheck", "TestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "BookRuleStudioTests", dependencies: ["BookRuleDocument", "BookRuleHTTP", "BookRuleStudio", "TestSupport"]
+        ),
+        .testTarget(
+            name: "bookruleTests",
+            dependencies: [
+                "BookRule", "BookRuleLocking", "BookRuleDocument", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary", "BookRuleCheck", "bookrule",
+                "TestSupport",
+            ]
+        ),
         // Replays Fuzz/Corpus (the seeds) and FuzzRegressions (minimized inputs that once failed) through the
         // fuzz entry points, read by path.
         .testTarget(

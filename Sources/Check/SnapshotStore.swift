@@ -19,8 +19,12 @@ public enum SnapshotStore {
         }
         let current = try encode(snapshot)
         if stored == current { return SnapshotComparison(path: path, matches: true, diff: []) }
+        // A snapshot written in another layout (by hand, or by a bookrule whose JSON spacing differed) is
+        // compared as JSON, and its diff shows only what changed.
+        let restated = (try? JSONParser.parse(stored)).map { JSONWriter.bytes($0.value, style: .pretty) } ?? stored
+        if restated == current { return SnapshotComparison(path: path, matches: true, diff: []) }
         return SnapshotComparison(path: path, matches: false,
-                                  diff: lineDiff(old: String(decoding: stored, as: UTF8.self),
+                                  diff: lineDiff(old: String(decoding: restated, as: UTF8.self),
                                                  new: String(decoding: current, as: UTF8.self)))
     }
 

@@ -86,18 +86,11 @@ public final class CookieStore: Sendable, Hashable {
 
     /// Stores one `Set-Cookie` value; the cookie's name, or nil when it was refused.
     private func store(_ header: String, from target: Target) -> String? {
-        let parts = header.split(separator: ";", omittingEmptySubsequences: false)
-        guard let first = parts.first, let equals = first.firstIndex(of: "=") else { return nil }
-        let name = first[..<equals].trimmingASCIIWhitespace()
-        guard !name.isEmpty else { return nil }
-        var cookie = Cookie(name: name, value: first[first.index(after: equals)...].trimmingASCIIWhitespace(),
-                            domain: target.host, hostOnly: true, path: Self.defaultPath(target.path), secure: false,
-                            expires: nil)
+        guard let field = SetCookieField(header) else { return nil }
+        var cookie = Cookie(name: field.name, value: field.value, domain: target.host, hostOnly: true,
+                            path: Self.defaultPath(target.path), secure: false, expires: nil)
         var maxAge: Int?
-        for attribute in parts.dropFirst() {
-            let pair = attribute.split(separator: "=", maxSplits: 1)
-            let key = pair.first.map { $0.trimmingASCIIWhitespace().lowercased() } ?? ""
-            let value = pair.count > 1 ? pair[1].trimmingASCIIWhitespace() : ""
+        for (key, value) in field.attributes {
             switch key {
             case "domain":
                 var domain = value.lowercased()

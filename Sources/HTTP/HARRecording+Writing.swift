@@ -13,119 +13,114 @@ extension HARRecording {
         }
     }
 
-    /// The recording as pretty-printed HAR JSON, fields in the order the HAR spec lists them.
+    /// The recording as pretty-printed HAR JSON (`JSONWriter`), fields in the order the HAR spec lists them.
     public func jsonBytes() -> [UInt8] {
-        var out = JSONWriter()
-        out.object { out in
-            out.key("log")
-            out.object { out in
-                out.member("version", string: version)
-                out.key("creator")
-                out.object { out in
-                    out.member("name", string: creator.name)
-                    out.member("version", string: creator.version)
-                }
-                out.key("entries")
-                out.array(entries) { out, entry in Self.writeEntry(entry, to: &out) }
-            }
-        }
-        out.bytes.append(0x0A)
-        return out.bytes
+        let log = Self.object([
+            ("version", .string(version)),
+            ("creator", Self.object([("name", .string(creator.name)), ("version", .string(creator.version))])),
+            ("entries", .array(entries.map { Self.node(Self.entry($0)) })),
+        ])
+        return JSONWriter.bytes(Self.object([("log", log)]), style: .pretty)
     }
 
-    private static func writeEntry(_ entry: Entry, to out: inout JSONWriter) {
-        out.object { out in
-            out.member("startedDateTime", string: entry.startedDateTime)
-            out.member("time", number: entry.time)
-            out.key("request")
-            out.object { out in
-                let request = entry.request
-                out.member("method", string: request.method)
-                out.member("url", string: request.url)
-                out.member("httpVersion", string: request.httpVersion)
-                out.key("headers")
-                out.nameValues(request.headers.map { ($0.name, $0.value) })
-                out.key("queryString")
-                out.nameValues(request.queryString.map { ($0.name, $0.value) })
-                out.key("cookies")
-                writeCookies(request.cookies, to: &out)
-                out.member("headersSize", int: request.headersSize)
-                out.member("bodySize", int: request.bodySize)
-                if let post = request.postData {
-                    out.key("postData")
-                    out.object { out in
-                        out.member("mimeType", string: post.mimeType)
-                        writeBody(post.body, to: &out)
-                    }
-                }
-            }
-            out.key("response")
-            out.object { out in
-                let response = entry.response
-                out.member("status", int: response.status)
-                out.member("statusText", string: response.statusText)
-                out.member("httpVersion", string: response.httpVersion)
-                out.key("headers")
-                out.nameValues(response.headers.map { ($0.name, $0.value) })
-                out.key("cookies")
-                writeCookies(response.cookies, to: &out)
-                out.key("content")
-                out.object { out in
-                    out.member("size", int: response.content.size)
-                    if let compression = response.content.compression { out.member("compression", int: compression) }
-                    out.member("mimeType", string: response.content.mimeType)
-                    writeBody(response.content.body, to: &out)
-                }
-                out.member("redirectURL", string: response.redirectURL)
-                out.member("headersSize", int: response.headersSize)
-                out.member("bodySize", int: response.bodySize)
-            }
-            out.key("cache")
-            out.object { out in
-                if let before = entry.cache.beforeRequest { writeCacheState(before, key: "beforeRequest", to: &out) }
-                if let after = entry.cache.afterRequest { writeCacheState(after, key: "afterRequest", to: &out) }
-            }
-            out.key("timings")
-            out.object { out in
-                out.member("send", number: entry.timings.send)
-                out.member("wait", number: entry.timings.wait)
-                out.member("receive", number: entry.timings.receive)
-            }
-            if let comment = entry.comment { out.member("comment", string: comment) }
-        }
+    private static func entry(_ entry: Entry) -> JSONValue {
+        let request = entry.request
+        let response = entry.response
+        return object([
+            ("startedDateTime", .string(entry.startedDateTime)),
+            ("time", number(entry.time)),
+            ("request", object([
+                ("method", .string(request.method)),
+                ("url", .string(request.url)),
+                ("httpVersion", .string(request.httpVersion)),
+                ("headers", nameValues(request.headers.map { ($0.name, $0.value) })),
+                ("queryString", nameValues(request.queryString.map { ($0.name, $0.value) })),
+                ("cookies", cookies(request.cookies)),
+                ("headersSize", int(request.headersSize)),
+                ("bodySize", int(request.bodySize)),
+                ("postData", request.postData.map { object([("mimeType", .string($0.mimeType))] + body($0.body)) }),
+            ])),
+            ("response", object([
+                ("status", int(response.status)),
+                ("statusText", .string(response.statusText)),
+                ("httpVersion", .string(response.httpVersion)),
+                ("headers", nameValues(response.headers.map { ($0.name, $0.value) })),
+                ("cookies", cookies(response.cookies)),
+                ("content", object([
+                    ("size", int(response.content.size)),
+                    ("compression", response.content.compression.map(int)),
+                    ("mimeType", .string(response.content.mimeType)),
+                ] + body(response.content.body))),
+                ("redirectURL", .string(response.redirectURL)),
+                ("headersSize", int(response.headersSize)),
+                ("bodySize", int(response.bodySize)),
+            ])),
+            ("cache", object([
+                ("beforeRequest", entry.cache.beforeRequest.map(cacheState)),
+                ("afterRequest", entry.cache.afterRequest.map(cacheState)),
+            ])),
+            ("timings", object([
+                ("send", number(entry.timings.send)),
+                ("wait", number(entry.timings.wait)),
+                ("receive", number(entry.timings.receive)),
+            ])),
+            ("comment", entry.comment.map { .string($0) }),
+        ])
     }
 
-    private static func writeBody(_ body: [UInt8]?, to out: inout JSONWriter) {
-        guard let body else { return }
-        if let text = String(validating: body, as: UTF8.self) {
-            out.member("text", string: text)
-        } else {
-            out.member("text", string: Data(body).base64EncodedString())
-            out.member("encoding", string: "base64")
-        }
+    /// A body as HAR's `text` member: the text itself when it is UTF-8, else base64 with `encoding`.
+    private static func body(_ body: [UInt8]?) -> [(String, JSONValue?)] {
+        guard let body else { return [] }
+        if let text = String(validating: body, as: UTF8.self) { return [("text", .string(text))] }
+        return [("text", .string(Data(body).base64EncodedString())), ("encoding", .string("base64"))]
     }
 
-    private static func writeCookies(_ cookies: [Cookie], to out: inout JSONWriter) {
-        out.array(cookies) { out, cookie in
-            out.object { out in
-                out.member("name", string: cookie.name)
-                out.member("value", string: cookie.value)
-                if let path = cookie.path { out.member("path", string: path) }
-                if let domain = cookie.domain { out.member("domain", string: domain) }
-                if let expires = cookie.expires { out.member("expires", string: expires) }
-                if let httpOnly = cookie.httpOnly { out.member("httpOnly", bool: httpOnly) }
-                if let secure = cookie.secure { out.member("secure", bool: secure) }
-            }
-        }
+    private static func cookies(_ cookies: [Cookie]) -> JSONValue {
+        .array(cookies.map { cookie in
+            node(object([
+                ("name", .string(cookie.name)),
+                ("value", .string(cookie.value)),
+                ("path", cookie.path.map { .string($0) }),
+                ("domain", cookie.domain.map { .string($0) }),
+                ("expires", cookie.expires.map { .string($0) }),
+                ("httpOnly", cookie.httpOnly.map { .bool($0) }),
+                ("secure", cookie.secure.map { .bool($0) }),
+            ]))
+        })
     }
 
-    private static func writeCacheState(_ state: CacheState, key: String, to out: inout JSONWriter) {
-        out.key(key)
-        out.object { out in
-            if let expires = state.expires { out.member("expires", string: expires) }
-            out.member("lastAccess", string: state.lastAccess)
-            out.member("eTag", string: state.eTag)
-            out.member("hitCount", int: state.hitCount)
-        }
+    private static func cacheState(_ state: CacheState) -> JSONValue {
+        object([
+            ("expires", state.expires.map { .string($0) }),
+            ("lastAccess", .string(state.lastAccess)),
+            ("eTag", .string(state.eTag)),
+            ("hitCount", int(state.hitCount)),
+        ])
+    }
+
+    private static func nameValues(_ pairs: [(String, String)]) -> JSONValue {
+        .array(pairs.map { node(object([("name", .string($0.0)), ("value", .string($0.1))])) })
+    }
+
+    /// An object of the members that have a value, in the order given.
+    private static func object(_ members: [(String, JSONValue?)]) -> JSONValue {
+        .object(JSONObject(members: members.compactMap { key, value in value.map { (key, node($0)) } }))
+    }
+
+    /// A value built here, not read from a file: it has no position of its own.
+    private static func node(_ value: JSONValue) -> JSONNode {
+        JSONNode(value, location: SourceLocation(line: 1, column: 1))
+    }
+
+    private static func int(_ value: Int) -> JSONValue {
+        .number(String(value))
+    }
+
+    /// Numbers print without a fraction when whole (as HAR tools do); non-finite values, which JSON cannot
+    /// hold, are written as -1 ("unknown" in HAR).
+    private static func number(_ value: Double) -> JSONValue {
+        guard value.isFinite else { return .number("-1") }
+        if value == value.rounded(), abs(value) < 1e15 { return .number(String(Int(value))) }
+        return .number(String(value))
     }
 }

@@ -82,9 +82,9 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// Standard (RFC 8259) JSON text for this value, e.g. to write a source back.
     ///
     /// Member order and duplicate keys are preserved; number literals are
-    /// written as stored; in strings `"`, `\` and control characters are
-    /// escaped while all other characters, including non-ASCII, are kept as
-    /// is. A `.number` whose text is not a valid JSON number (only possible
+    /// written as stored; in strings `"`, `\`, control characters and U+FEFF
+    /// are escaped while all other characters, including non-ASCII, are kept
+    /// as is. A `.number` whose text is not a valid JSON number (only possible
     /// when built by hand) is written as `null` so the output stays valid.
     /// - Parameter pretty: `false` gives compact output with no whitespace;
     ///   `true` puts each member/element on its own line, indented by two
@@ -146,9 +146,21 @@ public indirect enum JSONValue: Sendable, Equatable {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }
 
+    /// `"`, `\` and control characters are escaped, and so is U+FEFF (the byte-order mark): Foundation's
+    /// JSONSerialization on Linux silently drops a raw U+FEFF at the start of a string or right after an escape,
+    /// and editors strip it, so a body that carries one would not survive a round trip.
     private static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            utf8.formIndex(after: &index)
+            if byte == 0xEF, utf8[index...].starts(with: [0xBB, 0xBF]) {
+                output.append(contentsOf: #"\ufeff"#.utf8)
+                utf8.formIndex(&index, offsetBy: 2)
+                continue
+            }
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)

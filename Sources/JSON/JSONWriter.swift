@@ -1,12 +1,13 @@
 import Foundation
 
-/// The one way bookrule writes JSON: every file it keeps (snapshots, download sidecars, the library's
-/// variables) and everything it prints (`--json`) goes through here, so they share one format: keys sorted,
-/// `/` not escaped, non-ASCII kept as is, dates as ISO 8601.
+/// The one way bookrule writes JSON: every file it keeps (snapshots, download sidecars, HAR recordings, the
+/// library's variables) and everything it prints (`--json`) goes through here, so they share one format and one
+/// string escaping (`JSONValue.serialized(pretty:)`): `/` not escaped, non-ASCII kept as is, U+FEFF escaped.
 ///
-/// Documents whose member order matters (a HAR recording, a source written back) are built as a `JSONValue`
-/// and written with `bytes(_:style:)`, which keeps their order. For HAR files: build the log as a `JSONValue`
-/// (`.object(JSONObject)` keeps insertion order) and call `JSONWriter.bytes(log, style: .pretty)`.
+/// An `Encodable` value is written with its keys sorted and dates as ISO 8601: Foundation's `JSONEncoder` maps
+/// it to JSON, which is read back into a `JSONValue` and written from there, so Foundation's own layout and
+/// escaping (`" : "`, a raw U+FEFF) never reach a file. Documents whose member order matters (a HAR recording,
+/// a source written back) are built as a `JSONValue` and written with `bytes(_:style:)`, which keeps their order.
 public enum JSONWriter {
     /// How the text is laid out.
     public enum Style: Sendable {
@@ -19,11 +20,10 @@ public enum JSONWriter {
     /// `value` encoded as UTF-8 JSON text; `.pretty` text ends with a line break, as text files do.
     public static func bytes<Value: Encodable>(_ value: Value, style: Style = .compact) throws -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = style == .pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        let bytes = Array(try encoder.encode(value))
-        return style == .pretty ? bytes + [0x0A] : bytes
+        let encoded = Array(try encoder.encode(value))
+        return bytes(try JSONParser.parse(encoded).value, style: style)
     }
 
     /// `bytes(_:style:)` as a string, without the final line break (for printing).

@@ -187,6 +187,7 @@ extension ScriptWorker {
             ("url", .string(response.url)), ("code", .number(Double(response.statusCode))),
             ("headers", .object(response.headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
             ("body", .string(response.body)),
+            ("cookies", .object(response.cookies.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ])
     }
 

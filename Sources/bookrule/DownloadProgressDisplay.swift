@@ -141,7 +141,7 @@ final class DownloadProgressDisplay: Sendable {
             if let total = progress.totalBytes { line += " / " + Self.size(total) }
             if progress.bytesPerSecond > 0 { line += "  " + Self.size(Int64(progress.bytesPerSecond)) + "/s" }
             line += "  " + name
-            text += String(line.prefix(width)) + "\n"
+            text += DisplayWidth.prefix(line, columns: width) + "\n"
         }
         state.drawnLines = state.order.filter { state.active[$0] != nil }.count
         return text

@@ -206,7 +206,7 @@ final class ProgressDisplay: Sendable {
                 // No chapter count yet: say what is being read instead of a 0/0 bar.
                 var text = "reading the book page and TOC: \(state.pagesRead) page(s) read"
                 if let waiting = waitNote(state) { text += " (\(waiting))" }
-                return Self.prefix(text, columns: self.width ?? Self.columns())
+                return DisplayWidth.prefix(text, columns: self.width ?? Self.columns())
             }
             let time = self.time
             let perChapter = state.rate.secondsPerChapter(at: time)
@@ -220,14 +220,14 @@ final class ProgressDisplay: Sendable {
             var width = 24
             if let waiting = waitNote(state) {
                 let note = " (\(waiting))"
-                let needed = 2 + Self.displayWidth(counts) + Self.displayWidth(note)
+                let needed = 2 + DisplayWidth.columns(counts) + DisplayWidth.columns(note)
                 width = min(24, max(8, columns - needed))
                 if width + needed <= columns { counts += note } else { width = 24 }
             }
             let fraction = state.total > 0 ? Double(state.done) / Double(state.total) : 0
             let filled = min(width, Int(fraction * Double(width)))
             let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-            return Self.prefix("[\(bar)]" + counts + " " + state.current, columns: columns)
+            return DisplayWidth.prefix("[\(bar)]" + counts + " " + state.current, columns: columns)
         }
         terminal.errorRaw("\r\u{1B}[K" + text)
     }
@@ -308,32 +308,6 @@ final class ProgressDisplay: Sendable {
         let total = Int(seconds.rounded())
         return total >= 3600 ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
             : String(format: "%d:%02d", total / 60, total % 60)
-    }
-
-    /// The longest start of `text` that fits in `columns` terminal columns (CJK characters take two).
-    static func prefix(_ text: String, columns: Int) -> String {
-        var used = 0
-        var end = text.startIndex
-        for index in text.indices {
-            used += displayWidth(text[index])
-            if used > columns { break }
-            end = text.index(after: index)
-        }
-        return String(text[..<end])
-    }
-
-    /// The columns `text` takes on a terminal: two for East Asian wide characters, one for others.
-    static func displayWidth<S: StringProtocol>(_ text: S) -> Int {
-        text.reduce(0) { $0 + displayWidth($1) }
-    }
-
-    private static func displayWidth(_ character: Character) -> Int {
-        guard let scalar = character.unicodeScalars.first?.value else { return 0 }
-        let wide = (0x1100...0x115F).contains(scalar) || (0x2E80...0xA4CF).contains(scalar)
-            || (0xAC00...0xD7A3).contains(scalar) || (0xF900...0xFAFF).contains(scalar)
-            || (0xFE30...0xFE4F).contains(scalar) || (0xFF00...0xFF60).contains(scalar)
-            || (0xFFE0...0xFFE6).contains(scalar) || (0x20000...0x3FFFD).contains(scalar)
-        return wide ? 2 : 1
     }
 
     private static func columns() -> Int {

@@ -92,11 +92,11 @@ enum UpdateCommand {
              "\(outcome.missing)"]
         }
         let widths = header.indices.map { column in
-            ([header] + rows).map { ProgressDisplay.displayWidth($0[column]) }.max() ?? 0
+            ([header] + rows).map { DisplayWidth.columns($0[column]) }.max() ?? 0
         }
         func render(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - ProgressDisplay.displayWidth(cell))
+                let pad = String(repeating: " ", count: widths[column] - DisplayWidth.columns(cell))
                 return column == 0 ? cell + pad : pad + cell
             }.joined(separator: "  ")
         }

@@ -6,7 +6,6 @@ import Testing
 @testable import BookRuleHTTP
 @testable import BookRuleLibrary
 @testable import BookRuleRules
-import BookRule
 import TestSupport
 
 /// Real saved pages of novel sites (the shared corpus outside the repo: `<repo>/../shared/corpus`, see its

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import BookRule
+import BookRuleCheck
+import BookRuleEngine
+import BookRuleHTTP
+import BookRuleJSON
 import TestSupport
 
 /// A site where every page is the same answer.

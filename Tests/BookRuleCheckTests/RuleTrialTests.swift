@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import BookRule
+import BookRuleCheck
+import BookRuleDocument
+import BookRuleJSON
+import BookRuleRules
 import TestSupport
 
 /// `bookrule try`'s library half on real saved pages of the shared corpus.

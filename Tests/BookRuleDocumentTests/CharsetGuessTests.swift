@@ -1,6 +1,5 @@
 import Testing
 @testable import BookRuleDocument
-import BookRule
 
 @Suite("Undeclared CJK pages: the last charset fallback through uchardet")
 struct CharsetGuessTests {

@@ -4,7 +4,6 @@ import Testing
 @testable import BookRuleEngine
 @testable import BookRuleHTTP
 @testable import BookRuleRules
-import BookRule
 import TestSupport
 
 @Suite("Charset decisions and GBK pages")

@@ -1,7 +1,6 @@
 import Testing
 @testable import BookRuleDocument
 @testable import BookRuleRules
-import BookRule
 import TestSupport
 
 @Suite("The direct tree walk gives exactly what libxml2 gives")

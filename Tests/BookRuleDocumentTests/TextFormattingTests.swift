@@ -1,7 +1,6 @@
 import Testing
 @testable import BookRuleDocument
 @testable import BookRuleEngine
-import BookRule
 import TestSupport
 
 /// How page markup becomes reader text, for the quirks real pages showed (see ConformanceTests).

@@ -2,7 +2,6 @@ import Testing
 @testable import BookRuleDocument
 @testable import BookRuleEngine
 @testable import BookRuleRules
-import BookRule
 import TestSupport
 
 @Suite("URL resolution and URL templates")

@@ -1,7 +1,6 @@
 import CLibXML2
 import Testing
 @testable import BookRuleDocument
-import BookRule
 
 @Suite("Concurrency: XPath expressions and libxml2's error handlers")
 struct XPathConcurrencyTests {

@@ -1,4 +1,4 @@
-import BookRule
+import BookRuleDocument
 import Testing
 
 struct XPathExpressionTests {

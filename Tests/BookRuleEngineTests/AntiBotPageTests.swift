@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BookRuleEngine
-import BookRule
 
 /// `<repo>/../shared/corpus/pages`, found from this file.
 private let corpusPages: String = URL(fileURLWithPath: #filePath)

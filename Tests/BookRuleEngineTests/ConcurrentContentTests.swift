@@ -1,6 +1,5 @@
 import Testing
 @testable import BookRuleEngine
-import BookRule
 import TestSupport
 
 /// One engine serving many tasks at once, as `bookrule fetch` and apps use it. Run under ThreadSanitizer by

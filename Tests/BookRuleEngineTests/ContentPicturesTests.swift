@@ -1,6 +1,5 @@
 import Testing
 @testable import BookRuleEngine
-import BookRule
 import TestSupport
 
 @Suite("Pictures in text chapters: kept as image lines by the content step")

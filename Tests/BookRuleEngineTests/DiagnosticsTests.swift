@@ -1,7 +1,6 @@
 import Testing
 @testable import BookRuleEngine
 @testable import BookRuleHTTP
-import BookRule
 import TestSupport
 
 @Suite("Diagnostics that never lie: what broke, and where")

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import BookRule
+import BookRuleCheck
+import BookRuleEngine
+import BookRuleHTTP
+import BookRuleLibrary
 
 @Suite("FailureCause reads the cause out of an error tree once, for every report that sorts failures")
 struct FailureCauseTests {

@@ -3,7 +3,6 @@ import Testing
 @testable import BookRuleEngine
 @testable import BookRuleJSON
 @testable import BookRuleHTTP
-import BookRule
 import TestSupport
 
 @Suite("Sources with JavaScript, end to end on the real runtime")
@@ -120,6 +119,22 @@ struct JavaScriptSourceTests {
         // A bound against a hang, not a speed test: in the full parallel suite on two shared cores a JSON
         // parser test with no JavaScript took 41 s of wall time while these took 30–32 s.
         #expect(clock.now - started < TestTime.bound(.seconds(120)))
+    }
+
+    @Test("cookies() sees every Set-Cookie field of a response, read as the cookie store reads them")
+    func responseCookiesAreEveryField() async throws {
+        let text = Self.source.replacingOccurrences(
+            of: #""content": "@js:var page = java.ajax('https://js.test/api/' + chapter.index); JSON.parse(page).text + '|' + title""#,
+            with: #""content": "@js:var r = java.get('https://js.test/set', {}); JSON.stringify(r.cookies()) + '|' + r.cookie('b') + '|' + r.cookie('toString')""#)
+        var pages = Self.site.mapValues { TestSite.Page(body: Array($0.utf8)) }
+        pages["https://js.test/set"] = TestSite.Page(headers: [
+            HTTPHeader("Set-Cookie", "a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT; Path=/"),
+            HTTPHeader("Set-Cookie", " b = two words ;HttpOnly"),
+            HTTPHeader("Set-Cookie", "no-equals-sign"),
+        ], body: Array("ok".utf8))
+        let engine = SourceEngine(source: try loadSource(text), transport: TestSite(pages))
+        let content = try await engine.content(of: Chapter(index: 3, title: "第一章", url: "https://js.test/c/7.html"))
+        #expect(content.text == #"{"a":"1","b":"two words"}|two words|null"#)
     }
 
     @Test("a jsLib var named like a binding does not break every snippet: the binding wins while a snippet runs")

@@ -4,7 +4,6 @@ import Testing
 @testable import BookRuleEngine
 @testable import BookRuleHTTP
 @testable import BookRuleRules
-import BookRule
 import TestSupport
 
 /// Random inputs built from the pieces that make rules and sources interesting: nothing may crash or hang,

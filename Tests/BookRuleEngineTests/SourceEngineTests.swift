@@ -4,7 +4,6 @@ import Testing
 @testable import BookRuleHTTP
 @testable import BookRuleJSON
 @testable import BookRuleRules
-import BookRule
 import TestSupport
 
 @Suite("SourceEngine on in-memory sites")

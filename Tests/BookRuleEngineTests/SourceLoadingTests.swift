@@ -1,7 +1,6 @@
 import Testing
 @testable import BookRuleEngine
 @testable import BookRuleRules
-import BookRule
 import TestSupport
 
 @Suite("Loading source files")

@@ -2,7 +2,6 @@ import BookRuleLocking
 import Foundation
 import Testing
 @testable import BookRuleHTTP
-import BookRule
 import TestSupport
 
 /// A site that sets cookies and records the Cookie header of every request.

@@ -2,7 +2,7 @@ import BookRuleLocking
 import Foundation
 import Testing
 @testable import BookRuleHTTP
-import BookRule
+import BookRuleDocument
 import TestSupport
 
 /// A 200 reply carrying `body`.
@@ -355,7 +355,7 @@ struct CurlTransportTests {
             #expect(peak <= limit + limit / 16, "\(path): body storage reached \(peak) bytes, over the \(limit)-byte cap")
             #expect(peak > 0)
         }
-        try await Task.sleep(for: .milliseconds(300))
+        try await eventually("the server's end of both connections") { server.closedConnections == 2 }
         let sent = server.bytesSent
         #expect(sent.count == 2)
         #expect(sent.allSatisfy { $0 < total / 2 }, "the server got to write \(sent) bytes: the client kept reading")
@@ -384,11 +384,8 @@ struct CurlTransportTests {
         let elapsed = ContinuousClock.now - started
         #expect(elapsed >= .milliseconds(250))
         #expect(elapsed < TestTime.bound(.seconds(15)), "took \(elapsed)")
-        // The server notices the close on its next write; give a loaded machine time to get there.
-        let patience = ContinuousClock.now.advanced(by: .seconds(10))
-        while closed.withLock({ $0 }) == nil && ContinuousClock.now < patience {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        // The server notices the close on its next write.
+        try await eventually("the server's next write", seconds: 10) { closed.withLock { $0 } != nil }
         #expect(closed.withLock { $0 } == true, "the server did not see the connection closed")
     }
 
@@ -427,7 +424,7 @@ struct CurlTransportTests {
         let task = Task {
             try await transport.send(HTTPRequest(url: "http://127.0.0.1:\(server.port)/never"))
         }
-        try await Task.sleep(for: .milliseconds(300))
+        try await eventually("the request reaching the server") { server.requests.count == 1 }
         let cancelled = ContinuousClock.now
         task.cancel()
         let result = await task.result
@@ -435,7 +432,7 @@ struct CurlTransportTests {
         #expect(throws: CancellationError.self) { try result.get() }
         // The server would hold the request for 20 s; generous bounds keep this stable on a loaded machine.
         #expect(latency < TestTime.bound(.seconds(10)), "send returned \(latency) after cancel")
-        try await Task.sleep(for: .milliseconds(500))
+        try await eventually("the server seeing the connection close", seconds: 10) { closedAfter.withLock { $0 } != nil }
         let closed = try #require(closedAfter.withLock { $0 }, "the server never saw the connection close")
         #expect(closed < 5.0)
 
@@ -502,7 +499,6 @@ struct CurlTransportTests {
     func proxyFailure() async throws {
         let closed = try LoopbackServer(maxConnections: 0) { _, _ in [] }
         let port = closed.port
-        try await Task.sleep(for: .milliseconds(100))
         let transport = Self.transport(proxy: "http://user:secret@127.0.0.1:\(port)")
         let error = await Self.error { _ = try await transport.send(HTTPRequest(url: "http://novel.example/")) }
         guard case .proxyFailed(let url, let proxy, let message)? = error as? HTTPTransportError else {
@@ -519,7 +515,6 @@ struct CurlTransportTests {
     func refused() async throws {
         let closed = try LoopbackServer(maxConnections: 0) { _, _ in [] }
         let port = closed.port
-        try await Task.sleep(for: .milliseconds(100))
         let error = await Self.error { _ = try await Self.transport().send(HTTPRequest(url: "http://127.0.0.1:\(port)/")) }
         guard case .connectionFailed(let url, let message)? = error as? HTTPTransportError else {
             Issue.record("expected connectionFailed, got \(String(describing: error))")
@@ -584,17 +579,15 @@ struct CurlTransportTests {
         // More stalled transfers than the cooperative pool has threads: if a transfer blocked its thread, the
         // fast requests would wait for the stalled ones to time out.
         let stalled = ProcessInfo.processInfo.activeProcessorCount + 2
-        let server = try LoopbackServer(maxConnections: stalled) { _, _, writer in
-            _ = writer.waitForClose(seconds: 30)
-        }
+        let server = try FaultServer(lifetime: 40) { _, _ in .slow(delay: 30, then: .ok("never")) }
         let fast = try LoopbackServer(maxConnections: 8) { request, _ in ok(request.target) }
         let transport = Self.transport(totalTimeout: .seconds(30))
         let started = ContinuousClock.now
         var slow: [Task<Void, Never>] = []
         for index in 0..<stalled {
-            slow.append(Task { _ = try? await transport.send(HTTPRequest(url: "http://127.0.0.1:\(server.port)/slow/\(index)")) })
+            slow.append(Task { _ = try? await transport.send(HTTPRequest(url: server.baseURL + "/slow/\(index)")) })
         }
-        try await Task.sleep(for: .milliseconds(200))
+        try await eventually("every stalled request reaching the server") { server.inFlight == stalled }
         try await withThrowingTaskGroup(of: [UInt8].self) { group in
             for index in 0..<8 {
                 group.addTask { try await transport.send(HTTPRequest(url: "http://127.0.0.1:\(fast.port)/\(index)")).body }

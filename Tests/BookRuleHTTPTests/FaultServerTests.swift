@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BookRuleHTTP
-import BookRule
 import TestSupport
 
 /// Self-tests of `FaultServer`, with the real `CurlTransport` as the client.
@@ -291,8 +290,7 @@ struct FaultServerTests {
         let shortLived = try FaultServer(lifetime: 0.3)
         #expect(try await transport.send(HTTPRequest(url: shortLived.baseURL + "/early")).status == 200)
         // Its lifetime stretches with TestTime.scale, and so does this wait.
-        try await Task.sleep(for: TestTime.bound(.milliseconds(600)))
-        #expect(!shortLived.isAccepting)
+        try await eventually("the end of the server's lifetime", seconds: 5) { !shortLived.isAccepting }
         started = ContinuousClock.now
         await #expect(throws: HTTPTransportError.self) {
             _ = try await transport.send(HTTPRequest(url: shortLived.baseURL + "/late"))
@@ -309,7 +307,7 @@ struct FaultServerTests {
         // stop() also cuts a request the server is still sitting on.
         let sleepy = try FaultServer { _, _ in .slow(delay: 30, then: .ok("never")) }
         let stopper = Task {
-            try await Task.sleep(for: .milliseconds(300))
+            try await eventually("the request reaching the server") { sleepy.inFlight == 1 }
             sleepy.stop()
         }
         started = ContinuousClock.now

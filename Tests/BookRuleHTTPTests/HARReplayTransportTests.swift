@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import BookRuleDocument
 @testable import BookRuleHTTP
-import BookRule
+import BookRuleJSON
 import TestSupport
 
 /// A fresh directory for one test's files, removed by `remove()`.
@@ -230,6 +230,30 @@ struct HARReplayTransportTests {
         #expect(page.contentType == "text/html; charset=gbk")
         let search = try await transport.send(HTTPRequest(url: "http://x.test/search", method: "POST", body: [0x71, 0x3D] + gbkBytes))
         #expect(search.body == utf8Body)
+    }
+
+    @Test("a HAR recording is written by JSONWriter: its text is the pretty text of its own JSON value")
+    func harTextIsJSONWritersText() throws {
+        var recording = HARRecording()
+        recording.append(
+            request: HTTPRequest(url: "http://x.test/a.html", headers: [HTTPHeader("Cookie", "a=1")]),
+            response: HTTPResponse(
+                url: "http://x.test/a.html", status: 200, headers: [HTTPHeader("Set-Cookie", "b=2; Path=/")],
+                body: Array("\u{FEFF}\u{8}\u{C}书/".utf8)),
+            startedAt: Date(timeIntervalSince1970: 1_700_000_000), duration: .milliseconds(1.5))
+        let bytes = recording.jsonBytes()
+        #expect(bytes == JSONWriter.bytes(try JSONParser.parse(bytes).value, style: .pretty))
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""text": "\ufeff\b\f书/""#))
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""time": 1.5,"#))
+    }
+
+    @Test("the recorded fixtures are written again byte for byte: one writer, one format, before and after")
+    func fixturesAreWrittenAgainByteForByte() throws {
+        for name in ["example-gbk/site.har", "example-gbk/book.har", "example-utf8/site.har", "example-allinone/site.har"] {
+            let path = SharedCorpus.repositoryRoot + "/Fixtures/" + name
+            let bytes = try LocalFile.read(path)
+            #expect(try HARRecording.parse(bytes, path: path).jsonBytes() == bytes, "\(name)")
+        }
     }
 
     @Test("a HAR exported by Chromium DevTools loads and replays")

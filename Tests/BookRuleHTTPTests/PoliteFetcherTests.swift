@@ -2,7 +2,7 @@ import BookRuleLocking
 import Foundation
 import Testing
 @testable import BookRuleHTTP
-import BookRule
+import BookRuleLibrary
 import TestSupport
 
 // MARK: - Pacing

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BookRuleHTTP
-import BookRule
 import TestSupport
 
 /// The polite fetcher over the real libcurl transport, measured by a loopback server: the handful of

@@ -2,7 +2,6 @@ import BookRuleLocking
 import Foundation
 import Testing
 @testable import BookRuleHTTP
-import BookRule
 import TestSupport
 
 /// A fresh directory for one test's files.

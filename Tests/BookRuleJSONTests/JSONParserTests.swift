@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BookRuleJSON
-import BookRule
 import TestSupport
 
 // MARK: - Helpers
@@ -30,7 +29,7 @@ private func syntaxError(bytes: [UInt8], lenient: Bool = false) -> JSONSyntaxErr
 }
 
 /// Swift Testing also declares a `SourceLocation`, so name ours explicitly.
-private typealias Location = BookRule.SourceLocation
+private typealias Location = BookRuleJSON.SourceLocation
 
 private func loc(_ line: Int, _ column: Int) -> Location {
     Location(line: line, column: column)

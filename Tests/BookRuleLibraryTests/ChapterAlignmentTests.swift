@@ -1,6 +1,5 @@
 import Testing
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 @Suite("Chapter titles and TOC alignment across sources")

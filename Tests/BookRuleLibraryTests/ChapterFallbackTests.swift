@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import BookRule
+import BookRuleEngine
+import BookRuleLibrary
 import TestSupport
 
 @Suite("fetch falls back per chapter to another known source", .serialized, .timeLimit(.minutes(2 * TestTime.scale)))

@@ -5,7 +5,8 @@ import FoundationXML
 import Testing
 @testable import BookRuleEngine
 @testable import BookRuleLibrary
-import BookRule
+import BookRuleDocument
+import BookRuleHTTP
 import BookRuleScript
 import TestSupport
 

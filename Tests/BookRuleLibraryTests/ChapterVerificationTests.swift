@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 @Suite("TextComparison and the verdicts of fetch --verify")

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import BookRuleJSON
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 #if canImport(Glibc)

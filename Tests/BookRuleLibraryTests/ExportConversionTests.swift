@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import BookRuleEngine
-import BookRule
+import BookRuleLibrary
 import TestSupport
 
 @Suite("Export with Chinese script conversion (OpenCC)",

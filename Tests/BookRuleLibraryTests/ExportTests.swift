@@ -4,10 +4,10 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import BookRuleHTTP
 @testable import BookRuleEngine
 @testable import BookRuleJSON
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 @Suite("Export: TXT, EPUB and safe file names")

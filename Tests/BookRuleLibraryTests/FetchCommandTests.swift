@@ -3,7 +3,6 @@ import Foundation
 import Testing
 @testable import BookRuleHTTP
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 #if canImport(Glibc)

@@ -2,7 +2,7 @@ import BookRuleLocking
 import Foundation
 import Testing
 @testable import BookRuleLibrary
-import BookRule
+import BookRuleHTTP
 import TestSupport
 
 private let host = "http://127.0.0.1:8080"

@@ -4,7 +4,6 @@ import Testing
 @testable import BookRuleEngine
 @testable import BookRuleJSON
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 extension ScratchDirectory {

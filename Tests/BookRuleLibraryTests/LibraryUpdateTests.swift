@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import BookRule
+import BookRuleEngine
+import BookRuleHTTP
+import BookRuleLibrary
 import TestSupport
 
 @Suite("LibraryUpdate: only new chapters of saved books", .serialized, .timeLimit(.minutes(2 * TestTime.scale)))

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 /// Issue #14's acceptance run, end to end through the `bookrule` executable: three loopback mirrors
@@ -99,7 +98,9 @@ struct ManySourcesAcceptanceTests {
         }
         let already = mirrors[2].chapterRequests.count
         let stopper = Task {
-            while mirrors[2].chapterRequests.count < already + 50 { try await Task.sleep(for: .milliseconds(5)) }
+            try await eventually("50 more chapters from the third mirror", seconds: 120) {
+                mirrors[2].chapterRequests.count >= already + 50
+            }
             mirrors[2].server.stop()
         }
         let rest = try await BookruleProcess(["fetch", "--source", files[0], mirrors[0].bookURL, "--mirrors", "3",

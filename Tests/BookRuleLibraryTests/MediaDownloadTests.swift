@@ -4,7 +4,6 @@ import Testing
 @testable import BookRuleHTTP
 @testable import BookRuleJSON
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 #if canImport(Glibc)
@@ -47,15 +46,6 @@ final class DownloadEventLog: Sendable {
             if case .progress(id, let progress) = event { return max(result, progress.receivedBytes) }
             return result
         }
-    }
-}
-
-/// Waits (up to `seconds`) until `condition` holds.
-func eventually(seconds: Double = 20, _ condition: () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while !(await condition()) {
-        if ContinuousClock.now > deadline { throw TestFailure("condition not met within \(seconds) s") }
-        try await Task.sleep(for: .milliseconds(10))
     }
 }
 
@@ -230,7 +220,6 @@ extension DownloadTransfers {
                                          expectedSHA256: await RangeServer.expectedSHA256(length: length, version: 1),
                                          expectedLength: Int64(length))
             #expect(try await download(task, through: downloader) == .completed)
-            try await Task.sleep(for: .milliseconds(50))
             #expect(server.records.isEmpty)
             #expect(log.all.contains(.completed(id: "done", path: path, bytes: Int64(length), alreadyPresent: true)))
         }

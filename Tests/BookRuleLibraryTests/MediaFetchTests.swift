@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import BookRuleEngine
 @testable import BookRuleHTTP
-import BookRule
 import TestSupport
 
 #if canImport(Glibc)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import BookRule
+import BookRuleEngine
+import BookRuleHTTP
+import BookRuleLibrary
 import TestSupport
 
 @Suite("fetch --mirrors: chapters split among sources on different hosts", .serialized, .timeLimit(.minutes(2 * TestTime.scale)))
@@ -81,7 +83,9 @@ struct MirrorFetchTests {
         let fetcher = Self.fetcher(delay: 0.02)
         let (store, book) = try await Self.library(mirrors, fetcher: fetcher)
         let stopper = Task {
-            while mirrors[2].chapterRequests.count < 3 { try await Task.sleep(for: .milliseconds(5)) }
+            try await eventually("three chapters from the third mirror", seconds: 60) {
+                mirrors[2].chapterRequests.count >= 3
+            }
             mirrors[2].server.stop()
         }
         var summary: DownloadSummary?

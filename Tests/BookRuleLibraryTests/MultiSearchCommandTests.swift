@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 @Suite("bookrule search --sources: many sources at once", .serialized, .timeLimit(.minutes(2 * TestTime.scale)),

@@ -4,7 +4,6 @@ import Testing
 @testable import BookRuleEngine
 @testable import BookRuleHTTP
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 /// An in-memory site that answers every request after `delay`, counting requests in flight.

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BookRuleLibrary
-import BookRule
 
 @Suite("SHA-256 through libcrypto")
 struct SHA256Tests {

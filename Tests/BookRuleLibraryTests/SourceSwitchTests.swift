@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import BookRuleEngine
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 @Suite("Books on several sources: known sources, switching, where each text came from")

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import BookRuleLibrary
-import BookRule
 import TestSupport
 
 @Suite("bookrule switch and sources", .serialized, .timeLimit(.minutes(2 * TestTime.scale)),

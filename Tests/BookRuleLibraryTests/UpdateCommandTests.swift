@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import BookRule
 import TestSupport
 
 @Suite("bookrule update", .serialized, .timeLimit(.minutes(2 * TestTime.scale)),

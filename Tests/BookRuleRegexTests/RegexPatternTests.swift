@@ -1,7 +1,6 @@
 import Testing
 
 @testable import BookRuleRegex
-import BookRule
 import TestSupport
 
 @Suite("RegexPattern")

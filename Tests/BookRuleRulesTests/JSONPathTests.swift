@@ -1,7 +1,6 @@
 import Testing
 @testable import BookRuleJSON
 @testable import BookRuleRules
-import BookRule
 import TestSupport
 
 // MARK: - Fixtures

@@ -2,7 +2,6 @@ import Testing
 @testable import BookRuleDocument
 @testable import BookRuleLibrary
 @testable import BookRuleRules
-import BookRule
 import TestSupport
 
 /// bookrule's CSS and JSoup-rule translations against jsoup's own answers, recorded in

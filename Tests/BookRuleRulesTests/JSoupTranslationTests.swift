@@ -2,7 +2,6 @@ import Testing
 @testable import BookRuleDocument
 @testable import BookRuleEngine
 @testable import BookRuleRules
-import BookRule
 import TestSupport
 
 /// A selector or rule, where it runs from (an element's `n` label, or nil for the page), and what it selects.

@@ -2,7 +2,6 @@ import BookRuleLocking
 import Testing
 @testable import BookRuleDocument
 @testable import BookRuleRules
-import BookRule
 import TestSupport
 
 /// A stand-in for the JavaScript runtime: each snippet's code names a Swift function of `result`, and every

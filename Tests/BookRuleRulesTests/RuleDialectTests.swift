@@ -1,6 +1,5 @@
 import Testing
 @testable import BookRuleRules
-import BookRule
 import TestSupport
 
 @Suite("Dialect detection, in Legado's order")

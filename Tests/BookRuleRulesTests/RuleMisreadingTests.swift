@@ -1,6 +1,5 @@
 import Testing
 @testable import BookRuleRules
-import BookRule
 
 @Suite("Rules read in a dialect their author did not mean")
 struct RuleMisreadingTests {

@@ -1,7 +1,6 @@
 import Testing
 @testable import BookRuleDocument
 @testable import BookRuleRules
-import BookRule
 import TestSupport
 
 @Suite("XPath rules with JsoupXpath's context semantics")

@@ -1,5 +1,6 @@
 import BookRuleLocking
-import BookRule
+import BookRuleRules
+import BookRuleScript
 
 /// A `ScriptHost` for tests: answers fetches from a table, records every request and message, and keeps
 /// cookies, the cache and the source variable in memory.

@@ -1,4 +1,4 @@
-import BookRule
+import BookRuleScript
 import Foundation
 import Testing
 

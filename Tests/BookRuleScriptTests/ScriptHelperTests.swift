@@ -1,4 +1,6 @@
-import BookRule
+import BookRuleDocument
+import BookRuleRules
+import BookRuleScript
 import Foundation
 import Testing
 
@@ -10,8 +12,9 @@ struct ScriptHelperTests {
     init() throws {
         host = RecordingScriptHost(responses: [
             "https://site.example/api": ScriptResponse(url: "https://site.example/api", statusCode: 200,
-                                                       headers: ["Content-Type": "application/json",
-                                                                 "Set-Cookie": "sid=abc; Path=/"],
+                                                       fields: [("Content-Type", "application/json"),
+                                                                ("Set-Cookie", "sid=abc; Path=/"),
+                                                                ("Set-Cookie", "lang=zh; Expires=Wed, 21 Oct 2037 07:28:00 GMT")],
                                                        body: #"{"ok":true}"#),
             "https://site.example/page": ScriptResponse(url: "https://site.example/page", body: "<p>hi</p>"),
         ])
@@ -51,6 +54,7 @@ struct ScriptHelperTests {
         #expect(try runtime.text("java.ajax('https://site.example/missing')") == "no answer for https://site.example/missing")
         #expect(try runtime.text("var r = java.get('https://site.example/api', {'X-A': '1'}); r.statusCode() + r.header('content-type') + r.body() + r.cookie('sid')")
             == #"200application/json{"ok":true}abc"#)
+        #expect(try runtime.text("JSON.stringify(java.get('https://site.example/api', {}).cookies())") == #"{"lang":"zh","sid":"abc"}"#)
         #expect(try runtime.text("java.post('https://site.example/api', 'a=1', {}).url()") == "https://site.example/api")
         #expect(try runtime.text("java.connect('https://site.example/page').body()") == "<p>hi</p>")
         #expect(try runtime.text("java.connect('https://site.example/nope').code()") == "500")

@@ -1,4 +1,6 @@
-import BookRule
+import BookRuleDocument
+import BookRuleRules
+import BookRuleScript
 import Foundation
 import Testing
 

@@ -1,4 +1,6 @@
-import BookRule
+import BookRuleJSON
+import BookRuleRules
+import BookRuleScript
 import Testing
 import TestSupport
 

@@ -1,4 +1,5 @@
-import BookRule
+import BookRuleRules
+import BookRuleScript
 import Foundation
 import Testing
 

@@ -1,4 +1,3 @@
-import BookRule
 import Foundation
 import Testing
 @testable import BookRuleStudio

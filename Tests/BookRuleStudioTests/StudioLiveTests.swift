@@ -1,4 +1,4 @@
-import BookRule
+import BookRuleHTTP
 import Foundation
 import Testing
 import TestSupport
@@ -55,7 +55,7 @@ struct StudioLiveTests {
         let source = StudioWorkspace.sourceText.replacingOccurrences(of: "https://www.example.com", with: origin)
         let body = "{\"source\": \(StudioWorkspace.quoted(source)), \"step\": \"toc\", \"url\": \"\(origin)/slow\", \"live\": true}"
         async let answer = workspace.post("/api/step", body)
-        for _ in 0..<400 where site.requests.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        try await eventually("the live request reaching the site") { !site.requests.isEmpty }
         #expect(site.requests.count == 1)
         // stop() returns although the site has not answered (it holds the request up to 30 s): the waiting
         // request gives up, and libmicrohttpd closes its connection (with the 503 or before it is sent).

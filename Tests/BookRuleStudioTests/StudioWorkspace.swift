@@ -1,4 +1,4 @@
-import BookRule
+import BookRuleHTTP
 import Foundation
 @testable import BookRuleStudio
 

@@ -1,4 +1,4 @@
-import BookRule
+import BookRuleDocument
 import Foundation
 
 /// A thread of its own for tests instead of Swift's cooperative pool. Tests that compute for seconds (megabytes

@@ -1,8 +1,7 @@
 import BookRuleLocking
 import Foundation
-@testable import BookRuleCheck
-@testable import BookRuleHTTP
-import BookRule
+import BookRuleCheck
+import BookRuleHTTP
 
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,7 @@
 import BookRuleLocking
 import Foundation
 import Testing
-@testable import BookRuleHTTP
-import BookRule
+import BookRuleHTTP
 
 #if canImport(Glibc)
 import Glibc
@@ -69,12 +68,16 @@ package final class LoopbackServer: Sendable {
     private let listenFD: Int32
     private let received = Locked<[WireRequest]>([])
     private let sentCounts = Locked<[Int]>([])
+    private let closedCount = Locked(0)
 
     /// The requests served so far, in order.
     package var requests: [WireRequest] { received.withLock { $0 } }
 
     /// Bytes written to each connection served so far, in order.
     package var bytesSent: [Int] { sentCounts.withLock { $0 } }
+
+    /// Connections the server is done with (handler returned, socket closed): their `bytesSent` are final.
+    package var closedConnections: Int { closedCount.withLock { $0 } }
 
     /// A server answering each request with the bytes `handler` returns.
     package convenience init(
@@ -95,6 +98,11 @@ package final class LoopbackServer: Sendable {
         let (fd, port) = try LoopbackListener.open(backlog: 16)
         listenFD = fd
         self.port = port
+        // One that serves nothing is closed when it is made, so a connection to its port is refused at once.
+        guard maxConnections > 0 else {
+            close(fd)
+            return
+        }
         let thread = Thread { [self] in
             self.serve(maxConnections: maxConnections, lifetime: TestTime.seconds(lifetime), port: port, handler: handler)
         }
@@ -131,6 +139,7 @@ package final class LoopbackServer: Sendable {
                 handler(request, port, writer)
             }
             close(client)
+            closedCount.withLock { $0 += 1 }
         }
     }
 

@@ -1,6 +1,6 @@
 import BookRuleLocking
 import Foundation
-import BookRule
+import BookRuleHTTP
 
 /// One generated book served by a `FaultServer` on a loopback address of its own (127.0.0.2, .3, …), so that
 /// several instances are mirrors of one site on different hosts: the same book, chapters and text, with

@@ -1,8 +1,7 @@
 import BookRuleLocking
 import Foundation
-@testable import BookRuleHTTP
-@testable import BookRuleLibrary
-import BookRule
+import BookRuleHTTP
+import BookRuleLibrary
 
 #if canImport(Glibc)
 import Glibc
@@ -199,13 +198,13 @@ package final class RangeServer: Sendable {
     private static let digests = Locked<[String: String]>([:])
 
     /// The SHA-256 of the whole file of `length` bytes and `version`, from coreutils' `sha256sum` when it is
-    /// installed (an independent implementation, and fast in debug builds), else from `BookRule.SHA256`. Runs on
+    /// installed (an independent implementation, and fast in debug builds), else from `BookRuleLibrary.SHA256`. Runs on
     /// a thread of its own: blocking the two threads of the concurrency pool stalled every other test.
     package static func expectedSHA256(length: Int, version: Int) async -> String {
         await onOwnThread { blockingExpectedSHA256(length: length, version: version) }
     }
 
-    /// The SHA-256 of the file at `path` (`sha256sum` when installed, else `BookRule.SHA256`), on a thread of its own.
+    /// The SHA-256 of the file at `path` (`sha256sum` when installed, else `BookRuleLibrary.SHA256`), on a thread of its own.
     package static func sha256(ofFile path: String) async throws -> String {
         try await onOwnThread { try blockingSHA256(ofFile: path) }.get()
     }
@@ -255,7 +254,7 @@ package final class RangeServer: Sendable {
             }
         }
         if digest == nil {
-            var hash = BookRule.SHA256()
+            var hash = BookRuleLibrary.SHA256()
             var position = 0
             pattern.withUnsafeBytes { buffer in
                 while position < length {

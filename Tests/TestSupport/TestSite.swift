@@ -2,12 +2,11 @@
 import BookRuleLocking
 import Glibc
 #endif
-@testable import BookRuleDocument
-@testable import BookRuleEngine
-@testable import BookRuleHTTP
-@testable import BookRuleLibrary
-@testable import BookRuleRules
-import BookRule
+import BookRuleDocument
+import BookRuleEngine
+import BookRuleHTTP
+import BookRuleLibrary
+import BookRuleRules
 
 /// An in-memory website for engine tests: URL → response, and a log of every request made.
 package final class TestSite: HTTPTransport, Sendable {

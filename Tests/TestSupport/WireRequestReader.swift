@@ -1,7 +1,6 @@
 import Foundation
-@testable import BookRuleDocument
-@testable import BookRuleHTTP
-import BookRule
+import BookRuleDocument
+import BookRuleHTTP
 
 /// Reads one HTTP/1.1 request (the head, then a `Content-Length` body) from bytes as a test server's socket
 /// delivers them. The loopback servers differ in how they wait for bytes, not in how they parse them.

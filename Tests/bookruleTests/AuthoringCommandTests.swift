@@ -1,4 +1,4 @@
-import BookRule
+import BookRuleCheck
 import Foundation
 import Testing
 import TestSupport

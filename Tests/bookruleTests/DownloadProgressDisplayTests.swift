@@ -1,4 +1,4 @@
-import BookRule
+import BookRuleLibrary
 import Foundation
 import Testing
 @testable import bookrule

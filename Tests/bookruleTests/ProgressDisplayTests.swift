@@ -1,4 +1,5 @@
-import BookRule
+import BookRuleDocument
+import BookRuleHTTP
 import BookRuleLocking
 import Foundation
 import Testing
@@ -36,7 +37,7 @@ struct ProgressDisplayTests {
         let last = try #require(bars.last)
         #expect(last.contains("(waiting 6 s for 127.0.0.1:8791: Retry-After)"))
         #expect(!last.contains("http://"))
-        for bar in bars { #expect(ProgressDisplay.displayWidth(bar) <= 90) }
+        for bar in bars { #expect(DisplayWidth.columns(bar) <= 90) }
 
         // Too narrow for the note: it is left out rather than cut.
         let narrow = Terminal.capture()
@@ -45,7 +46,7 @@ struct ProgressDisplayTests {
         small.handle(try Self.wait(.started, seconds: 6))
         let narrowBar = try #require(Self.bars(narrow.errors).last)
         #expect(!narrowBar.contains("waiting"))
-        #expect(ProgressDisplay.displayWidth(narrowBar) <= 40)
+        #expect(DisplayWidth.columns(narrowBar) <= 40)
     }
 
     @Test("a Retry-After wait shows while it happens, counts down, and goes when it ends")

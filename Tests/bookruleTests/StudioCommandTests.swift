@@ -1,4 +1,4 @@
-import BookRule
+import BookRuleHTTP
 import Foundation
 import Testing
 import TestSupport

@@ -1,4 +1,6 @@
-import BookRule
+import BookRuleCheck
+import BookRuleEngine
+import BookRuleHTTP
 import Foundation
 import Testing
 import TestSupport

@@ -49,13 +49,12 @@ final class EngineScriptHost: ScriptHost {
         }
         let transport = self.transport
         let response = try executor.blockingRun { try await transport.send(httpRequest) }
-        var headers: [String: String] = [:]
-        for header in response.headers { headers[header.name] = header.value }
         let decision = try? CharsetDetector.decide(bytes: response.body, sourceOption: charsetOption, contentType: response.contentType,
                                                    savedCharset: response.savedCharset)
         let body = decision.flatMap { try? TextTranscoder.utf8Bytes(from: response.body, charset: $0.charset) }
             .map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: response.body, as: UTF8.self)
-        return ScriptResponse(url: response.url, statusCode: response.status, headers: headers, body: body)
+        return ScriptResponse(url: response.url, statusCode: response.status,
+                              fields: response.headers.map { ($0.name, $0.value) }, body: body)
     }
 
     func message(_ text: String, kind: ScriptMessageKind) {

@@ -12,7 +12,7 @@ import BookRuleJSON
 
 /// Downloads one file resumably: the resume rules of `docs/downloads.md` (RFC 9110 ranges), retries that
 /// continue from the last byte on disk, and the final checks before the file takes its name.
-struct ResumableDownload: Sendable {
+package struct ResumableDownload: Sendable {
     /// How a run ended.
     enum Outcome: Sendable {
         case completed(bytes: Int64, alreadyPresent: Bool)
@@ -296,7 +296,7 @@ struct ResumableDownload: Sendable {
     }
 
     /// The SHA-256 of the file at `path`, read in pieces.
-    static func sha256(ofFile path: String) throws(MediaDownloadError) -> String {
+    package static func sha256(ofFile path: String) throws(MediaDownloadError) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .file(path: path, reason: PartialFileWriter.systemMessage()) }
         defer { close(descriptor) }

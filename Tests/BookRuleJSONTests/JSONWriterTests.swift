@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import BookRuleJSON
+
+/// An `Encodable` value with what tells writers apart: a byte-order mark, a slash, non-ASCII text, a date,
+/// nesting and keys out of order.
+private struct Sample: Encodable {
+    let text = "\u{FEFF}a/书\u{FEFF}"
+    let when = Date(timeIntervalSince1970: 0)
+    let inner = ["z": 1, "a": 2]
+    let list: [Int] = []
+}
+
+@Suite("JSONWriter: one format and one string escaping for every JSON bookrule writes")
+struct JSONWriterTests {
+    @Test("U+FEFF is escaped wherever it stands in a string, and reads back as U+FEFF")
+    func byteOrderMarkIsEscapedEverywhere() throws {
+        let value = JSONValue.string("\u{FEFF}start, mid\u{FEFF}dle, after an escape\n\u{FEFF}, end\u{FEFF}")
+        let text = value.serialized()
+        #expect(text == #""\ufeffstart, mid\ufeffdle, after an escape\n\ufeff, end\ufeff""#)
+        #expect(!text.unicodeScalars.contains("\u{FEFF}"))
+        #expect(try JSONParser.parse(text).value == value)
+    }
+
+    @Test("a lone EF byte pair that is not U+FEFF is kept as it is")
+    func otherCharactersStartingWithEFAreKept() {
+        // U+FFFD and U+FEFE share the first UTF-8 byte (0xEF) with U+FEFF.
+        #expect(JSONValue.string("\u{FFFD}\u{FEFE}").serialized() == "\"\u{FFFD}\u{FEFE}\"")
+    }
+
+    @Test("Encodable values are written in JSONValue's layout and escaping: sorted keys, \": \", U+FEFF escaped")
+    func encodableValuesShareTheOneFormat() throws {
+        let pretty = String(decoding: try JSONWriter.bytes(Sample(), style: .pretty), as: UTF8.self)
+        let expected = #"""
+        {
+          "inner": {
+            "a": 2,
+            "z": 1
+          },
+          "list": [],
+          "text": "\ufeffa/书\ufeff",
+          "when": "1970-01-01T00:00:00Z"
+        }
+
+        """#
+        #expect(pretty == expected)
+        #expect(try JSONWriter.string(Sample()) == #"{"inner":{"a":2,"z":1},"list":[],"text":"\ufeffa/书\ufeff","when":"1970-01-01T00:00:00Z"}"#)
+    }
+
+    @Test("an Encodable value and the same JSONValue are written byte for byte alike")
+    func encodableAndJSONValueWriteTheSameBytes() throws {
+        let encodable = try JSONWriter.bytes(Sample(), style: .pretty)
+        let value = try JSONParser.parse(encodable).value
+        #expect(JSONWriter.bytes(value, style: .pretty) == encodable)
+    }
+}
