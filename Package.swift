@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "BookRuleHTTPTests",
             dependencies: [
-                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleLibrary", "TestSupport",
+                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary", "TestSupport",
             ]
         ),
         .testTarget(

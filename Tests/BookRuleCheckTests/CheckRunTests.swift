@@ -1,4 +1,11 @@
-import BookRule
+import BookRuleLocking
+import BookRuleJSON
+import BookRuleDocument
+import BookRuleRules
+import BookRuleHTTP
+import BookRuleEngine
+import BookRuleLibrary
+import BookRuleCheck
 import Foundation
 import Testing
 import TestSupport

@@ -1,5 +1,12 @@
 import Testing
-import BookRule
+import BookRuleLocking
+import BookRuleJSON
+import BookRuleDocument
+import BookRuleRules
+import BookRuleHTTP
+import BookRuleEngine
+import BookRuleLibrary
+import BookRuleCheck
 import TestSupport
 
 @Suite("bookrule test's search step")

@@ -1,4 +1,10 @@
-import BookRule
+import BookRuleJSON
+import BookRuleDocument
+import BookRuleRules
+import BookRuleHTTP
+import BookRuleEngine
+import BookRuleLibrary
+import BookRuleCheck
 import Testing
 import TestSupport
 

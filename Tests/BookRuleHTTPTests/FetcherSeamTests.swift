@@ -2,7 +2,9 @@ import BookRuleLocking
 import Foundation
 import Testing
 @testable import BookRuleHTTP
-import BookRule
+import BookRuleJSON
+import BookRuleDocument
+import BookRuleLibrary
 import TestSupport
 
 // Each seam of the polite fetcher on its own (docs/architecture.md, "The polite fetcher"); the stack as a

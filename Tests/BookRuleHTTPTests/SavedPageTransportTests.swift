@@ -2,6 +2,8 @@ import BookRuleLocking
 import Foundation
 import Testing
 @testable import BookRuleHTTP
+import BookRuleDocument
+import BookRuleEngine
 import TestSupport
 
 /// A fresh directory for one test's files.

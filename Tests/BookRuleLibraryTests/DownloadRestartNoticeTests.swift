@@ -2,7 +2,11 @@ import BookRuleLocking
 import Foundation
 import Testing
 @testable import BookRuleLibrary
-import BookRule
+import BookRuleJSON
+import BookRuleDocument
+import BookRuleScript
+import BookRuleHTTP
+import BookRuleEngine
 import TestSupport
 
 /// A file server in memory: the first transfer drops after 4 of 10 bytes of version 1; later ones answer

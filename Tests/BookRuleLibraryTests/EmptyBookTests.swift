@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 @testable import BookRuleLibrary
-import BookRule
+import BookRuleLocking
+import BookRuleJSON
+import BookRuleDocument
+import BookRuleScript
+import BookRuleHTTP
+import BookRuleEngine
 import TestSupport
 
 /// A book that would be stored as nothing (no chapters) or as no one (no title) is refused before the library

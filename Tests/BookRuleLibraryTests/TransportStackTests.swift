@@ -2,7 +2,11 @@ import BookRuleLocking
 import Foundation
 import Testing
 @testable import BookRuleLibrary
-import BookRule
+import BookRuleJSON
+import BookRuleDocument
+import BookRuleScript
+import BookRuleHTTP
+import BookRuleEngine
 import TestSupport
 
 @Suite("The transport stack every command builds")

@@ -1,4 +1,5 @@
-import BookRule
+import BookRuleDocument
+import BookRuleHTTP
 import Foundation
 import Testing
 import TestSupport
