@@ -26,6 +26,10 @@ package final class StudioApp: Sendable {
     private let executor = SerialQueueExecutor(label: "bookrule.studio.work")
     /// Set when the studio stops, so requests waiting for work give up at once.
     private let stopping = Atomic<Bool>(false)
+    /// The number of the latest `/api/evaluate`: an evaluation that is no longer the latest is superseded.
+    private let latestEvaluation = Atomic<Int>(0)
+    /// Evaluations running now (what a test watches to see an abandoned one stop).
+    package let runningEvaluations = Atomic<Int>(0)
     /// The source text the studio started with (the file's, or a template when there is none).
     private let startingText: String
 
@@ -129,7 +133,7 @@ package final class StudioApp: Sendable {
             return .json(state())
         case "/api/evaluate":
             try require("POST")
-            return .json(try evaluate(try StudioRequestBody(request)))
+            return .json(try evaluate(try StudioRequestBody(request), clientGone: request.clientGone))
         case "/api/propose":
             try require("GET")
             return .json(try propose(request))
@@ -207,10 +211,30 @@ package final class StudioApp: Sendable {
         return names.filter { !$0.hasPrefix(".") && (try? files.fixtureFile($0)) != nil }.sorted()
     }
 
-    private func evaluate(_ body: StudioRequestBody) throws -> StudioEvaluation.Answer {
+    /// Runs an evaluation until it ends, its client goes away (`clientGone`, asked at most every 20 ms) or a
+    /// newer evaluation starts: the page sends one per edit and abandons the previous one, whose work would
+    /// otherwise go on for nobody.
+    private func evaluate(_ body: StudioRequestBody, clientGone: @Sendable () -> Bool) throws -> StudioEvaluation.Answer {
         let step = try body.step()
-        return StudioEvaluation.evaluate(sourceText: try body.string("source"), step: step, page: session.page(step),
-                                         focus: body.optionalString("field"))
+        let text = try body.string("source")
+        let number = latestEvaluation.add(1, ordering: .sequentiallyConsistent).newValue
+        runningEvaluations.add(1, ordering: .sequentiallyConsistent)
+        defer { runningEvaluations.subtract(1, ordering: .sequentiallyConsistent) }
+        let clock = ContinuousClock()
+        var asked = clock.now
+        let shouldStop = { [self] () -> Bool in
+            if self.latestEvaluation.load(ordering: .relaxed) != number || self.stopping.load(ordering: .relaxed) { return true }
+            let now = clock.now
+            guard now - asked >= .milliseconds(20) else { return false }
+            asked = now
+            return clientGone()
+        }
+        do {
+            return try StudioEvaluation.evaluate(sourceText: text, step: step, page: session.page(step),
+                                                 focus: body.optionalString("field"), shouldStop: shouldStop)
+        } catch {
+            throw StudioRefusal.abandoned("the evaluation stopped: a newer edit superseded it, or its request was abandoned")
+        }
     }
 
     private func frame(_ name: String) throws -> HTTPServerResponse {
@@ -312,12 +336,13 @@ package final class StudioApp: Sendable {
             throw StudioRefusal.badRequest("not saved: the source is not valid JSON (\(error))")
         }
         var kept: String?
+        // Both keep the source's mode and owner: a private source stays private, and so does its backup.
         if FileManager.default.fileExists(atPath: path) {
-            try LocalFile.writeAtomically(try LocalFile.read(path), to: backup)
+            try LocalFile.writeAtomically(try LocalFile.read(path), to: backup, permissionsOf: path)
             kept = backup
         }
         let bytes = Array(text.utf8)
-        try LocalFile.writeAtomically(bytes, to: path)
+        try LocalFile.writeAtomically(bytes, to: path, permissionsOf: path)
         return Saved(path: path, backup: kept, bytes: bytes.count)
     }
 

@@ -23,6 +23,7 @@ const studio = {
   marked: [],
   picked: null,
   evaluation: 0,
+  evaluating: null, // the AbortController of the evaluation in flight
   lastAnswer: null,
 };
 
@@ -33,8 +34,8 @@ function element(tag, className, text) {
   return node;
 }
 
-async function api(path, body) {
-  const options = { headers: { 'X-Studio-Token': token }, credentials: 'same-origin' };
+async function api(path, body, signal) {
+  const options = { headers: { 'X-Studio-Token': token }, credentials: 'same-origin', signal };
   if (body !== undefined) {
     options.method = 'POST';
     options.headers['Content-Type'] = 'application/json';
@@ -152,11 +153,16 @@ function scheduleEvaluation(delay) {
 
 async function evaluate() {
   const serial = ++studio.evaluation;
+  // The previous evaluation is for an old text: abandon it (the server stops its work when the request goes).
+  if (studio.evaluating) studio.evaluating.abort();
+  const controller = new AbortController();
+  studio.evaluating = controller;
   let answer;
   try {
-    answer = await api('/api/evaluate', { source: sourceText(), step: studio.step, field: studio.focus[studio.step] });
+    answer = await api('/api/evaluate', { source: sourceText(), step: studio.step, field: studio.focus[studio.step] },
+                       controller.signal);
   } catch (error) {
-    setStatus(error.message, true);
+    if (serial === studio.evaluation) setStatus(error.message, true);
     return;
   }
   if (serial !== studio.evaluation) return; // a newer edit is on its way
