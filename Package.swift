@@ -99,7 +99,7 @@ let package = Package(
         .executableTarget(name: "bookrule", dependencies: ["BookRule", "BookRuleStudio", "BookRuleLocking"]),
         .target(
             name: "BookRuleFuzzEntryPoints",
-            dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules"],
+            dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules", "BookRuleStudio"],
             path: "Sources/FuzzEntryPoints"
         ),
         .executableTarget(name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio", "BookRuleLocking"], path: "Benchmarks/Swift"),

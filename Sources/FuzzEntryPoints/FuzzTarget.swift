@@ -34,6 +34,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// JavaScript rule glue: `ScriptRuntime.checkSyntax` on the text, then the text run as a snippet (directly,
     /// or as `@js:` / `<js>` / `{{…}}` in a rule) through a `ScriptScope` with a tight time limit.
     case script
+    /// The studio: odd byte 0, a request (method, target, headers, a blank line, the body) through the gate and
+    /// routes the server calls (`StudioApp.handle`), on a studio with a fixture of one saved page and no source
+    /// file; even, a page written for the frame (`SanitizedPage`), whose output must be allow-listed markup only.
+    case studio
 
     /// Feeds `bytes` to the target's parsers. Errors the parsers throw are expected (bad input gets an error);
     /// what this reports is a broken invariant the harness checks beyond "no crash".
@@ -50,6 +54,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .har: return Self.har(bytes)
         case .headers: return Self.headers(bytes)
         case .script: return Self.script(bytes)
+        case .studio: return Self.studio(bytes)
         }
     }
 
