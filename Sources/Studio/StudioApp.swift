@@ -257,7 +257,8 @@ package final class StudioApp: Sendable {
         guard let number = request.argument("node").flatMap(Int.init), page.sanitized.elements.indices.contains(number) else {
             throw StudioRefusal.badRequest("give node=N, the data-br number of an element of the page")
         }
-        return NodeProposal(node: page.sanitized.elements[number], page: page)
+        let list = request.argument("list").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        return NodeProposal(node: page.sanitized.elements[number], page: page, listRule: list)
     }
 
     /// Opens a file of the fixture directory as the page of a step, saved from `url`.

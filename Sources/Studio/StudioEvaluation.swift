@@ -106,7 +106,7 @@ package struct StudioEvaluation: Sendable {
             if case .syntax(_, let syntax) = error {
                 problem.line = syntax.location.line
                 problem.column = syntax.location.column
-                problem.reason = syntax.description
+                problem.reason = syntax.message  // the page shows the line and column itself
             }
             answer.syntaxError = problem
             return answer
