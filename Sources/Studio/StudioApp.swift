@@ -74,8 +74,9 @@ package final class StudioApp: Sendable {
         stopping.store(true, ordering: .sequentiallyConsistent)
     }
 
-    private var isStopping: @Sendable () -> Bool {
-        { [self] in self.stopping.load(ordering: .sequentiallyConsistent) }
+    /// Whether work for a request should give up: the studio is stopping, or the request's client has gone.
+    private func giveUp(_ clientGone: @escaping @Sendable () -> Bool) -> @Sendable () -> Bool {
+        { [self] in self.stopping.load(ordering: .sequentiallyConsistent) || clientGone() }
     }
 
     /// Answers one request (on a server connection thread).
@@ -142,10 +143,10 @@ package final class StudioApp: Sendable {
             return .json(try openPage(try StudioRequestBody(request)))
         case "/api/step":
             try require("POST")
-            return .json(try runStep(try StudioRequestBody(request)))
+            return .json(try runStep(try StudioRequestBody(request), clientGone: request.clientGone))
         case "/api/test":
             try require("POST")
-            return .json(try runTest(try StudioRequestBody(request)))
+            return .json(try runTest(try StudioRequestBody(request), clientGone: request.clientGone))
         case "/api/save":
             try require("POST")
             return .json(try save(try StudioRequestBody(request)))
@@ -276,7 +277,7 @@ package final class StudioApp: Sendable {
                                             elements: page.sanitized.elements.count)
     }
 
-    private func runStep(_ body: StudioRequestBody) throws -> StudioChain.Answer {
+    private func runStep(_ body: StudioRequestBody, clientGone: @escaping @Sendable () -> Bool) throws -> StudioChain.Answer {
         let step = try body.step()
         let source = try Self.source(try body.string("source"))
         let url = body.optionalString("url").flatMap { $0.isEmpty ? nil : $0 }
@@ -285,10 +286,10 @@ package final class StudioApp: Sendable {
         let record = body.bool("record")
         let opened = session.openedFiles
         let chain = chain
-        guard let (answer, response) = BoundedWork.run(seconds: Self.stepSeconds, executor: executor, stopping: isStopping, {
+        guard let (answer, response) = BoundedWork.run(seconds: Self.stepSeconds, executor: executor, stopping: giveUp(clientGone), {
             await chain.run(step, source: source, url: url, keyword: keyword, live: live, record: record, opened: opened)
         }) else {
-            throw StudioRefusal.timedOut("the \(step.rawValue) step did not finish in \(Int(Self.stepSeconds)) s (or the studio is stopping)")
+            throw StudioRefusal.timedOut("the \(step.rawValue) step did not finish in \(Int(Self.stepSeconds)) s (or the studio is stopping, or the request was abandoned)")
         }
         var result = answer
         if let response {
@@ -304,12 +305,12 @@ package final class StudioApp: Sendable {
         return result
     }
 
-    private func runTest(_ body: StudioRequestBody) throws -> CheckReport {
+    private func runTest(_ body: StudioRequestBody, clientGone: @escaping @Sendable () -> Bool) throws -> CheckReport {
         let source = try Self.source(try body.string("source"))
         let transport = try chain.fixtureTransport(opened: session.openedFiles)
         let options = CheckOptions(bookURL: body.optionalString("book").flatMap { $0.isEmpty ? nil : $0 },
                                    chapterURLs: body.optionalString("chapter").flatMap { $0.isEmpty ? nil : [$0] } ?? [])
-        guard let report = BoundedWork.run(seconds: Self.testSeconds, executor: executor, stopping: isStopping, {
+        guard let report = BoundedWork.run(seconds: Self.testSeconds, executor: executor, stopping: giveUp(clientGone), {
             await SourceCheck(source: source, transport: transport, options: options).run()
         }) else {
             throw StudioRefusal.timedOut("bookrule test did not finish in \(Int(Self.testSeconds)) s")
