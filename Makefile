@@ -70,7 +70,7 @@ sanitize-address: deps
 # and AddressSanitizer. `make fuzz TARGET=rule SECONDS=600` runs one target niced; new inputs go to
 # .build/fuzz/corpus/<target> (Fuzz/Corpus/<target>, the committed seeds, is only read), crashes to
 # .build/fuzz/artifacts/<target>/. Over 1 s per input is a hang.
-FUZZ_TARGETS = json source rule css jsonpath url html har headers script fixture
+FUZZ_TARGETS = json source rule css jsonpath url html har headers script fixture studio
 TARGET ?= rule
 SECONDS ?= 60
 FUZZ_DICT_rule = rules
@@ -83,6 +83,7 @@ FUZZ_DICT_har = json
 FUZZ_DICT_fixture = fixture
 FUZZ_DICT_jsonpath = rules
 FUZZ_DICT_script = js
+FUZZ_DICT_studio = html
 # Longest input per target (libFuzzer otherwise stops at the longest seed).
 FUZZ_MAXLEN_html = 32768
 FUZZ_MAXLEN_har = 65536
@@ -90,6 +91,7 @@ FUZZ_MAXLEN_fixture = 16384
 FUZZ_MAXLEN_json = 16384
 FUZZ_MAXLEN_source = 16384
 FUZZ_MAXLEN_headers = 1024
+FUZZ_MAXLEN_studio = 8192
 # A hang is an input over FUZZ_TIMEOUT seconds of wall time; inputs over 1 s are reported as slow units
 # (replay them unloaded: `Fuzz/.build/debug/fuzz-<target> FILE`). On a loaded shared machine a 1 s alarm
 # fires on inputs that take 0.1 s alone, so the alarm is looser than the 1 s each input must meet.

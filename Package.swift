@@ -104,7 +104,7 @@ let package = Package(
         .executableTarget(name: "bookrule", dependencies: ["BookRule", "BookRuleStudio", "BookRuleLocking", "CWideCharacter"]),
         .target(
             name: "BookRuleFuzzEntryPoints",
-            dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules"],
+            dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules", "BookRuleStudio"],
             path: "Sources/FuzzEntryPoints"
         ),
         .executableTarget(name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio", "BookRuleLocking"], path: "Benchmarks/Swift"),
@@ -172,7 +172,7 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "BookRuleStudioTests", dependencies: ["BookRuleDocument", "BookRuleHTTP", "BookRuleStudio", "TestSupport"]
+            name: "BookRuleStudioTests", dependencies: ["BookRuleLocking", "BookRuleDocument", "BookRuleHTTP", "BookRuleStudio", "TestSupport"]
         ),
         .testTarget(
             name: "bookruleTests",

@@ -16,7 +16,7 @@ OUT = os.path.join(ROOT, "Fuzz", "Corpus")
 CAPS = {"json": (80, 16384), "source": (80, 16384), "rule": (600, 2048), "css": (400, 1024),
         "jsonpath": (200, 2048), "url": (300, 1024), "html": (40, 32768), "har": (6, 65536),
         "headers": (80, 512), "script": (300, 4096),
-        "fixture": (40, 16384)}
+        "fixture": (40, 16384), "studio": (120, 8192)}
 RULE_FIELDS = ("ruleSearch", "ruleExplore", "ruleBookInfo", "ruleToc", "ruleContent")
 LIST_KEYS = ("bookList", "chapterList")
 
@@ -83,6 +83,41 @@ def fixture_seeds(hars, pages):
         parts = [json.dumps(index_json).encode(), har if index % 4 == 0 else b""]
         parts += [bodies[(index + k) % len(bodies)] for k in range(4)]
         seeds.append(b"\0".join(parts))
+    return seeds
+
+
+# Mutation-XSS shapes for the studio's page writer (Tests/BookRuleStudioTests/SanitizedPageTests.swift has more).
+MXSS = [b"<svg><style><img src=x onerror=alert(1)></style></svg>", b"<math><mtext><table><mglyph><style><img src=x>",
+        b"<noscript><p title=\"</noscript><img src=x onerror=alert(1)>\">", b"<textarea><b>x</b></textarea>",
+        b"<!--><img src=x>-->", b"<a title=\"</a><img src=x>\">l</a>", b"<template><img src=x></template>",
+        b"<p>long<wbr>word</p><embed src=x>after", b"<form><form action=javascript:x><input formaction=x></form>",
+        b"<select><style></select><img src=x></style>", b"<xmp><img src=x></xmp><plaintext><b>"]
+
+
+def studio_seeds(pages):
+    """Requests (selector 1) for every route, with and without the gate's token and Host, and pages (selector 0)."""
+    host = b"Host: 127.0.0.1:8790\n"
+    token = b"X-Studio-Token: fuzz-token\n"
+    source = json.dumps({"bookSourceUrl": "https://www.example.com", "ruleToc": {
+        "chapterList": "//ul[@class='list']/li", "chapterName": "a@text", "chapterUrl": "a@href"}})
+    evaluate = json.dumps({"source": source, "step": "toc", "field": "chapterName"}).encode()
+    requests = [b"GET /?token=fuzz-token\n" + host, b"GET /api/state\n" + host + token,
+                b"GET /api/state\n" + host + b"Cookie: bookrule_studio=fuzz-token; a=b\n",
+                b"GET /api/state\nHost: evil.example\n" + token, b"GET /api/state\n" + host + host + token,
+                b"GET /api/state\n" + host + token + b"Origin: http://evil.example\n",
+                b"POST /api/page\n" + host + token + b"\n" + json.dumps(
+                    {"step": "toc", "file": "toc.html", "url": "https://www.example.com/book/1/"}).encode(),
+                b"POST /api/page\n" + host + token + b"\n" + b'{"step": "toc", "file": "../../etc/passwd", "url": "https://x/"}',
+                b"POST /api/evaluate\n" + host + token + b"\n" + evaluate,
+                b"GET /api/evaluate\n" + host + token, b"GET /frame/toc\n" + host + token,
+                b"GET /api/propose?step=toc&node=12\n" + host + token, b"GET /assets/frame.css\n" + host + token,
+                b"GET /codemirror/../../etc/passwd\n" + host + token,
+                b"POST /api/save\n" + host + token + b"\n" + json.dumps({"source": source}).encode(),
+                b"POST /api/step\n" + host + token + b"\n" + json.dumps(
+                    {"step": "toc", "source": source, "url": "https://www.example.com/book/1/"}).encode()]
+    seeds = [bytes([1]) + request for request in requests]
+    seeds += [bytes([0]) + b"<html><body>" + shape + b"</body></html>" for shape in MXSS]
+    seeds += [bytes([0]) + open(path, "rb").read() for path in pages[:8]]
     return seeds
 
 
@@ -173,6 +208,7 @@ def main():
                                                  b"java.md5Encode('a')", b"while(true){}")]
 
     seeds["fixture"] += fixture_seeds(seeds["har"], pages[:8])
+    seeds["studio"] += studio_seeds(pages)
 
     shutil.rmtree(OUT, ignore_errors=True)
     total = 0

@@ -10,6 +10,7 @@ Exit status 0 when it passed or was skipped (the reason is printed: no Chromium,
 1 when it failed. Run after `swift build`: it uses .build/debug/bookrule.
 """
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -26,6 +27,18 @@ CHROMEDRIVER = shutil.which("chromedriver")
 def skip(reason):
     print(f"studio browser test: skipped: {reason}")
     sys.exit(0)
+
+
+# Markup that parsers disagree on (foreign content, raw text, comments, attributes holding tags).
+MUTATION_SHAPES = [
+    "<svg><style><img src=x onerror=alert(1)></style></svg>", "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>",
+    "<form><math><mtext></form><form><mglyph><style></math><img src onerror=alert(1)>",
+    '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>', "<textarea><img src=x onerror=alert(1)></textarea>",
+    "<title><img src=x onerror=alert(1)></title>", "<!--><img src=x onerror=alert(1)>-->", "<!-- --!><img src=x onerror=alert(1)> -->",
+    '<a title="</a><img src=x onerror=alert(1)>">l</a>', "<template><img src=x onerror=alert(1)></template>",
+    "<xmp><img src=x onerror=alert(1)></xmp>", "<select><style></select><img src=x onerror=alert(1)></style></select>",
+    '<svg><a xlink:href="javascript:alert(1)"><text>x</text></a></svg>', "<p>long<wbr>word</p><embed src=x>after",
+]
 
 
 def main():
@@ -121,6 +134,36 @@ def main():
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#proposal .candidate")) >= 2)
         if screenshots:
             driver.save_screenshot(os.path.join(ROOT, "docs", "images", "studio-proposal.png"))
+        # The JSON editor does not show in the Form tab (`hidden` beats #json-view's display: flex).
+        if driver.find_element(By.ID, "json-view").is_displayed():
+            raise AssertionError("the JSON editor shows in the Form tab")
+        # For chapterName (read inside each list element) the proposal is relative to the list element, and
+        # using it gives a name in each of the 3 elements.
+        driver.find_element(By.ID, "field-chapterName").click()
+        driver.switch_to.frame(driver.find_element(By.ID, "frame"))
+        driver.find_element(By.CSS_SELECTOR, "#chapter-list li a").click()
+        driver.switch_to.default_content()
+        wait.until(lambda d: "relative to the list element" in d.find_element(By.ID, "proposal").text)
+        rule = driver.find_elements(By.CSS_SELECTOR, "#proposal .candidate code")[0].text
+        if not rule.startswith("//li"):
+            raise AssertionError(f"the proposal for chapterName is {rule!r}, not relative to the list element")
+        driver.find_elements(By.CSS_SELECTOR, "#proposal .candidate button")[0].click()
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#box-chapterName .count").text == "3 value(s)")
+        # The clicked node was on the page before: running the step again clears the panel.
+        run_step("toc")
+        wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#proposal .candidate"))
+        # Broken JSON says where once; the form's "fix the JSON first" goes once it parses again.
+        good = driver.execute_script("return sourceText();")
+        driver.execute_script("setSourceText(arguments[0]); scheduleEvaluation(0);", good.replace("{", '{\n"x": ,', 1))
+        wait.until(lambda d: d.find_element(By.ID, "syntax-error").get_attribute("textContent"))
+        said = driver.find_element(By.ID, "syntax-error").get_attribute("textContent")
+        if said.count("line ") != 1:
+            raise AssertionError(f"the JSON error reads {said!r}")
+        driver.find_element(By.ID, "field-chapterUrl").send_keys("x")
+        wait.until(lambda d: d.find_element(By.ID, "status").text.startswith("fix the JSON first"))
+        driver.execute_script("setSourceText(arguments[0]); scheduleEvaluation(0);", good)
+        wait.until(lambda d: not d.find_element(By.ID, "status").text.startswith("fix the JSON first"))
+
         # The JSON tab is CodeMirror where Debian's libjs-codemirror is installed, a text box otherwise.
         driver.find_element(By.CSS_SELECTOR, ".tab[data-view=json]").click()
         editor = driver.find_element(By.ID, "editor-kind").text
@@ -139,7 +182,32 @@ def main():
         with open(source + ".bak", encoding="utf-8") as f:
             if f.read() != original:
                 raise AssertionError("the backup is not the file as it was")
-        print(f"studio browser test: passed ({before} chapters marked, then 3; saved with a backup)")
+        # Known mutation-XSS shapes, read by Chromium's own parser in the frame's copy: only allow-listed
+        # elements, no handlers, no live URLs.
+        allowed = set(re.findall(r'"([a-z0-9]+)"', re.search(r"package static let elements: Set<String> = \[(.*?)\]",
+                      open(os.path.join(ROOT, "Sources", "Studio", "SanitizedPage.swift"), encoding="utf-8").read(), re.S).group(1)))
+        with open(os.path.join(fixture, "mxss.html"), "w", encoding="utf-8") as f:
+            f.write("<html><body>" + "".join(MUTATION_SHAPES) + "<p>end</p></body></html>")
+        opened = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            fetch('/api/page', {method: 'POST', headers: {'X-Studio-Token': token, 'Content-Type': 'application/json'},
+                   body: JSON.stringify({step: 'book', file: 'mxss.html', url: 'https://www.example.com/x'})})
+              .then((r) => done(r.status), (e) => done(String(e)));""")
+        if opened != 200:
+            raise AssertionError(f"opening the mXSS page answered {opened}")
+        driver.get(url.split("/?")[0] + "/frame/book")
+        found = driver.execute_script("""
+            return Array.from(document.querySelectorAll('*')).map((e) => [e.localName, e.namespaceURI,
+                Array.from(e.attributes).map((a) => a.name + '=' + a.value)]);""")
+        for name, namespace, attributes in found:
+            if name not in allowed | {"meta", "link"} or namespace != "http://www.w3.org/1999/xhtml":
+                raise AssertionError(f"the frame holds <{name}> ({namespace})")
+            for attribute in attributes:
+                if attribute.startswith("on") or "javascript:" in attribute.lower() or attribute.startswith(("src=", "href=")) \
+                        and not attribute.startswith("href=/assets/"):
+                    raise AssertionError(f"the frame's <{name}> has {attribute}")
+        print(f"studio browser test: passed ({before} chapters marked, then 3; saved with a backup; "
+              f"{len(MUTATION_SHAPES)} mXSS shapes inert)")
         shutil.rmtree(work, ignore_errors=True)
         return 0
     except Exception as error:  # a failed wait or assertion: say what and where

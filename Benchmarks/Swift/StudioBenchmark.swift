@@ -43,11 +43,11 @@ enum StudioBenchmark {
         for iteration in 0...iterations {
             let text = edits[iteration % 2]
             start = clock.now
-            let list = StudioEvaluation.evaluate(sourceText: text, step: .toc, page: page, focus: "chapterList")
+            let list = try StudioEvaluation.evaluate(sourceText: text, step: .toc, page: page, focus: "chapterList")
             _ = try JSONWriter.bytes(list)
             let listElapsed = clock.now - start
             start = clock.now
-            let name = StudioEvaluation.evaluate(sourceText: text, step: .toc, page: page, focus: "chapterName")
+            let name = try StudioEvaluation.evaluate(sourceText: text, step: .toc, page: page, focus: "chapterName")
             _ = try JSONWriter.bytes(name)
             let nameElapsed = clock.now - start
             start = clock.now

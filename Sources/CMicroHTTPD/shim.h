@@ -7,19 +7,25 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <poll.h>
 #include <microhttpd.h>
+
+#ifndef POLLRDHUP
+#define POLLRDHUP 0x2000 /* Linux: the peer closed its end (poll.h defines it only with _GNU_SOURCE) */
+#endif
 
 /* MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call: these fixed-signature
    wrappers are the only way the studio starts a daemon or asks for its port. */
 
 /* Starts a daemon listening on 127.0.0.1:port only (port 0 picks a free one), one thread per connection
    (a request may wait for rule evaluation without stalling the others), at most connection_limit connections,
-   idle connections closed after timeout_seconds. The sockaddr lives on this stack frame: libmicrohttpd only
-   reads it while binding, inside this call. */
+   idle connections closed after timeout_seconds, notify told when a connection opens and closes. The sockaddr
+   lives on this stack frame: libmicrohttpd only reads it while binding, inside this call. */
 static inline struct MHD_Daemon *bookrule_mhd_start_loopback(uint16_t port, unsigned int connection_limit,
                                                              unsigned int timeout_seconds,
                                                              MHD_AccessHandlerCallback handler, void *context,
-                                                             MHD_RequestCompletedCallback completed) {
+                                                             MHD_RequestCompletedCallback completed,
+                                                             MHD_NotifyConnectionCallback notify) {
     struct sockaddr_in address;
     memset(&address, 0, sizeof address);
     address.sin_family = AF_INET;
@@ -31,6 +37,7 @@ static inline struct MHD_Daemon *bookrule_mhd_start_loopback(uint16_t port, unsi
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, context,
                             MHD_OPTION_END);
 }
 
@@ -39,6 +46,22 @@ static inline uint16_t bookrule_mhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
 }
+
+/* The socket of a connection (-1 when libmicrohttpd cannot say); MHD_get_connection_info is variadic too. */
+static inline int bookrule_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
+/* Whether the peer of a connected socket has closed (or half-closed) its end or the socket failed, without
+   reading or waiting: pending request bytes do not hide it. */
+static inline int bookrule_socket_peer_closed(int fd) {
+    struct pollfd entry = { fd, POLLRDHUP, 0 };
+    return poll(&entry, 1, 0) > 0 && (entry.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
+/* Ends both directions of a connection's socket (libmicrohttpd's thread then sees the end and closes it). */
+static inline void bookrule_socket_shutdown(int fd) { shutdown(fd, SHUT_RDWR); }
 
 /* A response holding a copy of count bytes (libmicrohttpd frees its copy). */
 static inline struct MHD_Response *bookrule_mhd_response_copying(const void *bytes, size_t count) {
@@ -52,5 +75,8 @@ static inline enum MHD_Result bookrule_mhd_no(void) { return MHD_NO; }
 static inline enum MHD_ValueKind bookrule_mhd_header_kind(void) { return MHD_HEADER_KIND; }
 static inline enum MHD_ValueKind bookrule_mhd_cookie_kind(void) { return MHD_COOKIE_KIND; }
 static inline enum MHD_ValueKind bookrule_mhd_argument_kind(void) { return MHD_GET_ARGUMENT_KIND; }
+static inline int bookrule_mhd_is_connection_start(enum MHD_ConnectionNotificationCode code) {
+    return code == MHD_CONNECTION_NOTIFY_STARTED;
+}
 
 #endif

@@ -37,6 +37,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The fixture loader (`SavedPageDirectory.load`, `HARRecording.load`) on a directory the input fills:
     /// NUL-separated `pages.json`, `site.har` and saved files, beside planted symlinks out and a FIFO.
     case fixture
+    /// The studio: odd byte 0, a request (method, target, headers, a blank line, the body) through the gate and
+    /// routes the server calls (`StudioApp.handle`), on a studio with a fixture of one saved page and no source
+    /// file; even, a page written for the frame (`SanitizedPage`), whose output must be allow-listed markup only.
+    case studio
 
     /// Feeds `bytes` to the target's parsers. Errors the parsers throw are expected (bad input gets an error);
     /// what this reports is a broken invariant the harness checks beyond "no crash".
@@ -54,6 +58,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .headers: return Self.headers(bytes)
         case .script: return Self.script(bytes)
         case .fixture: return Self.fixture(bytes)
+        case .studio: return Self.studio(bytes)
         }
     }
 

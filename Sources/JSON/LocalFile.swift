@@ -111,12 +111,23 @@ public enum LocalFile {
         return String(cString: resolved)
     }
 
-    /// Replaces the file at `path` with `bytes` atomically (temp file, fsync, rename, directory fsync).
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
+    /// Replaces the file at `path` with `bytes` atomically (temp file, fsync, rename, directory fsync). With
+    /// `permissionsOf`, when that file exists, the new file gets its mode and, where the process may, its
+    /// owner and group (set before any byte is written), so replacing a private file keeps it private;
+    /// otherwise the mode is 0644 less the umask.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, permissionsOf model: String? = nil) throws(Failure) {
+        var original = stat()
+        let keeps = model.map { stat($0, &original) == 0 } ?? false
         try replaceAtomically(path) { (temporary) throws(Failure) in
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, keeps ? original.st_mode & 0o700 : 0o644)
             guard descriptor >= 0 else { throw Failure(path: path, reason: "creating \(temporary) failed: \(systemMessage())") }
             defer { close(descriptor) }
+            if keeps {
+                _ = fchown(descriptor, original.st_uid, original.st_gid)  // refused unless permitted: the mode still holds
+                guard fchmod(descriptor, original.st_mode & 0o7777) == 0 else {
+                    throw Failure(path: path, reason: "setting the mode of \(temporary) failed: \(systemMessage())")
+                }
+            }
             var written = 0
             while written < bytes.count {
                 let count = bytes.withUnsafeBytes { buffer in

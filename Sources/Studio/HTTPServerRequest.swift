@@ -15,11 +15,15 @@ package struct HTTPServerRequest: Sendable {
     package var body: [UInt8]
     /// Whether the body was larger than the server's limit (and `body` is cut short).
     package var bodyTooLarge: Bool
+    /// Whether the client has closed its end of the connection since sending the request (it gave up waiting,
+    /// or the page abandoned the request). Cheap (one `poll` without waiting); meaningful only while the
+    /// handler runs.
+    package var clientGone: @Sendable () -> Bool
 
     /// Creates a request (the server does; tests build them by hand).
     package init(method: String, path: String, query: [(name: String, value: String)] = [],
                  headers: [(name: String, value: String)] = [], cookies: [(name: String, value: String)] = [],
-                 body: [UInt8] = [], bodyTooLarge: Bool = false) {
+                 body: [UInt8] = [], bodyTooLarge: Bool = false, clientGone: @escaping @Sendable () -> Bool = { false }) {
         self.method = method
         self.path = path
         self.query = query
@@ -27,6 +31,12 @@ package struct HTTPServerRequest: Sendable {
         self.cookies = cookies
         self.body = body
         self.bodyTooLarge = bodyTooLarge
+        self.clientGone = clientGone
+    }
+
+    /// How many headers called `name` the request has, compared without case.
+    package func headerCount(_ name: String) -> Int {
+        headers.count(where: { $0.name.lowercased() == name.lowercased() })
     }
 
     /// The first header called `name`, compared without case.

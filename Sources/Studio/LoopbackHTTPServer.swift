@@ -1,5 +1,6 @@
 import BookRuleLocking
 import CMicroHTTPD
+import Dispatch
 
 /// An HTTP server on 127.0.0.1 only, over libmicrohttpd: every request is read whole (body capped), copied into
 /// an `HTTPServerRequest` and answered by one handler on the connection's own thread.
@@ -8,21 +9,32 @@ import CMicroHTTPD
 /// and hands libmicrohttpd as an opaque pointer; callbacks only borrow it. `stop()` stops the daemon, which
 /// returns only after every connection thread has finished, and then releases the context: no callback can
 /// run after the release. A request's body buffer is owned the same way, released in the completion callback.
+///
+/// Slow clients: every client is 127.0.0.1, so a per-address limit would be the total limit; instead each
+/// connection has `requestSeconds` to deliver a whole request (head and body), counted from when it opened or
+/// from its previous answer, however steadily it trickles bytes (`ConnectionDeadlines` shuts down a socket
+/// that is late), and there are `connectionLimit` connections, so a few dozen half-open sockets cannot
+/// refuse everyone else.
 package final class LoopbackHTTPServer: @unchecked Sendable {
     /// The port the server listens on (the one picked when 0 was asked for).
     package let port: UInt16
     /// The daemon, nil once stopped; guarded so that `stop()` from two threads stops it once.
     private let daemon: Locked<OpaquePointer?>
     private let context: Unmanaged<ServerContext>
+    /// Shuts down connections past their deadline.
+    private let watchdog: any DispatchSourceTimer
 
     /// Starts listening on `127.0.0.1:port` (0: a free port). `handler` is called on a connection's thread,
-    /// once per request, and may block (connections are limited to `connectionLimit`).
-    package init(port: UInt16, bodyLimit: Int = 8 * 1024 * 1024, connectionLimit: UInt32 = 32,
-                 idleTimeoutSeconds: UInt32 = 60,
+    /// once per request, and may block (connections are limited to `connectionLimit`). A connection that has
+    /// not delivered a whole request `requestSeconds` after it opened or got its last answer is closed, as is
+    /// one idle (nothing sent or received) for `idleTimeoutSeconds` while an answer is sent.
+    package init(port: UInt16, bodyLimit: Int = 8 * 1024 * 1024, connectionLimit: UInt32 = 256,
+                 requestSeconds: Double = 10, idleTimeoutSeconds: UInt32 = 30,
                  handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse) throws(StudioError) {
-        let context = Unmanaged.passRetained(ServerContext(handler: handler, bodyLimit: bodyLimit))
+        let deadlines = ConnectionDeadlines(seconds: requestSeconds)
+        let context = Unmanaged.passRetained(ServerContext(handler: handler, bodyLimit: bodyLimit, deadlines: deadlines))
         guard let started = bookrule_mhd_start_loopback(port, connectionLimit, idleTimeoutSeconds, accessHandler,
-                                                       context.toOpaque(), requestCompleted) else {
+                                                       context.toOpaque(), requestCompleted, connectionNotice) else {
             context.release()
             throw .cannotListen(port: Int(port))
         }
@@ -30,6 +42,11 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
         self.daemon = Locked(started)
         self.context = context
         self.port = bound == 0 ? port : bound
+        let interval = max(0.02, min(0.25, requestSeconds / 8))
+        watchdog = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        watchdog.schedule(deadline: .now() + interval, repeating: interval)
+        watchdog.setEventHandler { deadlines.shutDownOverdue() }
+        watchdog.resume()
     }
 
     /// Stops accepting, waits for running requests to finish, and frees the daemon. Safe to call twice.
@@ -39,6 +56,8 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
             return daemon
         }
         guard let running else { return }
+        // The timer's handler holds the deadlines, not the context; after the daemon stops there is no entry left.
+        watchdog.cancel()
         MHD_stop_daemon(running)
         context.release()
     }
@@ -52,10 +71,12 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
 private final class ServerContext: Sendable {
     let handler: @Sendable (HTTPServerRequest) -> HTTPServerResponse
     let bodyLimit: Int
+    let deadlines: ConnectionDeadlines
 
-    init(handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse, bodyLimit: Int) {
+    init(handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse, bodyLimit: Int, deadlines: ConnectionDeadlines) {
         self.handler = handler
         self.bodyLimit = bodyLimit
+        self.deadlines = deadlines
     }
 }
 
@@ -109,10 +130,14 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         uploadDataSize.pointee = 0
         return bookrule_mhd_yes()
     }
+    // The request is read whole: from here its time is the handler's (which bounds its own work).
+    context.deadlines.requestRead(ConnectionDeadlines.key(connection))
+    let socket = bookrule_mhd_connection_fd(connection)
     let request = HTTPServerRequest(
         method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
         query: values(of: connection, kind: bookrule_mhd_argument_kind()), headers: values(of: connection, kind: bookrule_mhd_header_kind()),
-        cookies: values(of: connection, kind: bookrule_mhd_cookie_kind()), body: body.bytes, bodyTooLarge: body.tooLarge)
+        cookies: values(of: connection, kind: bookrule_mhd_cookie_kind()), body: body.bytes, bodyTooLarge: body.tooLarge,
+        clientGone: { socket >= 0 && bookrule_socket_peer_closed(socket) != 0 })
     let answer = context.handler(request)
     let response = answer.body.withUnsafeBytes { bookrule_mhd_response_copying($0.baseAddress, $0.count) }
     guard let response else { return bookrule_mhd_no() }
@@ -123,8 +148,22 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     return MHD_queue_response(connection, UInt32(clamping: answer.status), response)
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
+    if let cls, let connection {
+        // Answered (or given up): the next request on this connection has its own time.
+        Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().deadlines.answered(ConnectionDeadlines.key(connection))
+    }
     guard let requestContext, let stored = requestContext.pointee else { return }
     Unmanaged<RequestBody>.fromOpaque(stored).release()
     requestContext.pointee = nil
+}
+
+private let connectionNotice: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls, let connection else { return }
+    let deadlines = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().deadlines
+    if bookrule_mhd_is_connection_start(code) != 0 {
+        deadlines.opened(ConnectionDeadlines.key(connection), socket: bookrule_mhd_connection_fd(connection))
+    } else {
+        deadlines.closed(ConnectionDeadlines.key(connection))
+    }
 }

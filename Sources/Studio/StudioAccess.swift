@@ -32,8 +32,12 @@ package final class StudioAccess: Sendable {
         return ["http://127.0.0.1:\(port)", "http://localhost:\(port)"]
     }
 
-    /// Whether the request may go on; throws the 403 saying why not.
+    /// Whether the request may go on; throws the 403 saying why not (400 for a request with two `Host` or
+    /// `Origin` headers, which servers and proxies read differently: refused rather than guessed).
     package func check(_ request: HTTPServerRequest) throws(StudioRefusal) {
+        for name in ["Host", "Origin"] where request.headerCount(name) > 1 {
+            throw .badRequest("the request has \(request.headerCount(name)) \(name) headers")
+        }
         let hosts = origins.map { String($0.dropFirst("http://".count)) }
         guard let host = request.header("Host")?.lowercased(), hosts.contains(host) else {
             throw .forbidden("this server answers only requests for \(hosts.first ?? "127.0.0.1") (the Host header was \"\(request.header("Host") ?? "")\")")

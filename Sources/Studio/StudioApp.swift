@@ -26,6 +26,10 @@ package final class StudioApp: Sendable {
     private let executor = SerialQueueExecutor(label: "bookrule.studio.work")
     /// Set when the studio stops, so requests waiting for work give up at once.
     private let stopping = Atomic<Bool>(false)
+    /// The number of the latest `/api/evaluate`: an evaluation that is no longer the latest is superseded.
+    private let latestEvaluation = Atomic<Int>(0)
+    /// Evaluations running now (what a test watches to see an abandoned one stop).
+    package let runningEvaluations = Atomic<Int>(0)
     /// The source text the studio started with (the file's, or a template when there is none).
     private let startingText: String
 
@@ -70,8 +74,9 @@ package final class StudioApp: Sendable {
         stopping.store(true, ordering: .sequentiallyConsistent)
     }
 
-    private var isStopping: @Sendable () -> Bool {
-        { [self] in self.stopping.load(ordering: .sequentiallyConsistent) }
+    /// Whether work for a request should give up: the studio is stopping, or the request's client has gone.
+    private func giveUp(_ clientGone: @escaping @Sendable () -> Bool) -> @Sendable () -> Bool {
+        { [self] in self.stopping.load(ordering: .sequentiallyConsistent) || clientGone() }
     }
 
     /// Answers one request (on a server connection thread).
@@ -129,7 +134,7 @@ package final class StudioApp: Sendable {
             return .json(state())
         case "/api/evaluate":
             try require("POST")
-            return .json(try evaluate(try StudioRequestBody(request)))
+            return .json(try evaluate(try StudioRequestBody(request), clientGone: request.clientGone))
         case "/api/propose":
             try require("GET")
             return .json(try propose(request))
@@ -138,10 +143,10 @@ package final class StudioApp: Sendable {
             return .json(try openPage(try StudioRequestBody(request)))
         case "/api/step":
             try require("POST")
-            return .json(try runStep(try StudioRequestBody(request)))
+            return .json(try runStep(try StudioRequestBody(request), clientGone: request.clientGone))
         case "/api/test":
             try require("POST")
-            return .json(try runTest(try StudioRequestBody(request)))
+            return .json(try runTest(try StudioRequestBody(request), clientGone: request.clientGone))
         case "/api/save":
             try require("POST")
             return .json(try save(try StudioRequestBody(request)))
@@ -207,10 +212,30 @@ package final class StudioApp: Sendable {
         return names.filter { !$0.hasPrefix(".") && (try? files.fixtureFile($0)) != nil }.sorted()
     }
 
-    private func evaluate(_ body: StudioRequestBody) throws -> StudioEvaluation.Answer {
+    /// Runs an evaluation until it ends, its client goes away (`clientGone`, asked at most every 20 ms) or a
+    /// newer evaluation starts: the page sends one per edit and abandons the previous one, whose work would
+    /// otherwise go on for nobody.
+    private func evaluate(_ body: StudioRequestBody, clientGone: @Sendable () -> Bool) throws -> StudioEvaluation.Answer {
         let step = try body.step()
-        return StudioEvaluation.evaluate(sourceText: try body.string("source"), step: step, page: session.page(step),
-                                         focus: body.optionalString("field"))
+        let text = try body.string("source")
+        let number = latestEvaluation.add(1, ordering: .sequentiallyConsistent).newValue
+        runningEvaluations.add(1, ordering: .sequentiallyConsistent)
+        defer { runningEvaluations.subtract(1, ordering: .sequentiallyConsistent) }
+        let clock = ContinuousClock()
+        var asked = clock.now
+        let shouldStop = { [self] () -> Bool in
+            if self.latestEvaluation.load(ordering: .relaxed) != number || self.stopping.load(ordering: .relaxed) { return true }
+            let now = clock.now
+            guard now - asked >= .milliseconds(20) else { return false }
+            asked = now
+            return clientGone()
+        }
+        do {
+            return try StudioEvaluation.evaluate(sourceText: text, step: step, page: session.page(step),
+                                                 focus: body.optionalString("field"), shouldStop: shouldStop)
+        } catch {
+            throw StudioRefusal.abandoned("the evaluation stopped: a newer edit superseded it, or its request was abandoned")
+        }
     }
 
     private func frame(_ name: String) throws -> HTTPServerResponse {
@@ -233,7 +258,8 @@ package final class StudioApp: Sendable {
         guard let number = request.argument("node").flatMap(Int.init), page.sanitized.elements.indices.contains(number) else {
             throw StudioRefusal.badRequest("give node=N, the data-br number of an element of the page")
         }
-        return NodeProposal(node: page.sanitized.elements[number], page: page)
+        let list = request.argument("list").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        return NodeProposal(node: page.sanitized.elements[number], page: page, listRule: list)
     }
 
     /// Opens a file of the fixture directory as the page of a step, saved from `url`.
@@ -251,7 +277,7 @@ package final class StudioApp: Sendable {
                                             elements: page.sanitized.elements.count)
     }
 
-    private func runStep(_ body: StudioRequestBody) throws -> StudioChain.Answer {
+    private func runStep(_ body: StudioRequestBody, clientGone: @escaping @Sendable () -> Bool) throws -> StudioChain.Answer {
         let step = try body.step()
         let source = try Self.source(try body.string("source"))
         let url = body.optionalString("url").flatMap { $0.isEmpty ? nil : $0 }
@@ -260,10 +286,10 @@ package final class StudioApp: Sendable {
         let record = body.bool("record")
         let opened = session.openedFiles
         let chain = chain
-        guard let (answer, response) = BoundedWork.run(seconds: Self.stepSeconds, executor: executor, stopping: isStopping, {
+        guard let (answer, response) = BoundedWork.run(seconds: Self.stepSeconds, executor: executor, stopping: giveUp(clientGone), {
             await chain.run(step, source: source, url: url, keyword: keyword, live: live, record: record, opened: opened)
         }) else {
-            throw StudioRefusal.timedOut("the \(step.rawValue) step did not finish in \(Int(Self.stepSeconds)) s (or the studio is stopping)")
+            throw StudioRefusal.timedOut("the \(step.rawValue) step did not finish in \(Int(Self.stepSeconds)) s (or the studio is stopping, or the request was abandoned)")
         }
         var result = answer
         if let response {
@@ -279,14 +305,14 @@ package final class StudioApp: Sendable {
         return result
     }
 
-    private func runTest(_ body: StudioRequestBody) throws -> CheckReport {
+    private func runTest(_ body: StudioRequestBody, clientGone: @escaping @Sendable () -> Bool) throws -> CheckReport {
         let source = try Self.source(try body.string("source"))
         guard let fixture = chain.fixture else { throw StudioRefusal.conflict("there is no fixture directory to test on") }
         let options = CheckOptions(bookURL: body.optionalString("book").flatMap { $0.isEmpty ? nil : $0 },
                                    chapterURLs: body.optionalString("chapter").flatMap { $0.isEmpty ? nil : [$0] } ?? [])
         let run = CheckRun(options: options, saved: session.openedFiles, timeout: .seconds(Self.testSeconds),
                            missingFixtureAdvice: "open a saved page, or record the steps live", executor: executor)
-        guard let report = BoundedWork.run(seconds: Self.testSeconds, executor: executor, stopping: isStopping, {
+        guard let report = BoundedWork.run(seconds: Self.testSeconds, executor: executor, stopping: giveUp(clientGone), {
             await run.check(CheckRun.Target(source: source, fixture: fixture))
         }) else {
             throw StudioRefusal.timedOut("bookrule test did not finish in \(Int(Self.testSeconds)) s")
@@ -314,12 +340,13 @@ package final class StudioApp: Sendable {
             throw StudioRefusal.badRequest("not saved: the source is not valid JSON (\(error))")
         }
         var kept: String?
+        // Both keep the source's mode and owner: a private source stays private, and so does its backup.
         if FileManager.default.fileExists(atPath: path) {
-            try LocalFile.writeAtomically(try LocalFile.read(path), to: backup)
+            try LocalFile.writeAtomically(try LocalFile.read(path), to: backup, permissionsOf: path)
             kept = backup
         }
         let bytes = Array(text.utf8)
-        try LocalFile.writeAtomically(bytes, to: path)
+        try LocalFile.writeAtomically(bytes, to: path, permissionsOf: path)
         return Saved(path: path, backup: kept, bytes: bytes.count)
     }
 

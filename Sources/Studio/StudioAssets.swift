@@ -11,6 +11,12 @@ package struct StudioAssets: Sendable {
     /// page then edits the source in a plain textarea).
     package let codeMirror: [String: [UInt8]]
 
+    /// Assets given in memory (the fuzz target's studio has no files on disk).
+    package init(files: [String: [UInt8]], codeMirror: [String: [UInt8]]) {
+        self.files = files
+        self.codeMirror = codeMirror
+    }
+
     /// The studio's own files.
     static let names = ["index.html", "studio.js", "studio.css", "frame.css"]
     /// The CodeMirror 5 files the page loads, relative to its directory.

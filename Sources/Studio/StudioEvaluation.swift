@@ -84,8 +84,15 @@ package struct StudioEvaluation: Sendable {
     /// At most this many values per field are sent (all are counted).
     package static let valueLimit = 20
 
-    /// Compiles `sourceText` and runs `step`'s section on `page`, marking what `focus` matched.
-    package static func evaluate(sourceText: String, step: StudioStep, page: StudioPage?, focus: String?) -> Answer {
+    /// Why an evaluation gave up before its end: `shouldStop` said so (its client went away, or a newer edit
+    /// superseded it).
+    package struct Stopped: Error, Sendable {}
+
+    /// Compiles `sourceText` and runs `step`'s section on `page`, marking what `focus` matched. `shouldStop` is
+    /// asked between fields and between list elements; when it says yes the work ends with `Stopped`, so an
+    /// abandoned request stops using the CPU (one rule on one element is bounded by the rule layer's limits).
+    package static func evaluate(sourceText: String, step: StudioStep, page: StudioPage?, focus: String?,
+                                 shouldStop: () -> Bool = { false }) throws(Stopped) -> Answer {
         let clock = ContinuousClock()
         let started = clock.now
         var answer = Answer()
@@ -99,7 +106,7 @@ package struct StudioEvaluation: Sendable {
             if case .syntax(_, let syntax) = error {
                 problem.line = syntax.location.line
                 problem.column = syntax.location.column
-                problem.reason = syntax.description
+                problem.reason = syntax.message  // the page shows the line and column itself
             }
             answer.syntaxError = problem
             return answer
@@ -132,6 +139,7 @@ package struct StudioEvaluation: Sendable {
         }
         for field in section.name.fields where field != listField {
             guard let rule = section[field] else { continue }
+            if shouldStop() { throw Stopped() }
             do {
                 if let listField, section[listField] != nil {
                     guard let items else { results[field] = Result(error: "the list rule \(listField.rawValue) failed"); continue }
@@ -139,6 +147,7 @@ package struct StudioEvaluation: Sendable {
                     var count = 0
                     var empty = 0
                     for item in items {
+                        if shouldStop() { throw Stopped() }
                         let texts = try rule.texts(in: item, environment: environment).map(RuleTrial.cleaned)
                         count += texts.count
                         if texts.allSatisfy(\.isEmpty) { empty += 1 }
@@ -155,13 +164,18 @@ package struct StudioEvaluation: Sendable {
                     let texts = try rule.texts(in: root, environment: environment).map(RuleTrial.cleaned)
                     results[field] = Result(values: Array(texts.prefix(valueLimit)), count: texts.count)
                 }
-            } catch {
+            } catch let stopped as Stopped {
+                throw stopped
+            } catch let error as RuleError {
                 results[field] = Result(error: error.reason)
+            } catch {
+                results[field] = Result(error: "\(error)")
             }
         }
         answer.fields = fields(of: section, values: results)
         if let focus, let field = RuleField(rawValue: focus), let rule = section[field] {
-            answer.focus = mark(rule: rule, field: field, section: section, items: items, page: page, environment: environment)
+            answer.focus = try mark(rule: rule, field: field, section: section, items: items, page: page, environment: environment,
+                                    shouldStop: shouldStop)
         }
         answer.milliseconds = milliseconds(clock.now - started)
         return answer
@@ -195,7 +209,7 @@ package struct StudioEvaluation: Sendable {
 
     /// The nodes `rule` matched: on the page, or inside each list element for a field of a list section.
     private static func mark(rule: Rule, field: RuleField, section: RuleSection, items: [RuleContext]?, page: StudioPage,
-                             environment: RuleEnvironment) -> Focus {
+                             environment: RuleEnvironment, shouldStop: () -> Bool) throws(Stopped) -> Focus {
         var focus = Focus(field: field.rawValue, nodes: [], count: 0, unmarked: 0, note: nil)
         var matched: [HTMLNode] = []
         do {
@@ -205,6 +219,7 @@ package struct StudioEvaluation: Sendable {
                 if items == nil { focus.note = "the list rule failed" }
             } else if let items, let list = section.name.fields.first(where: \.isList), section[list] != nil {
                 for item in items {
+                    if shouldStop() { throw Stopped() }
                     guard let nodes = try rule.matchedNodes(in: item, environment: environment) else {
                         focus.note = "this rule yields text, not nodes: nothing to mark"
                         break
@@ -216,8 +231,12 @@ package struct StudioEvaluation: Sendable {
             } else {
                 focus.note = "this rule yields text, not nodes: nothing to mark"
             }
-        } catch {
+        } catch let stopped as Stopped {
+            throw stopped
+        } catch let error as RuleError {
             focus.note = error.reason
+        } catch {
+            focus.note = "\(error)"
         }
         focus.count = matched.count
         var seen = Set<Int>()

@@ -14,6 +14,9 @@ package enum StudioRefusal: Error, Sendable, Equatable, CustomStringConvertible 
     case tooLarge
     /// 503: the work did not finish within its time limit.
     case timedOut(String)
+    /// 503: the work stopped because nobody waits for it any more (the client went away, a newer request
+    /// superseded it).
+    case abandoned(String)
 
     /// The HTTP status.
     package var status: Int {
@@ -24,14 +27,14 @@ package enum StudioRefusal: Error, Sendable, Equatable, CustomStringConvertible 
         case .wrongMethod: return 405
         case .conflict: return 409
         case .tooLarge: return 413
-        case .timedOut: return 503
+        case .timedOut, .abandoned: return 503
         }
     }
 
     package var description: String {
         switch self {
         case .badRequest(let reason), .forbidden(let reason), .notFound(let reason), .conflict(let reason),
-             .timedOut(let reason):
+             .timedOut(let reason), .abandoned(let reason):
             return reason
         case .wrongMethod(let allowed): return "use \(allowed) for this (a GET never changes anything)"
         case .tooLarge: return "the request body is too large"

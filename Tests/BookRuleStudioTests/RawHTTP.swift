@@ -35,9 +35,27 @@ struct RawHTTP: Sendable {
 
     private func sendBlocking(_ method: String, _ target: String, host: String?, headers: [(String, String)],
                               body: String?) throws -> Response {
+        let fd = try connected()
+        defer { close(fd) }
+        try Self.sendAll(fd, request(method, target, host: host, headers: headers, body: body))
+        return try Self.response(fd)
+    }
+
+    /// The bytes of a request as `send` writes it.
+    func request(_ method: String, _ target: String, host: String? = nil, headers: [(String, String)] = [],
+                 body: String? = nil) -> [UInt8] {
+        let bodyBytes = Array((body ?? "").utf8)
+        var request = "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
+        for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        if body != nil { request += "Content-Type: application/json\r\nContent-Length: \(bodyBytes.count)\r\n" }
+        request += "\r\n"
+        return Array(request.utf8) + bodyBytes
+    }
+
+    /// A socket connected to the server (the caller closes it), with a 100 s receive timeout.
+    func connected() throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
-        defer { close(fd) }
         var timeout = timeval(tv_sec: 100, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -47,19 +65,25 @@ struct RawHTTP: Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw Failure(description: "connect failed") }
-        let bodyBytes = Array((body ?? "").utf8)
-        var request = "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
-        for (name, value) in headers { request += "\(name): \(value)\r\n" }
-        if body != nil { request += "Content-Type: application/json\r\nContent-Length: \(bodyBytes.count)\r\n" }
-        request += "\r\n"
-        let bytes = Array(request.utf8) + bodyBytes
+        guard connected == 0 else {
+            close(fd)
+            throw Failure(description: "connect failed")
+        }
+        return fd
+    }
+
+    /// Writes all of `bytes` to `fd`.
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress.map { $0 + sent }, $0.count - sent, Int32(MSG_NOSIGNAL)) }
             guard count > 0 else { throw Failure(description: "send failed") }
             sent += count
         }
+    }
+
+    /// Reads the response on `fd` to the end of the connection.
+    static func response(_ fd: Int32) throws -> Response {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {

@@ -90,6 +90,41 @@ struct StudioEvaluationTests {
         #expect(try await workspace.get("/api/propose?step=toc&node=999999").status == 400)
     }
 
+    @Test("For a field read inside list elements, the proposal is relative to the list element and gives a value in each")
+    func proposalsRelativeToListElement() async throws {
+        let workspace = try StudioWorkspace()
+        _ = try await workspace.post("/api/page", "{\"step\": \"toc\", \"file\": \"toc.html\", \"url\": \"https://www.example.com/novel/5/all.html\"}")
+        let page = try #require(workspace.server.app.session.page(.toc))
+        let links = page.sanitized.elements.enumerated().filter { $0.element.name == "a" && $0.element.parentNode?.name == "li" }
+        let link = try #require(links.first)
+        let list = "//ul[@id='chapter-list']/li[a]"
+        let query = list.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? list
+        let answer = try Self.object(try await workspace.get("/api/propose?step=toc&node=\(link.offset)&field=chapterName&list=\(query)"))
+        #expect(answer["listElement"] as? String != nil)
+        let candidates = try #require(answer["candidates"] as? [[String: Any]])
+        let general = try #require(candidates.first { ($0["kind"] as? String)?.contains("all like it") == true } ?? candidates.first)
+        let rule = try #require(general["rule"] as? String)
+        #expect(rule.hasPrefix("//li"), "\(rule)")
+        #expect(general["matches"] as? Int == links.count, "\(general)")
+        // Used for chapterName, it gives one name in every chapter's list element.
+        let source = StudioWorkspace.sourceText.replacingOccurrences(of: "\"chapterName\": \"//a/text()\"",
+                                                                     with: "\"chapterName\": \(StudioWorkspace.quoted(rule))")
+        let evaluated = try Self.object(try await workspace.post("/api/evaluate", Self.evaluateBody(source, step: "toc", field: "chapterName")))
+        let fields = try #require(evaluated["fields"] as? [[String: Any]])
+        let name = try #require(fields.first { $0["field"] as? String == "chapterName" })
+        #expect(name["count"] as? Int == links.count, "\(name)")
+    }
+
+    @Test("A JSON syntax error's reason is the message alone: the page adds the line and column once")
+    func syntaxErrorSaysWhereOnce() async throws {
+        let workspace = try StudioWorkspace()
+        let answer = try Self.object(try await workspace.post("/api/evaluate", Self.evaluateBody("{\n\"a\": }", step: "toc", field: "chapterList")))
+        let syntax = try #require(answer["syntaxError"] as? [String: Any])
+        #expect(syntax["line"] as? Int == 2)
+        let reason = try #require(syntax["reason"] as? String)
+        #expect(!reason.contains("line "), "\(reason)")
+    }
+
     @Test("The chain runs on the fixture: book, then TOC, then chapter; each step's page becomes the frame's")
     func chainOnFixture() async throws {
         let workspace = try StudioWorkspace()

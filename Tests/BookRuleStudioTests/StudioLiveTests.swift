@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import BookRuleHTTP
+import BookRuleLocking
 import Foundation
 import Testing
 import TestSupport
@@ -63,5 +67,26 @@ struct StudioLiveTests {
         let response = try? await answer
         #expect(response == nil || response?.status == 503, "\(response?.text ?? "")")
         #expect(site.requests.count == 1)
+    }
+
+    @Test("A step whose client disconnects is cancelled: its fetch from a silent site ends within a bound, not at 60 s")
+    func abandonedStepIsCancelled() async throws {
+        let closed = Locked<Bool>(false)
+        let site = try LoopbackServer(maxConnections: 1, lifetime: 90) { _, _, writer in
+            if writer.waitForClose(seconds: 80) { closed.withLock { $0 = true } }
+        }
+        var policy = PolitenessPolicy.default
+        policy.maxAttempts = 1
+        let workspace = try StudioWorkspace(fetcher: PoliteFetcher(transport: CurlTransport(), policy: policy))
+        let origin = "http://127.0.0.1:\(site.port)"
+        let source = StudioWorkspace.sourceText.replacingOccurrences(of: "https://www.example.com", with: origin)
+        let body = "{\"source\": \(StudioWorkspace.quoted(source)), \"step\": \"toc\", \"url\": \"\(origin)/slow\", \"live\": true}"
+        let client = workspace.client
+        let socket = try client.connected()
+        try RawHTTP.sendAll(socket, client.request("POST", "/api/step", headers: [(StudioAccess.headerName, workspace.token)], body: body))
+        #expect(await StudioServerLimitsTests.waitUntil(TestTime.bound(.seconds(20))) { !site.requests.isEmpty })
+        close(socket)
+        let cancelled = await StudioServerLimitsTests.waitUntil(TestTime.bound(.seconds(5))) { closed.withLock { $0 } }
+        #expect(cancelled, "the site's request was still open after the studio's client left")
     }
 }

@@ -89,6 +89,22 @@ struct StudioSecurityTests {
         #expect(try String(contentsOfFile: workspace.sourcePath, encoding: .utf8) == edited)
     }
 
+    @Test("Saving keeps a private (0600) source private: the file and its .bak keep its mode and owner")
+    func saveKeepsMode() async throws {
+        let workspace = try StudioWorkspace()
+        #expect(chmod(workspace.sourcePath, 0o600) == 0)
+        let edited = StudioWorkspace.sourceText.replacingOccurrences(of: "My site", with: "My private site")
+        let response = try await workspace.post("/api/save", "{\"source\": \(StudioWorkspace.quoted(edited))}")
+        #expect(response.status == 200, "\(response.text)")
+        for path in [workspace.sourcePath, workspace.sourcePath + ".bak"] {
+            var info = stat()
+            #expect(stat(path, &info) == 0)
+            #expect(info.st_mode & 0o7777 == 0o600, "\(path): \(String(info.st_mode & 0o7777, radix: 8))")
+            #expect(info.st_uid == getuid())
+        }
+        #expect(try String(contentsOfFile: workspace.sourcePath, encoding: .utf8) == edited)
+    }
+
     @Test("The frame's copy of a page has no scripts, event handlers or live links, and a strict CSP")
     func frameIsSanitized() async throws {
         let workspace = try StudioWorkspace()

@@ -9,6 +9,8 @@ const FIELDS = {
   ruleContent: ['content', 'title', 'nextContentUrl', 'replaceRegex'],
 };
 const SECTION = { search: 'ruleSearch', book: 'ruleBookInfo', toc: 'ruleToc', chapter: 'ruleContent' };
+// The list rule of a step's section: its other fields read inside each list element.
+const LIST_FIELD = { search: 'bookList', toc: 'chapterList' };
 
 const token = new URLSearchParams(location.search).get('token') || '';
 // The cookie set with the page carries the token from now on; keep it out of the address bar and history.
@@ -23,6 +25,7 @@ const studio = {
   marked: [],
   picked: null,
   evaluation: 0,
+  evaluating: null, // the AbortController of the evaluation in flight
   lastAnswer: null,
 };
 
@@ -33,8 +36,8 @@ function element(tag, className, text) {
   return node;
 }
 
-async function api(path, body) {
-  const options = { headers: { 'X-Studio-Token': token }, credentials: 'same-origin' };
+async function api(path, body, signal) {
+  const options = { headers: { 'X-Studio-Token': token }, credentials: 'same-origin', signal };
   if (body !== undefined) {
     options.method = 'POST';
     options.headers['Content-Type'] = 'application/json';
@@ -47,10 +50,11 @@ async function api(path, body) {
   return answer;
 }
 
-function setStatus(text, isError) {
+function setStatus(text, isError, kind) {
   const status = $('status');
   status.textContent = text;
   status.className = isError ? 'error' : '';
+  status.dataset.kind = kind || '';
 }
 
 // ---- The source: editor and form -------------------------------------------------------------------------
@@ -89,7 +93,7 @@ function buildForm() {
 
 function formEdited(field, value) {
   const source = parsedSource();
-  if (!source) { setStatus('fix the JSON first: the form edits a valid source', true); return; }
+  if (!source) { setStatus('fix the JSON first: the form edits a valid source', true, 'json'); return; }
   const section = SECTION[studio.step];
   if (typeof source[section] !== 'object' || source[section] === null) source[section] = {};
   source[section][field] = value;
@@ -152,11 +156,16 @@ function scheduleEvaluation(delay) {
 
 async function evaluate() {
   const serial = ++studio.evaluation;
+  // The previous evaluation is for an old text: abandon it (the server stops its work when the request goes).
+  if (studio.evaluating) studio.evaluating.abort();
+  const controller = new AbortController();
+  studio.evaluating = controller;
   let answer;
   try {
-    answer = await api('/api/evaluate', { source: sourceText(), step: studio.step, field: studio.focus[studio.step] });
+    answer = await api('/api/evaluate', { source: sourceText(), step: studio.step, field: studio.focus[studio.step] },
+                       controller.signal);
   } catch (error) {
-    setStatus(error.message, true);
+    if (serial === studio.evaluation) setStatus(error.message, true);
     return;
   }
   if (serial !== studio.evaluation) return; // a newer edit is on its way
@@ -175,6 +184,7 @@ function showEvaluation(answer) {
     return;
   }
   syntax.hidden = true;
+  if ($('status').dataset.kind === 'json') setStatus('ready'); // the JSON parses again
   $('page-url').textContent = answer.page ? answer.page.url + ' (' + answer.page.origin + ', HTTP ' + answer.page.status + ', '
     + answer.page.charset + ')' : 'No page for this step yet: run it, or open a saved page';
   const section = SECTION[studio.step];
@@ -266,11 +276,20 @@ async function propose(number, node) {
   const box = $('proposal');
   box.replaceChildren(element('p', 'hint', 'asking…'));
   let answer;
-  try { answer = await api('/api/propose?step=' + studio.step + '&node=' + number); } catch (error) {
+  // A field read inside the list's elements gets rules relative to the list element holding the node.
+  const field = studio.focus[studio.step];
+  const listField = LIST_FIELD[studio.step];
+  let query = '/api/propose?step=' + studio.step + '&node=' + number;
+  const list = listField && field !== listField ? (parsedSource() || {})[SECTION[studio.step]] : null;
+  if (list && typeof list === 'object' && typeof list[listField] === 'string' && list[listField].trim()) {
+    query += '&list=' + encodeURIComponent(list[listField]);
+  }
+  try { answer = await api(query); } catch (error) {
     box.replaceChildren(element('p', 'error', error.message));
     return;
   }
   box.replaceChildren(element('p', '', answer.path), element('p', 'hint', answer.text));
+  if (answer.listElement) box.append(element('p', 'hint', 'relative to the list element ' + answer.listElement + ' (matches summed over every list element)'));
   for (const candidate of answer.candidates) {
     const item = element('div', 'candidate');
     item.append(element('strong', '', candidate.kind + ' — ' + (candidate.error ? candidate.error : candidate.matches + ' match(es)')));
@@ -291,6 +310,9 @@ async function propose(number, node) {
 // ---- Steps ------------------------------------------------------------------------------------------------
 
 function selectStep(step) {
+  // The page is loaded again: a clicked node of the page before is gone with it.
+  studio.picked = null;
+  $('proposal').replaceChildren(element('p', 'hint', 'Click an element of the page to get an XPath and a CSS selector for it.'));
   studio.step = step;
   for (const tab of document.querySelectorAll('.step-tab')) tab.classList.toggle('active', tab.dataset.step === step);
   buildForm();
