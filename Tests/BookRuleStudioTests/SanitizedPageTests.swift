@@ -1,4 +1,4 @@
-import BookRule
+import BookRuleDocument
 import Testing
 @testable import BookRuleStudio
 
