@@ -4,16 +4,18 @@
 /// it inserts, so authors (and browsers' "Copy XPath") write `//table/tbody/tr`. libxml2 keeps the tree as
 /// written. Rather than change the tree, which would break every rule that works today (`//table/tr`,
 /// `table > tr`), each location path with a `tbody` step becomes the union of itself and the same path with
-/// that step standing for the table itself: `table/tbody/tr` → `(table/tbody/tr | table/self::table/tr)`.
+/// that step standing for the table itself when it has rows of its own: `table/tbody/tr` →
+/// `(table/tbody/tr | table/self::table[tr]/tr)`.
 /// A `tbody` the page wrote is matched by the first branch, an inserted one by the second; rules without
 /// `tbody` are unchanged.
 ///
-/// The step keeps its meaning per axis: a child `tbody` becomes `self::table`; a descendant one becomes
-/// `descendant-or-self::table` (the context table, or a table below it); a descendant step after it starts
-/// from the table's own rows (`tbody//td` → `self::table/tr/descendant-or-self::td`), so `thead` and `tfoot`
-/// rows stay out. A step with a predicate gets no
-/// alternative, except `[1]` on the child axis (the inserted `tbody` is its table's first); an inserted
-/// `tbody` has no attributes, so `tbody[@class='x']` can only mean a written one.
+/// The step keeps its meaning per axis: a child `tbody` becomes `self::table[tr]`; a descendant one becomes
+/// `descendant-or-self::table[tr]` (the context table, or a table below it); a descendant step after it starts
+/// from the table's own rows (`tbody//td` → `self::table[tr]/tr/descendant-or-self::td`), so `thead` and
+/// `tfoot` rows stay out. A step with a predicate gets no alternative, except `[1]`: the inserted `tbody` is
+/// its table's first, and on the descendant axis the first `tbody` is the first written one or table with
+/// rows of its own (one step, `descendant-or-self::*[self::tbody or self::table[tr]][1]`); an inserted `tbody`
+/// has no attributes, so `tbody[@class='x']` can only mean a written one.
 enum TableBodyAlternatives {
     /// At most this many `tbody` steps in one path get alternatives (each doubles the branches).
     private static let maximumSteps = 4
@@ -122,12 +124,13 @@ enum TableBodyAlternatives {
     /// Every combination of written and inserted `tbody` for the steps from `index` on.
     private static func variants(_ steps: [[Token]], _ texts: [String], from index: Int) -> [[String]] {
         guard index < steps.count else { return [[]] }
-        var result = variants(steps, texts, from: index + 1).map { [texts[index]] + $0 }
-        if let table = tableStep(for: steps[index]) {
-            let (replacement, consumed) = inserted(table, following: Array(texts[(index + 1)...]))
-            result += variants(steps, texts, from: index + 1 + consumed).map { replacement + $0 }
+        guard let table = tableStep(for: steps[index]) else {
+            return variants(steps, texts, from: index + 1).map { [texts[index]] + $0 }
         }
-        return result
+        let (replacement, consumed) = inserted(table.step, following: Array(texts[(index + 1)...]))
+        let alternative = variants(steps, texts, from: index + 1 + consumed).map { replacement + $0 }
+        if table.coversWritten { return alternative }
+        return variants(steps, texts, from: index + 1).map { [texts[index]] + $0 } + alternative
     }
 
     /// The steps standing for an inserted `tbody` and what follows it, and how many following steps they replace.
@@ -148,8 +151,9 @@ enum TableBodyAlternatives {
         return ([table], 0)
     }
 
-    /// The step standing for the table when `step` is a `tbody` jsoup may have inserted, or nil for any other step.
-    private static func tableStep(for step: [Token]) -> String? {
+    /// The step standing for the table when `step` is a `tbody` jsoup may have inserted, or nil for any other step;
+    /// `coversWritten` when it also stands for a written `tbody`, replacing the step rather than adding a branch.
+    private static func tableStep(for step: [Token]) -> (step: String, coversWritten: Bool)? {
         let head = step.prefix { if case .character = $0 { true } else { false } }.map(\.text).joined()
         let predicates = step.dropFirst(head.count).map(\.text)
         let isChild: Bool
@@ -158,7 +162,12 @@ enum TableBodyAlternatives {
         case "descendant::tbody", "descendant-or-self::tbody": isChild = false
         default: return nil
         }
-        guard predicates.isEmpty || (isChild && predicates == ["[1]"]) else { return nil }
-        return isChild ? "self::table" : "descendant-or-self::table"
+        // Only a table with rows of its own had a tbody inserted: one that wrote its tbody is matched as written.
+        guard predicates.isEmpty || predicates == ["[1]"] else { return nil }
+        if isChild { return ("self::table[tr]", false) }
+        // The first `tbody` below the context (`tag.tbody.0`) is the first written one or bare table, whichever
+        // comes first: one step over both.
+        if !predicates.isEmpty { return ("descendant-or-self::*[self::tbody or self::table[tr]][1]", true) }
+        return ("descendant-or-self::table[tr]", false)
     }
 }
