@@ -4,7 +4,7 @@
 #   1. scripts/jsoup/JsoupDifferential.java generates HTML pages (every element has a data-id), runs each
 #      selector of scripts/jsoup/selectors.txt with jsoup (CSS: Element.select; "jsoup" lines: Legado's
 #      AnalyzeByJSoup list-rule logic on jsoup) from the page and from a few elements, and writes the pages,
-#      selectors and answers to Tests/BookRuleTests/JSoupDifferentialFixture.swift;
+#      selectors and answers to Tests/BookRuleRulesTests/JSoupDifferentialFixture.swift;
 #   2. the Swift test JSoupDifferentialTests compares bookrule's translations with every answer.
 # The fixture is committed, so step 2 runs in every `make test` without Java; rerun this script after changing
 # the selectors, the generator or the translators. The result is recorded in docs/compatibility.md.
@@ -24,7 +24,7 @@ OUT=.build/jsoup-diff
 mkdir -p "$OUT"
 javac -Xlint:all -Werror -d "$OUT" -cp "$JSOUP_JAR" scripts/jsoup/JsoupDifferential.java
 java -cp "$JSOUP_JAR:$OUT" JsoupDifferential scripts/jsoup/selectors.txt \
-    Tests/BookRuleTests/JSoupDifferentialFixture.swift "${PAGES:-16}"
+    Tests/BookRuleRulesTests/JSoupDifferentialFixture.swift "${PAGES:-16}"
 
 SWIFT=${SWIFT:-swift}
 $SWIFT build --build-tests -Xswiftc -warnings-as-errors

@@ -180,10 +180,15 @@ public struct SourceCheck: Sendable {
             passed: prose.count >= options.minimumContentLength || pictures > 0,
             detail: "\(prose.count) characters" + (pictures > 0 ? " and \(pictures) picture(s)" : "")
                 + " from \(content.pages.count) page(s)")
+        // Text a web font scrambles reads as nonsense: the engine's warning names the font (the check has no
+        // warning level, and a source giving such text does not work).
+        let obfuscation = content.warnings.filter(ObfuscatedText.isWarning)
         return [
             length,
             CheckResult(name: "no leftover tags", passed: tag == nil, detail: tag),
             CheckResult(name: "no leftover entities", passed: entity == nil, detail: entity),
+            CheckResult(name: "text not scrambled by a web font", passed: obfuscation.isEmpty,
+                        detail: obfuscation.isEmpty ? nil : obfuscation.joined(separator: "; ")),
         ]
     }
 

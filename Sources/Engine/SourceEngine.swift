@@ -352,6 +352,7 @@ public struct SourceEngine: Sendable {
         var parts: [String] = []
         var title: String?
         var media: [String] = []
+        var obfuscation = ObfuscatedText.Findings()
 
         while !pending.isEmpty {
             let pageURL = pending.removeFirst()
@@ -376,6 +377,7 @@ public struct SourceEngine: Sendable {
                 try contentRule.texts(in: document.rootContext, environment: contentEnvironment)
             }
             let strings = values.map(\.text)
+            obfuscation.read(document) { values.map(FieldReader.text(of:)) }
             // A text source's pictures stay in its text as image lines; an audio or image source's media
             // links are its `mediaURLs` instead.
             if source.type == .text {
@@ -409,6 +411,7 @@ public struct SourceEngine: Sendable {
         }
         var seen: Set<String> = []
         media = media.filter { seen.insert($0).inserted }
+        for warning in obfuscation.warnings(text: text, field: "ruleContent.content") { warnings.add(warning) }
         noteScriptMessages(&warnings)
         var content = ChapterContent(url: start, title: title, text: text, pages: pages, warnings: warnings.list, mediaURLs: media)
         if text.isEmpty {

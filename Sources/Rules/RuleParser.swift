@@ -197,7 +197,7 @@ public enum RuleParser {
             // Legado's JSoup segments and CSS selectors run as XPath translations on libxml2.
             do {
                 let translation = try JSoupRuleTranslator.translate(text, isList: kind == .list)
-                let expression = try XPathExpression(translation.xpath)
+                let expression = try XPathExpression(TableBodyAlternatives.rewrite(translation.xpath))
                 let html = RuleBody.xpath(XPathRule(expression: expression, extractor: .value, simple: nil,
                                                     jsoup: kind == .list ? nil : translation.extractor,
                                                     reversed: translation.reversed))
@@ -327,8 +327,12 @@ public enum RuleParser {
         do {
             // Compile as written first, so libxml2's offset points into what the author wrote.
             _ = try XPathExpression(expression)
-            let compiled = try XPathExpression(XPathRewriter.contextRelative(expression))
-            return XPathRule(expression: compiled, extractor: extractor, simple: SimpleXPath(expression))
+            let relative = XPathRewriter.contextRelative(expression)
+            let rewritten = TableBodyAlternatives.rewrite(relative)
+            let compiled = try XPathExpression(rewritten)
+            // The fast path walks the path as written; a `tbody` made optional needs libxml2's union.
+            let simple = rewritten == relative ? SimpleXPath(expression) : nil
+            return XPathRule(expression: compiled, extractor: extractor, simple: simple)
         } catch {
             throw RuleError(field: field, dialect: .xpath, reason: error.description, rule: raw)
         }

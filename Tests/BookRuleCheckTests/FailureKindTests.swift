@@ -96,6 +96,22 @@ struct FailureKindTests {
         #expect(!site.requests.contains { $0.url.hasSuffix("1.html") || $0.url.hasSuffix("3.html") })
     }
 
+    @Test("a chapter drawn with the page's @font-face font fails its check, naming the font")
+    func webFontChapterNamed() async throws {
+        let text = String(repeating: "他走进了房间。", count: 20)
+        let chapter = "<html><head><style>@font-face { font-family: shuffle; src: url(/f.woff2); } #c { font-family: shuffle; }"
+            + "</style></head><body><div id='c'>\(text)</div></body></html>"
+        let site = TestSite(html: [
+            "https://x.test/b/1/": "<html><body><h1>Book</h1><dl><dd><a href='1.html'>One</a></dd></dl></body></html>",
+            "https://x.test/b/1/1.html": chapter,
+        ])
+        let report = try await check(site)
+        let step = try #require(report.steps.first { $0.name == "first chapter" })
+        let check = try #require(step.checks.first { $0.name == "text not scrambled by a web font" })
+        #expect(!check.passed)
+        #expect(check.detail?.contains("web font \"shuffle\" (/f.woff2)") == true)
+    }
+
     @Test("shards split a collection: every source in exactly one, the same on every run")
     func shards() throws {
         #expect(Shard.stableHash("a") == 0xaf63_dc4c_8601_ec8c)  // FNV-1a 64 test vector
