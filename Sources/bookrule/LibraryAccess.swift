@@ -40,6 +40,29 @@ enum LibraryAccess {
         return conversion
     }
 
+    /// The help lines of `--no-replace` and `--explain`.
+    static let replaceHelp = """
+      --no-replace        Write the saved text as it is, without the replace rules (bookrule rules)
+      --explain           Say how many matches each replace rule replaced
+
+    """
+
+    /// `export` with the library's replace rules for `book` applied (none with `--no-replace`), and with
+    /// `--explain` each rule's hits said on standard error.
+    static func replaced(_ export: LibraryExport, book: StoredBook, arguments: CommandLineArguments,
+                         terminal: Terminal) throws -> LibraryExport {
+        guard !arguments.has("--no-replace") else { return export }
+        let path = ReplaceRuleSet.path(forLibraryAt: arguments.value("--library") ?? LibraryStore.defaultPath())
+        let run = ReplaceRuleRun(try ReplaceRuleSet.load(from: path).rules, bookName: book.name, sourceURL: book.sourceURL)
+        let result = export.replaced(by: run)
+        if arguments.has("--explain") {
+            for tally in run.tallies {
+                terminal.error("replace rule \"\(tally.rule.name)\": \(tally.hits) hit(s)\(tally.disabled ? " (disabled)" : "")")
+            }
+        }
+        return result
+    }
+
     /// The formats asked for with `--epub` and `--txt` (both may be given), EPUB first.
     static func formats(_ arguments: CommandLineArguments) -> [ExportFormat] {
         [ExportFormat.epub, .txt].filter { arguments.has("--" + $0.rawValue) }
