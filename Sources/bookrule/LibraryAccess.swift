@@ -47,19 +47,29 @@ enum LibraryAccess {
 
     """
 
+    /// The library's replace rules (`--library`, or the default library's) for the book `bookName` from
+    /// `sourceURL`, nil with `--no-replace`.
+    static func replaceRun(_ arguments: CommandLineArguments, bookName: String, sourceURL: String) throws -> ReplaceRuleRun? {
+        guard !arguments.has("--no-replace") else { return nil }
+        let path = ReplaceRuleSet.path(forLibraryAt: arguments.value("--library") ?? LibraryStore.defaultPath())
+        return ReplaceRuleRun(try ReplaceRuleSet.load(from: path).rules, bookName: bookName, sourceURL: sourceURL)
+    }
+
+    /// With `--explain`, each rule's hits in `run`, on standard error.
+    static func explain(_ run: ReplaceRuleRun, arguments: CommandLineArguments, terminal: Terminal) {
+        guard arguments.has("--explain") else { return }
+        for tally in run.tallies {
+            terminal.error("replace rule \"\(tally.rule.name)\": \(tally.hits) hit(s)\(tally.disabled ? " (disabled)" : "")")
+        }
+    }
+
     /// `export` with the library's replace rules for `book` applied (none with `--no-replace`), and with
     /// `--explain` each rule's hits said on standard error.
     static func replaced(_ export: LibraryExport, book: StoredBook, arguments: CommandLineArguments,
                          terminal: Terminal) throws -> LibraryExport {
-        guard !arguments.has("--no-replace") else { return export }
-        let path = ReplaceRuleSet.path(forLibraryAt: arguments.value("--library") ?? LibraryStore.defaultPath())
-        let run = ReplaceRuleRun(try ReplaceRuleSet.load(from: path).rules, bookName: book.name, sourceURL: book.sourceURL)
+        guard let run = try replaceRun(arguments, bookName: book.name, sourceURL: book.sourceURL) else { return export }
         let result = export.replaced(by: run)
-        if arguments.has("--explain") {
-            for tally in run.tallies {
-                terminal.error("replace rule \"\(tally.rule.name)\": \(tally.hits) hit(s)\(tally.disabled ? " (disabled)" : "")")
-            }
-        }
+        explain(run, arguments: arguments, terminal: terminal)
         return result
     }
 

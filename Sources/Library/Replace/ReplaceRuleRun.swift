@@ -61,9 +61,13 @@ public final class ReplaceRuleRun {
     public var isEmpty: Bool { tallies.allSatisfy(\.disabled) }
 
     /// `text` (a chapter title or a chapter's text, as `target` says) with every applicable rule run over it
-    /// in turn; `hits` receives, for each rule that matched, its name and how many matches it replaced.
-    public func apply(_ text: String, to target: ReplaceRule.Target,
-                      hits: ((ReplaceRule, Int) -> Void)? = nil) -> String {
+    /// in turn. In chapter text, picture lines (`ImageLine`) are left alone, so a URL still names its picture.
+    public func apply(_ text: String, to target: ReplaceRule.Target) -> String {
+        guard target == .content else { return applyRules(text, to: target) }
+        return LibraryExport.transformingText(text) { applyRules($0, to: .content) }
+    }
+
+    private func applyRules(_ text: String, to target: ReplaceRule.Target) -> String {
         var text = text
         for (index, item) in prepared.enumerated() where !tallies[index].disabled
             && item.rule.applies(to: target, bookName: bookName, sourceURL: sourceURL) {
@@ -82,7 +86,6 @@ public final class ReplaceRuleRun {
             }
             if result.count > 0 {
                 tallies[index].hits += result.count
-                hits?(item.rule, result.count)
                 text = result.text
             }
         }
