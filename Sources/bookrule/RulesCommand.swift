@@ -61,7 +61,7 @@ enum RulesCommand {
                 if set.rules.isEmpty { terminal.print("no replace rules (bookrule rules import FILE adds them)") }
                 for (index, rule) in set.rules.enumerated() {
                     terminal.print("\(index + 1)  \(rule.name)\(rule.isEnabled ? "" : "  (disabled)")  order \(rule.order)  "
-                                   + "\(rule.isRegex ? "regex" : "text") \(rule.pattern) → \(rule.replacement)")
+                                   + "\(rule.isRegex ? "regex" : "text") \(rule.pattern) → \(rule.replacement.isEmpty ? "(deleted)" : rule.replacement)")
                     terminal.print("     \(describeScope(rule))")
                 }
             case "test":
