@@ -136,6 +136,18 @@ struct ReplaceRuleTests {
         #expect(run.warnings.count == 1)
     }
 
+    @Test("a kept rule whose regex no longer compiles is named in the export's warnings; the other rules still run")
+    func brokenRegexWarnsInExport() throws {
+        let scratch = try ScratchDirectory("replace")
+        let (store, book) = try Self.library(in: scratch.path)
+        let broken = ReplaceRule(name: "坏的", pattern: "(张", replacement: "")
+        let name = ReplaceRule(name: "ok", pattern: "张三", replacement: "李四", isRegex: false)
+        let run = ReplaceRuleRun([broken, name], bookName: book.name, sourceURL: book.sourceURL)
+        let export = try LibraryExport(book, store: store).replaced(by: run)
+        #expect(export.book.chapters[1].text == "李四走了。")
+        #expect(export.warnings.contains { $0.hasPrefix("replace rule \"坏的\" disabled: invalid regex") }, "\(export.warnings)")
+    }
+
     @Test("a rule that takes longer than its timeoutMillisecond is disabled and its result dropped")
     func slowRuleDisabledAfterItsTimeout() {
         nonisolated(unsafe) var reading = Duration.zero

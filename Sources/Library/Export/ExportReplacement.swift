@@ -4,12 +4,13 @@ extension LibraryExport {
     /// after `converted(_:)`, as Legado replaces after converting. The warnings of rules disabled on the way are
     /// added to `warnings`.
     public func replaced(by run: ReplaceRuleRun) -> LibraryExport {
-        guard !run.isEmpty else { return self }
         var copy = self
-        for index in copy.book.chapters.indices {
-            copy.book.chapters[index].title = run.apply(book.chapters[index].title, to: .title)
-            guard !copy.book.chapters[index].isVolume else { continue }
-            copy.book.chapters[index].text = run.apply(book.chapters[index].text, to: .content)
+        if !run.isEmpty {
+            for index in copy.book.chapters.indices {
+                copy.book.chapters[index].title = run.apply(book.chapters[index].title, to: .title)
+                guard !copy.book.chapters[index].isVolume else { continue }
+                copy.book.chapters[index].text = run.apply(book.chapters[index].text, to: .content)
+            }
         }
         copy.warnings += run.warnings
         return copy
