@@ -69,7 +69,7 @@ let package = Package(
         .target(
             name: "BookRuleLibrary",
             dependencies: ["BookRuleLocking", 
-                "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleScript", "BookRuleEngine", "CSQLite", "CLibZip",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleHTTP", "BookRuleScript", "BookRuleEngine", "CSQLite", "CLibZip",
                 "CCrypto",
             ],
             path: "Sources/Library"

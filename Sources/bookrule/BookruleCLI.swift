@@ -22,6 +22,7 @@ enum BookruleCLI {
       switch    Move a saved book to another source, keeping saved chapters (dry run without --yes)
       update    Fetch only the new chapters of saved books (--all for every book), with a summary table
       export    Write a saved book as EPUB or TXT
+      rules     Import, list and test replace rules (Legado's replaceRule JSON), which export applies
       library   List saved books, or remove one
       test      Check sources against their recorded fixtures, rule by rule
       lint      Check source files without fetching anything
@@ -81,6 +82,8 @@ enum BookruleCLI {
             return await UpdateCommand.run(rest, terminal: terminal)
         case "export":
             return await ExportCommand.run(rest, terminal: terminal)
+        case "rules":
+            return RulesCommand.run(rest, terminal: terminal)
         case "library":
             return LibraryCommand.run(rest, terminal: terminal)
         default:

@@ -4,20 +4,21 @@ import BookRule
 /// for an EPUB's pictures the library does not hold yet (none with `--offline`).
 enum ExportCommand {
     static let help = """
-    Usage: bookrule export BOOK (--txt | --epub | --txt --epub) [-o PATH] [--convert t2s|s2t] [--offline] [--library PATH]
+    Usage: bookrule export BOOK (--txt | --epub | --txt --epub) [-o PATH] [--convert t2s|s2t] [--no-replace] [--explain] [--offline] [--library PATH]
 
     BOOK is the book's number in `bookrule library`, its URL, or part of its title. Chapters not saved yet are
     left out (and counted). The file is named after the title in the current directory unless -o names a
     file or a directory (with both formats, -o is a directory). Pictures in the chapters' text go into an
     EPUB: those not in the library yet (bookrule fetch keeps them) are fetched first, politely, through the
     book's source, and kept; one that cannot be fetched appears as "[图片] URL" with a warning. TXT shows
-    every picture as "[图片] URL".
+    every picture as "[图片] URL". The library's replace rules (bookrule rules) change the titles and text
+    written, after --convert; the saved text stays as it is.
 
     Options:
       --txt, --epub       The format (EPUB 3, or plain UTF-8 text); give both for both
       -o PATH             Output file or directory
       --offline           Fetch no pictures: those not in the library appear as their URL
-    \(LibraryAccess.convertHelp)\(LibraryAccess.help)  -h, --help          Show this help
+    \(LibraryAccess.convertHelp)\(LibraryAccess.replaceHelp)\(LibraryAccess.help)  -h, --help          Show this help
 
     Fetching (pictures):
     \(FetchOptions.help)
@@ -27,7 +28,7 @@ enum ExportCommand {
         do {
             let arguments = try CommandLineArguments(
                 words, valueOptions: FetchOptions.valueNames.union(["-o", "--library", "--convert"]),
-                flagOptions: FetchOptions.flagNames.union(["--help", "--txt", "--epub", "--offline"]))
+                flagOptions: FetchOptions.flagNames.union(["--help", "--txt", "--epub", "--offline", "--no-replace", "--explain"]))
             if arguments.has("--help") {
                 terminal.print(help)
                 return 0
@@ -45,6 +46,7 @@ enum ExportCommand {
             }
             var export = try LibraryExport(stored, store: store)
             if let conversion { export = try export.converted(conversion) }
+            export = try LibraryAccess.replaced(export, book: stored, arguments: arguments, terminal: terminal)
             for path in try LibraryAccess.write(export, formats: formats, output: arguments.value("-o"), terminal: terminal) {
                 terminal.print(path)
             }

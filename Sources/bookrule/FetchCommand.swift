@@ -188,6 +188,7 @@ enum FetchCommand {
             do {
                 var export = try LibraryExport(summary.book, store: fetch.store)
                 if let conversion = try LibraryAccess.conversion(arguments) { export = try export.converted(conversion) }
+                export = try LibraryAccess.replaced(export, book: summary.book, arguments: arguments, terminal: terminal)
                 let paths = try LibraryAccess.write(export, formats: formats, output: arguments.value("-o"), terminal: terminal)
                 terminal.error("exported \(export.chapterCount) chapter(s) to \(paths.joined(separator: " and "))"
                                + (export.missing > 0 ? " (\(export.missing) missing)" : ""))

@@ -40,6 +40,39 @@ enum LibraryAccess {
         return conversion
     }
 
+    /// The help lines of `--no-replace` and `--explain`.
+    static let replaceHelp = """
+      --no-replace        Write the saved text as it is, without the replace rules (bookrule rules)
+      --explain           Say how many matches each replace rule replaced
+
+    """
+
+    /// The library's replace rules (`--library`, or the default library's) for the book `bookName` from
+    /// `sourceURL`, nil with `--no-replace`.
+    static func replaceRun(_ arguments: CommandLineArguments, bookName: String, sourceURL: String) throws -> ReplaceRuleRun? {
+        guard !arguments.has("--no-replace") else { return nil }
+        let path = ReplaceRuleSet.path(forLibraryAt: arguments.value("--library") ?? LibraryStore.defaultPath())
+        return ReplaceRuleRun(try ReplaceRuleSet.load(from: path).rules, bookName: bookName, sourceURL: sourceURL)
+    }
+
+    /// With `--explain`, each rule's hits in `run`, on standard error.
+    static func explain(_ run: ReplaceRuleRun, arguments: CommandLineArguments, terminal: Terminal) {
+        guard arguments.has("--explain") else { return }
+        for tally in run.tallies {
+            terminal.error("replace rule \"\(tally.rule.name)\": \(tally.hits) hit(s)\(tally.disabled ? " (disabled)" : "")")
+        }
+    }
+
+    /// `export` with the library's replace rules for `book` applied (none with `--no-replace`), and with
+    /// `--explain` each rule's hits said on standard error.
+    static func replaced(_ export: LibraryExport, book: StoredBook, arguments: CommandLineArguments,
+                         terminal: Terminal) throws -> LibraryExport {
+        guard let run = try replaceRun(arguments, bookName: book.name, sourceURL: book.sourceURL) else { return export }
+        let result = export.replaced(by: run)
+        explain(run, arguments: arguments, terminal: terminal)
+        return result
+    }
+
     /// The formats asked for with `--epub` and `--txt` (both may be given), EPUB first.
     static func formats(_ arguments: CommandLineArguments) -> [ExportFormat] {
         [ExportFormat.epub, .txt].filter { arguments.has("--" + $0.rawValue) }

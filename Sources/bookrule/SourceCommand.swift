@@ -28,9 +28,12 @@ enum SourceCommand {
             about = "Reads the book page for its TOC URL, then every TOC page (following nextTocUrl)."
             extra = "  --toc-url           The URL given is the TOC itself: skip the book page\n"
         default:
-            synopsis = "bookrule chapter --source FILE CHAPTER_URL [--next NEXT_CHAPTER_URL]"
-            about = "Reads one chapter's clean text, following nextContentUrl until the next chapter."
+            synopsis = "bookrule chapter --source FILE CHAPTER_URL [--next NEXT_CHAPTER_URL] [--book NAME] [--no-replace]"
+            about = "Reads one chapter's clean text, following nextContentUrl until the next chapter. The library's\n"
+                + "replace rules (bookrule rules) change the title and text shown; --book names the book for their scope."
             extra = "  --next URL          The following chapter's URL, where content paging stops\n"
+                + "  --book NAME         The book's name, for replace rules scoped to it\n"
+                + LibraryAccess.replaceHelp + LibraryAccess.help
         }
         return """
         Usage: \(synopsis) [options]
@@ -58,8 +61,8 @@ enum SourceCommand {
         do {
             arguments = try CommandLineArguments(
                 words, valueOptions: FetchOptions.valueNames.union(OfflinePages.valueNames)
-                    .union(["--source", "--source-name", "--record", "--page", "--next"]),
-                flagOptions: FetchOptions.flagNames.union(["--help", "--json", "--toc-url"]))
+                    .union(["--source", "--source-name", "--record", "--page", "--next", "--book", "--library"]),
+                flagOptions: FetchOptions.flagNames.union(["--help", "--json", "--toc-url", "--no-replace", "--explain"]))
         } catch {
             terminal.error(UsageMessage.text(error, command: command))
             return 2
@@ -170,7 +173,14 @@ enum SourceCommand {
             default:
                 let chapter = Chapter(index: 0, title: "", url: target)
                 let next = arguments.value("--next").map { Chapter(index: 1, title: "", url: $0) }
-                let content = try await engine.content(of: chapter, next: next)
+                var content = try await engine.content(of: chapter, next: next)
+                if let run = try LibraryAccess.replaceRun(arguments, bookName: arguments.value("--book") ?? "",
+                                                          sourceURL: engine.source.url) {
+                    content.title = content.title.map { run.apply($0, to: .title) }
+                    content.text = run.apply(content.text, to: .content)
+                    content.warnings += run.warnings
+                    LibraryAccess.explain(run, arguments: arguments, terminal: terminal)
+                }
                 report(content.warnings, terminal)
                 if json { try printJSON(content, terminal) } else { printContent(content, terminal) }
                 if content.text.isEmpty {

@@ -41,11 +41,19 @@ extension LibraryExport {
 
     /// `text` converted, its image lines left alone: the text between them is converted a run at a time.
     static func convert(_ text: String, with converter: ChineseConverter) throws(ChineseConversionError) -> String {
-        guard ImageLine.mayOccur(in: text) else { return try converter.convert(text) }
+        try transformingText(text) { (run) throws(ChineseConversionError) in try converter.convert(run) }
+    }
+
+    /// `text` with `transform` applied to the text between its image lines, a run at a time (the image lines
+    /// are not text, and stay as they are so a URL still names its picture).
+    static func transformingText<Failure: Error>(
+        _ text: String, _ transform: (String) throws(Failure) -> String
+    ) throws(Failure) -> String {
+        guard ImageLine.mayOccur(in: text) else { return try transform(text) }
         var output: [String] = []
         var run: [Substring] = []
-        func flush() throws(ChineseConversionError) {
-            if !run.isEmpty { output.append(try converter.convert(run.joined(separator: "\n"))) }
+        func flush() throws(Failure) {
+            if !run.isEmpty { output.append(try transform(run.joined(separator: "\n"))) }
             run = []
         }
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {

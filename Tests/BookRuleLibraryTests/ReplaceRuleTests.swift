@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+@testable import BookRuleEngine
+import BookRule
+import TestSupport
+
+@Suite("Replace rules (Legado's replaceRule JSON) applied to exports, never to saved text")
+struct ReplaceRuleTests {
+    static let sourceURL = "http://127.0.0.9"
+
+    /// A library with one book of two saved chapters.
+    static func library(in folder: String) throws -> (LibraryStore, StoredBook) {
+        let store = try LibraryStore(path: folder + "/library.sqlite")
+        let record = BookSourceRecord(sourceURL: sourceURL, sourceName: "t", json: #"{"bookSourceUrl":"http://127.0.0.9"}"#)
+        let info = BookInfo(url: "http://127.0.0.9/book/1/", name: "星辰之书", author: "无名", intro: "", kind: "",
+                            lastChapter: "", updateTime: "", coverURL: "", tocURL: "http://127.0.0.9/book/1/", wordCount: "",
+                            variables: [:], warnings: [])
+        let book = try store.upsertBook(source: record, info: info)
+        _ = try store.mergeTOC(bookID: book.id, chapters: [
+            Chapter(index: 0, title: "第一章 广告", url: "http://127.0.0.9/book/1/1.html"),
+            Chapter(index: 1, title: "第二章 星辰", url: "http://127.0.0.9/book/1/2.html"),
+        ])
+        try store.saveChapter(bookID: book.id, url: "http://127.0.0.9/book/1/1.html", text: "张三来了。\n本站网址www.ad.com请收藏")
+        try store.saveChapter(bookID: book.id, url: "http://127.0.0.9/book/1/2.html", text: "张三走了。")
+        return (store, try #require(try store.book(id: book.id)))
+    }
+
+    /// The texts `run` makes of `texts` as chapter text.
+    static func content(_ rules: [ReplaceRule], _ text: String, book: String = "星辰之书",
+                        source: String = sourceURL) -> String {
+        ReplaceRuleRun(rules, bookName: book, sourceURL: source).apply(text, to: .content)
+    }
+
+    @Test("rules imported from Legado's JSON change the exported TXT, not the saved text; --no-replace writes it as saved",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: BookruleProcess.executable), "build bookrule first"))
+    func importedRulesChangeExportNotSavedText() async throws {
+        let scratch = try ScratchDirectory("replace")
+        let (store, book) = try Self.library(in: scratch.path)
+        let library = scratch.path + "/library.sqlite"
+        let rules = scratch.path + "/rules.json"
+        try #"""
+        [{"id":1,"name":"去广告","group":"净化","pattern":"本站网址\\S+请收藏","replacement":"","isRegex":true,
+          "scope":"","scopeTitle":false,"scopeContent":true,"isEnabled":true,"order":1,"timeoutMillisecond":3000},
+         {"id":2,"name":"改名","pattern":"张三","replacement":"李四","isRegex":false,"order":2}]
+        """#.write(toFile: rules, atomically: true, encoding: .utf8)
+        let imported = try await BookruleProcess(["rules", "import", rules, "--library", library]).wait()
+        #expect(imported.status == 0, "\(imported.output)")
+        #expect(imported.output.contains("imported 2 replace rule(s)"))
+        let listed = try await BookruleProcess(["rules", "list", "--library", library]).wait()
+        #expect(listed.output.contains("1  去广告"), "\(listed.output)")
+        #expect(listed.output.contains("2  改名"))
+
+        let exported = try await BookruleProcess(["export", "1", "--txt", "-o", scratch.path + "/out.txt", "--explain",
+                                                  "--library", library]).wait()
+        #expect(exported.status == 0, "\(exported.output)")
+        #expect(exported.output.contains("replace rule \"改名\": 2 hit(s)"), "\(exported.output)")
+        let text = try String(contentsOfFile: scratch.path + "/out.txt", encoding: .utf8)
+        #expect(text.contains("李四来了。"))
+        #expect(text.contains("李四走了。"))
+        #expect(!text.contains("张三"))
+        #expect(!text.contains("www.ad.com"))
+        #expect(try store.text(bookID: book.id, url: "http://127.0.0.9/book/1/1.html") == "张三来了。\n本站网址www.ad.com请收藏")
+
+        let raw = try await BookruleProcess(["export", "1", "--txt", "-o", scratch.path + "/raw.txt", "--no-replace",
+                                             "--library", library]).wait()
+        #expect(raw.status == 0, "\(raw.output)")
+        #expect(try String(contentsOfFile: scratch.path + "/raw.txt", encoding: .utf8).contains("张三来了。"))
+
+        let tested = try await BookruleProcess(["rules", "test", "2", "张三和张三", "--explain", "--library", library]).wait()
+        #expect(tested.status == 0)
+        #expect(tested.output.contains("李四和李四"))
+        #expect(tested.output.contains("改名: 2 hit(s)"))
+        let removed = try await BookruleProcess(["rules", "remove", "1", "--library", library]).wait()
+        #expect(removed.status == 0)
+        #expect(try ReplaceRuleSet.load(from: ReplaceRuleSet.path(forLibraryAt: library)).rules.map(\.name) == ["改名"])
+    }
+
+    @Test("a rule scoped to a book name or a source URL applies only there; excludeScope keeps it away")
+    func scopeMatchesBookNameOrSourceURL() {
+        let byName = ReplaceRule(name: "n", pattern: "张三", replacement: "李四", isRegex: false, scope: "别的书;星辰之书")
+        #expect(Self.content([byName], "张三") == "李四")
+        #expect(Self.content([byName], "张三", book: "另一本") == "张三")
+        let bySource = ReplaceRule(name: "s", pattern: "张三", replacement: "李四", isRegex: false, scope: "HTTP://127.0.0.9")
+        #expect(Self.content([bySource], "张三", book: "另一本") == "李四")
+        #expect(Self.content([bySource], "张三", book: "另一本", source: "http://other.example") == "张三")
+        let excluded = ReplaceRule(name: "e", pattern: "张三", replacement: "李四", isRegex: false, excludeScope: "星辰之书")
+        #expect(Self.content([excluded], "张三") == "张三")
+        #expect(Self.content([excluded], "张三", book: "另一本") == "李四")
+        let disabled = ReplaceRule(name: "d", pattern: "张三", replacement: "李四", isRegex: false, isEnabled: false)
+        #expect(Self.content([disabled], "张三") == "张三")
+    }
+
+    @Test("scopeTitle rules change chapter titles only, scopeContent rules the text only")
+    func titleAndContentScopes() throws {
+        let scratch = try ScratchDirectory("replace")
+        let (store, book) = try Self.library(in: scratch.path)
+        let title = ReplaceRule(name: "t", pattern: "^第(.)章 ", replacement: "Chapter $1: ", scopeTitle: true, scopeContent: false)
+        let content = ReplaceRule(name: "c", pattern: "第", replacement: "X", isRegex: false)
+        let run = ReplaceRuleRun([title, content], bookName: book.name, sourceURL: book.sourceURL)
+        let export = try LibraryExport(book, store: store).replaced(by: run)
+        #expect(export.book.chapters.map(\.title) == ["Chapter 一: 广告", "Chapter 二: 星辰"])
+        #expect(export.book.chapters[1].text == "张三走了。")
+        #expect(run.tallies.map(\.hits) == [2, 0])
+        #expect(ReplaceRuleRun([title], bookName: "", sourceURL: "").apply("第一章 x", to: .content) == "第一章 x")
+    }
+
+    @Test("a plain rule replaces its text literally; a regex rule uses Java's $n groups")
+    func plainAndRegexRules() {
+        let plain = ReplaceRule(name: "p", pattern: "a.c", replacement: "[$1]", isRegex: false)
+        #expect(Self.content([plain], "abc a.c") == "abc [$1]")
+        let regex = ReplaceRule(name: "r", pattern: "a(.)c", replacement: "[$1]")
+        #expect(Self.content([regex], "abc a.c") == "[b] [.]")
+    }
+
+    @Test("rules run in ascending order, whatever order they were imported in")
+    func rulesRunInOrder() {
+        let second = ReplaceRule(name: "second", pattern: "B", replacement: "C", isRegex: false, order: 2)
+        let first = ReplaceRule(name: "first", pattern: "A", replacement: "B", isRegex: false, order: 1)
+        #expect(Self.content([second, first], "A") == "C")
+        let reversed = ReplaceRule(name: "late", pattern: "A", replacement: "B", isRegex: false, order: 3)
+        #expect(Self.content([second, reversed], "A") == "B")
+    }
+
+    @Test("a catastrophic regex is disabled for the run with a warning naming it; the other rules still run")
+    func catastrophicRegexDisabledWithWarning() {
+        let bad = ReplaceRule(name: "回溯灾难", pattern: "(a+)+$", replacement: "", order: 1)
+        let good = ReplaceRule(name: "ok", pattern: "!", replacement: "?", isRegex: false, order: 2)
+        let run = ReplaceRuleRun([bad, good], bookName: "", sourceURL: "")
+        let subject = String(repeating: "a", count: 40) + "!"
+        #expect(run.apply(subject, to: .content) == String(repeating: "a", count: 40) + "?")
+        #expect(run.warnings.count == 1)
+        #expect(run.warnings.first?.contains("replace rule \"回溯灾难\" disabled for this run") == true)
+        #expect(run.tallies.map(\.disabled) == [true, false])
+        // Disabled for the rest of the run: not tried again, no second warning.
+        #expect(run.apply("aaa", to: .content) == "aaa")
+        #expect(run.warnings.count == 1)
+    }
+
+    @Test("a kept rule whose regex no longer compiles is named in the export's warnings; the other rules still run")
+    func brokenRegexWarnsInExport() throws {
+        let scratch = try ScratchDirectory("replace")
+        let (store, book) = try Self.library(in: scratch.path)
+        let broken = ReplaceRule(name: "坏的", pattern: "(张", replacement: "")
+        let name = ReplaceRule(name: "ok", pattern: "张三", replacement: "李四", isRegex: false)
+        let run = ReplaceRuleRun([broken, name], bookName: book.name, sourceURL: book.sourceURL)
+        let export = try LibraryExport(book, store: store).replaced(by: run)
+        #expect(export.book.chapters[1].text == "李四走了。")
+        #expect(export.warnings.contains { $0.hasPrefix("replace rule \"坏的\" disabled: invalid regex") }, "\(export.warnings)")
+    }
+
+    @Test("a rule that takes longer than its timeoutMillisecond is disabled and its result dropped")
+    func slowRuleDisabledAfterItsTimeout() {
+        nonisolated(unsafe) var reading = Duration.zero
+        let slow = ReplaceRule(name: "slow", pattern: "x", replacement: "y", isRegex: false, timeoutMillisecond: 50)
+        let run = ReplaceRuleRun([slow], bookName: "", sourceURL: "", now: {
+            reading += .milliseconds(40)  // each rule application appears to take 40 ms… then 80 ms.
+            return reading
+        })
+        #expect(run.apply("x", to: .content) == "y")
+        let slower = ReplaceRuleRun([slow], bookName: "", sourceURL: "", now: {
+            reading += .milliseconds(60)
+            return reading
+        })
+        #expect(slower.apply("x", to: .content) == "x")
+        #expect(slower.warnings == ["replace rule \"slow\" disabled for this run: it took 60 ms, more than its timeoutMillisecond of 50"])
+    }
+
+    @Test("Legado's JSON is read leniently (string Booleans, sortOrder); errors name the file, line, column or field")
+    func legadoJSONParsing() throws {
+        let scratch = try ScratchDirectory("replace")
+        let file = scratch.path + "/rules.json"
+        try #"{"name":"x","pattern":"a","isRegex":"false","scopeTitle":1,"sortOrder":"7"}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let parsed = try ReplaceRuleSet.parse(file: file)
+        #expect(parsed.rules == [ReplaceRule(name: "x", pattern: "a", isRegex: false, scopeTitle: true, order: 7)])
+        try "[{\"name\":\"x\",\n \"pattern\": }]".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect {
+            try ReplaceRuleSet.parse(file: file)
+        } throws: { error in
+            "\(error)".hasPrefix(file + ": line 2, column")
+        }
+        try #"[{"name":"x"}]"#.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(throws: ReplaceRuleError.invalidRule(path: file + "[0]", field: "pattern", reason: "a rule needs a pattern to find")) {
+            try ReplaceRuleSet.parse(file: file)
+        }
+        try #"[{"name":"bad","pattern":"(a"},{"name":"js","pattern":"a","replacement":"@js:result"},{"name":"ok","pattern":"a"}]"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let partly = try ReplaceRuleSet.parse(file: file)
+        #expect(partly.rules.map(\.name) == ["ok"])
+        #expect(partly.warnings.count == 2)
+        #expect(partly.warnings.first?.contains("replace rule \"bad\" left out") == true)
+    }
+}
