@@ -1,6 +1,11 @@
 import Testing
 @testable import BookRuleEngine
-import BookRule
+import BookRuleJSON
+import BookRuleDocument
+import BookRuleRules
+import BookRuleHTTP
+import BookRuleLibrary
+import BookRuleCheck
 import TestSupport
 
 @Suite("Chapter text obfuscated by a web font is named in the content warnings")

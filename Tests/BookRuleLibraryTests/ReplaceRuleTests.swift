@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 @testable import BookRuleEngine
-import BookRule
+import BookRuleLocking
+import BookRuleJSON
+import BookRuleDocument
+import BookRuleScript
+import BookRuleHTTP
+import BookRuleLibrary
 import TestSupport
 
 @Suite("Replace rules (Legado's replaceRule JSON) applied to exports, never to saved text")

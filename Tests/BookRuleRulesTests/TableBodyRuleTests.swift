@@ -1,7 +1,10 @@
 import Testing
 @testable import BookRuleDocument
 @testable import BookRuleRules
-import BookRule
+import BookRuleLocking
+import BookRuleJSON
+import BookRuleEngine
+import BookRuleLibrary
 import TestSupport
 
 /// Rules written against jsoup's tables (which insert `tbody`) and against libxml2's (which do not).
