@@ -22,8 +22,9 @@ final class WatchdogState {
 
     /// CPU time the evaluation used so far, native helpers included (a nested rule evaluation runs inside
     /// one, and it must be bounded too; waiting for the network costs no CPU time). Asked by the callback
-    /// only: JavaScriptCore calls it once `tick` of CPU time has passed since the limit was armed, so at the
-    /// first call the evaluation started `tick` ago at the latest.
+    /// only: JavaScriptCore calls it once `tick` of CPU time has passed since the limit was armed, so the first
+    /// call counts `tick` as used. A first call that comes late (a busy machine) is counted short by as much,
+    /// a few milliseconds against a limit of seconds.
     func used() -> Duration {
         let now = threadCPUTime()
         guard let start else {
