@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # TOC extraction benchmark: BookRule vs raw libxml2 (C) vs Python lxml; then regexes: PCRE2 (RegexPattern)
 # vs NSRegularExpression; then politeness: elapsed ÷ the time the server asked for (target <= 1.2); then
-# JavaScript on a hot field: a TOC whose chapterName ends in @js: vs the same without (target <= 3x); then
+# JavaScript on a hot field: a TOC whose chapterName ends in @js: vs the same without (target <= 1.5x); then
 # Locked vs Synchronization.Mutex (ns per withLock).
 #
 #   Benchmarks/run.sh                 # ITERATIONS=30 by default
@@ -11,7 +11,7 @@
 #
 # Every implementation takes `FILE ENCODING ITERATIONS` and prints one line:
 #   <impl> <label> median_ms=<x> min_ms=<y> chapters=<n> checksum=<bytes>
-# Target: bookrule <= 1.2x libxml2-c (median).
+# Target (issue #22): bookrule <= 1.1x libxml2-c, by the median and by the best run.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,7 +26,7 @@ OUT=Benchmarks/out
 BIN=Benchmarks/bin
 PY=/usr/bin/python3          # Debian python3 with python3-lxml
 CC="${CC:-cc}"
-TARGET_RATIO=1.2
+TARGET_RATIO=1.1
 
 mkdir -p "$OUT" "$BIN"
 
@@ -118,9 +118,11 @@ awk -v target="$TARGET_RATIO" -v iters="$ITERATIONS" '
         for (l = 1; l <= nl; l++) {
             label = labels[l]
             r = ratio(label, "bookrule", "libxml2-c", "median_ms")
+            rmin = ratio(label, "bookrule", "libxml2-c", "min_ms")
             verdict = ""
-            if (r != "n/a") verdict = (r + 0 <= target + 0) ? "  (target <= " target "x: PASS)" : "  (target <= " target "x: FAIL)"
-            printf "%-16s %26s %26s %20s%s\n", label, r, ratio(label, "bookrule", "libxml2-c", "min_ms"),
+            # Both the median and the best run have to be within the target.
+            if (r != "n/a") verdict = (r + 0 <= target + 0 && rmin + 0 <= target + 0) ? "  (target <= " target "x: PASS)" : "  (target <= " target "x: FAIL)"
+            printf "%-16s %26s %26s %20s%s\n", label, r, rmin,
                 ratio(label, "bookrule", "lxml", "median_ms"), verdict
         }
         # agreement check on chapter count + checksum
@@ -157,7 +159,7 @@ if [[ -n "$SWIFT_BIN" ]]; then
     echo "Politeness benchmark: a 1,200-chapter book under 10% random 503 + Retry-After: 2 (virtual clock)"
     "$SWIFT_BIN" politeness 1204
     echo
-    echo "JavaScript benchmark: the 5,000-chapter TOC with chapterName '//a/text()@js:…' vs '//a/text()' (target <= 3x)"
+    echo "JavaScript benchmark: the 5,000-chapter TOC with chapterName '//a/text()@js:…' vs '//a/text()' (target <= 1.5x)"
     "$SWIFT_BIN" script-toc "$OUT/toc-$CHAPTERS-utf8.html" "$ITERATIONS"
     echo
     echo "Lock benchmark: Locked (pthread mutex) vs Synchronization.Mutex, ns per withLock, 1 and 2 threads"

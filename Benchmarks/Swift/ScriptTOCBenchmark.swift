@@ -3,8 +3,8 @@ import Foundation
 
 /// The cost of JavaScript on a hot field: the same 5,000-chapter TOC read with `chapterName` as plain XPath
 /// and as XPath followed by `@js:` (a clean-up every chapter title goes through), interleaved round by round.
-/// Prints the medians and their ratio (target: within 3×), in wall time and in the process's CPU time (all
-/// threads: the engine's, the collector's), which a machine shared with other work disturbs less.
+/// Prints the medians and their ratio (target: within 1.5×, issue #22), in wall time and in the process's CPU
+/// time (all threads: the engine's, the collector's), which a machine shared with other work disturbs less.
 enum ScriptTOCBenchmark {
     static func source(chapterName: String) -> String {
         """
@@ -60,7 +60,7 @@ enum ScriptTOCBenchmark {
         guard titlesMatch else { fail("the @js: TOC gave other titles than the plain one") }
         let plainMedian = median(plainTimes)
         let scriptMedian = median(scriptTimes)
-        print("script-toc plain median_ms=\(String(format: "%.3f", plainMedian)) js median_ms=\(String(format: "%.3f", scriptMedian)) ratio_median=\(String(format: "%.2f", scriptMedian / plainMedian))x chapters=5000 (target <= 3x)")
+        print("script-toc plain median_ms=\(String(format: "%.3f", plainMedian)) js median_ms=\(String(format: "%.3f", scriptMedian)) ratio_median=\(String(format: "%.2f", scriptMedian / plainMedian))x chapters=5000 (target <= 1.5x)")
         let plainCPUMedian = median(plainCPU)
         let scriptCPUMedian = median(scriptCPU)
         print("script-toc plain cpu_median_ms=\(String(format: "%.3f", plainCPUMedian)) js cpu_median_ms=\(String(format: "%.3f", scriptCPUMedian)) cpu_ratio_median=\(String(format: "%.2f", scriptCPUMedian / plainCPUMedian))x")

@@ -98,7 +98,10 @@ public final class HTMLDocument: @unchecked Sendable {
 
     /// Pages at least this large are decoded and parsed on a thread of their own by `parsed(bytes:…)`: a
     /// multi-megabyte page takes tens of milliseconds, which would hold one of the cooperative pool's threads.
-    package static let ownThreadBytes = 256 * 1024
+    /// Smaller pages parse where they are: a 400 KB page of 5,000 chapters parses in about 5 ms, no longer than
+    /// reading its rules takes on the same thread afterwards, and a new thread per page cost more than that
+    /// (its start, the wake-ups, and libxml2's tree freed from another thread's heap: docs/performance.md).
+    package static let ownThreadBytes = 1024 * 1024
 
     /// `init(bytes:url:contentType:charsetOption:savedCharset:)` for async callers: a page of `ownThreadBytes` or more is
     /// decoded and parsed on a thread of its own (inline when no thread can be started).

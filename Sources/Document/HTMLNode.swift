@@ -69,22 +69,22 @@ public struct HTMLNode: @unchecked Sendable {
         }
     }
 
-    /// Appends the UTF-8 of `stringValue(of:in:)` to `output`; text and attribute values are copied straight
-    /// from libxml2's storage (the per-chapter path of the TOC).
-    static func appendValue(of pointer: xmlNodePtr, in document: HTMLDocument, to output: inout [UInt8]) {
+    /// Appends the UTF-8 of `stringValue(of:in:)` to `output` when it is stored on the node (a text node, or
+    /// an attribute of one text child), copied straight from libxml2's storage (the per-chapter path of the
+    /// TOC); false, and nothing appended, for any other node.
+    static func appendStoredValue(of pointer: xmlNodePtr, to output: inout [UInt8]) -> Bool {
         switch pointer.pointee.type {
         case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
             if let content = pointer.pointee.content { appendCString(content, to: &output) }
-            return
+            return true
         case XML_ATTRIBUTE_NODE:
-            if let child = pointer.pointee.children, child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE {
-                if let content = child.pointee.content { appendCString(content, to: &output) }
-                return
-            }
+            guard let child = pointer.pointee.children, child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE
+            else { return false }
+            if let content = child.pointee.content { appendCString(content, to: &output) }
+            return true
         default:
-            break
+            return false
         }
-        output.append(contentsOf: stringValue(of: pointer, in: document).utf8)
     }
 
     private static func appendCString(_ text: UnsafePointer<xmlChar>, to output: inout [UInt8]) {

@@ -4,10 +4,12 @@ import CLibXML2
 /// there. The value cannot leave the closure (it is `~Copyable` and handed over `borrowing`), and the document
 /// the nodes point into is alive for as long as the closure runs, so no raw libxml2 pointer outlives its tree.
 package struct LentNodes: ~Copyable {
-    private let document: HTMLDocument
+    /// Not counted: `SimpleXPath.withNodes`, the only maker, holds the document while this value lives, and
+    /// the per-chapter reads (text and attribute values) do not need it at all.
+    private let document: Unmanaged<HTMLDocument>
     private let pointers: UnsafeBufferPointer<xmlNodePtr>
 
-    init(document: HTMLDocument, pointers: UnsafeBufferPointer<xmlNodePtr>) {
+    init(document: Unmanaged<HTMLDocument>, pointers: UnsafeBufferPointer<xmlNodePtr>) {
         self.document = document
         self.pointers = pointers
     }
@@ -18,7 +20,9 @@ package struct LentNodes: ~Copyable {
     /// Appends the UTF-8 of node `index`'s value (what `HTMLNode.stringValue` gives) to `output`, copying text
     /// and attribute values straight from libxml2's storage (the per-chapter path of a TOC).
     package func appendValue(at index: Int, to output: inout [UInt8]) {
-        HTMLNode.appendValue(of: pointers[index], in: document, to: &output)
+        let pointer = pointers[index]
+        if HTMLNode.appendStoredValue(of: pointer, to: &output) { return }
+        output.append(contentsOf: HTMLNode.stringValue(of: pointer, in: document.takeUnretainedValue()).utf8)
     }
 }
 

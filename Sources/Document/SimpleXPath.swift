@@ -13,15 +13,18 @@ import CLibXML2
 /// `@name` or `text()`. A leading `//` selects the context itself and its descendants; otherwise steps select
 /// children. No predicates, functions, unions or other axes.
 package struct SimpleXPath: Sendable {
-    private enum Step: Sendable, Equatable {
-        case element(String?)  // nil = any element
-        case attribute(String)
+    /// A step names what it matches by the offset of a NUL-terminated name in `names`, so that walking the
+    /// tree (thousands of times per TOC page) copies no reference-counted value.
+    fileprivate enum Step: Sendable, Equatable {
+        case element(Int?)  // nil = any element
+        case attribute(Int)
         case text
     }
 
     private let descendantFirst: Bool
     private let steps: [Step]
-    private let names: [[UInt8]?]
+    /// Every step's name, each followed by a 0 byte.
+    private let names: [UInt8]
 
     /// Compiles `expression`, or returns nil when it is not in the simple grammar.
     package init?(_ expression: String) {
@@ -36,6 +39,11 @@ package struct SimpleXPath: Sendable {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard !parts.isEmpty else { return nil }
         var steps: [Step] = []
+        var names: [UInt8] = []
+        func name(_ text: Substring) -> Int {
+            defer { names.append(contentsOf: text.utf8); names.append(0) }
+            return names.count
+        }
         for (index, part) in parts.enumerated() {
             let isLast = index == parts.count - 1
             if part == "*" {
@@ -43,21 +51,15 @@ package struct SimpleXPath: Sendable {
             } else if part == "text()", isLast, index > 0 || !descendantFirst {
                 steps.append(.text)
             } else if part.hasPrefix("@"), isLast, index > 0 || !descendantFirst, Self.isName(part.dropFirst()) {
-                steps.append(.attribute(String(part.dropFirst())))
+                steps.append(.attribute(name(part.dropFirst())))
             } else if Self.isName(part) {
-                steps.append(.element(String(part)))
+                steps.append(.element(name(part)))
             } else {
                 return nil
             }
         }
         self.steps = steps
-        self.names = steps.map { step in
-            switch step {
-            case .element(let name): return name.map { Array($0.utf8) }
-            case .attribute(let name): return Array(name.utf8)
-            case .text: return nil
-            }
-        }
+        self.names = names
     }
 
     /// The selected nodes in document order, or nil when only libxml2 can order them correctly.
@@ -71,8 +73,10 @@ package struct SimpleXPath: Sendable {
     package func withNodes(at context: HTMLNode, scratch: inout NodeScratch,
                            _ body: (borrowing LentNodes, inout [UInt8]) -> Void) -> Bool {
         guard evaluatePointers(at: context.pointer, into: &scratch.pointers) else { return false }
+        // `context` holds the document until this returns, so the nodes are lent without counting it.
+        let document = Unmanaged.passUnretained(context.document)
         scratch.pointers.withUnsafeBufferPointer { pointers in
-            body(LentNodes(document: context.document, pointers: pointers), &scratch.bytes)
+            body(LentNodes(document: document, pointers: pointers), &scratch.bytes)
         }
         return true
     }
@@ -94,38 +98,59 @@ package struct SimpleXPath: Sendable {
     /// this thousands of times); false when only libxml2 can order the nodes correctly.
     func evaluatePointers(at context: xmlNodePtr, into result: inout [xmlNodePtr]) -> Bool {
         result.removeAll(keepingCapacity: true)
-        if descendantFirst {
-            var nested = false
-            collectDescendantsOrSelf(of: context, nested: &nested, into: &result)
-            // Matches inside matches would interleave in document order after further steps.
-            if nested && steps.count > 1 { return false }
-        } else {
-            visit(context, step: 0, into: &result)
+        return steps.withUnsafeBufferPointer { steps in
+            names.withUnsafeBufferPointer { names in
+                let walk = Walk(steps: steps, names: names)
+                if descendantFirst {
+                    var nested = false
+                    walk.collectDescendantsOrSelf(of: context, nested: &nested, into: &result)
+                    // Matches inside matches would interleave in document order after further steps.
+                    if nested && steps.count > 1 { return false }
+                } else {
+                    walk.visit(context, step: 0, into: &result)
+                }
+                return true
+            }
         }
-        return true
     }
+
+    private static func isName(_ text: Substring) -> Bool {
+        guard let first = text.utf8.first, (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z") else {
+            return false
+        }
+        return text.utf8.allSatisfy { byte in
+            ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "_")
+        }
+    }
+}
+
+/// One evaluation's view of a `SimpleXPath`: its steps and names as buffers, borrowed for the walk.
+private struct Walk {
+    let steps: UnsafeBufferPointer<SimpleXPath.Step>
+    let names: UnsafeBufferPointer<UInt8>
 
     /// Depth-first over the steps: the subtrees of distinct non-nested nodes are disjoint and ordered, so this
     /// yields document order without sorting.
-    private func visit(_ node: xmlNodePtr, step: Int, into result: inout [xmlNodePtr]) {
+    func visit(_ node: xmlNodePtr, step: Int, into result: inout [xmlNodePtr]) {
         if step == steps.count {
             result.append(node)
             return
         }
-        let name = names[step]
         switch steps[step] {
-        case .element:
+        case .element(let name):
             var child = node.pointee.children
             while let item = child {
-                if item.pointee.type == XML_ELEMENT_NODE, Self.matches(item, name) { visit(item, step: step + 1, into: &result) }
+                if item.pointee.type == XML_ELEMENT_NODE, matches(item, name) { visit(item, step: step + 1, into: &result) }
                 child = item.pointee.next
             }
-        case .attribute:
+        case .attribute(let name):
             guard node.pointee.type == XML_ELEMENT_NODE else { return }
             var attribute = node.pointee.properties
             while let item = attribute {
                 let asNode = UnsafeMutableRawPointer(item).assumingMemoryBound(to: xmlNode.self)
-                if Self.matches(asNode, name) { result.append(asNode) }
+                if matches(asNode, name) { result.append(asNode) }
                 attribute = item.pointee.next
             }
         case .text:
@@ -141,14 +166,16 @@ package struct SimpleXPath: Sendable {
     /// each followed by the rest of the path from it. Iterative (libxml2's parent and sibling links, and a
     /// stack of one flag per level), so a page nested thousands of levels deep costs no call stack. `nested`
     /// is set when a match lies inside another match.
-    private func collectDescendantsOrSelf(of start: xmlNodePtr, nested: inout Bool, into result: inout [xmlNodePtr]) {
+    func collectDescendantsOrSelf(of start: xmlNodePtr, nested: inout Bool, into result: inout [xmlNodePtr]) {
         // For each element on the path from `start` down to the current node's parent: whether it matched.
         var matchedOnPath: [Bool] = []
+        // The first step of a `//` path is an element step (`SimpleXPath.init`).
+        let firstName: Int? = if case .element(let name) = steps[0] { name } else { nil }
         var matchesOnPath = 0
         var node = start
         while true {
             var isMatch = false
-            if node.pointee.type == XML_ELEMENT_NODE, Self.matches(node, names[0]) {
+            if node.pointee.type == XML_ELEMENT_NODE, matches(node, firstName) {
                 if matchesOnPath > 0 { nested = true }
                 isMatch = true
                 visit(node, step: 1, into: &result)
@@ -181,24 +208,16 @@ package struct SimpleXPath: Sendable {
         return item
     }
 
-    private static func matches(_ node: xmlNodePtr, _ name: [UInt8]?) -> Bool {
+    /// Whether `node`'s name is the one at offset `name` of `names` (any name when nil).
+    private func matches(_ node: xmlNodePtr, _ name: Int?) -> Bool {
         guard let name else { return true }
         guard var pointer = node.pointee.name else { return false }
-        for byte in name {
-            if pointer.pointee != byte { return false }
+        var index = name
+        while names[index] != 0 {
+            if pointer.pointee != names[index] { return false }
             pointer += 1
+            index += 1
         }
         return pointer.pointee == 0
-    }
-
-    private static func isName(_ text: Substring) -> Bool {
-        guard let first = text.utf8.first, (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z") else {
-            return false
-        }
-        return text.utf8.allSatisfy { byte in
-            ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
-                || byte == UInt8(ascii: "_")
-        }
     }
 }

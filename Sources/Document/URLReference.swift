@@ -96,22 +96,27 @@ public enum URLReference {
 
         /// `head` followed by `tail`, built in one allocation.
         private static func joining(_ head: String, _ tail: UnsafeBufferPointer<UInt8>) -> String {
-            var head = head
-            return head.withUTF8 { headBytes in
+            func join(_ headBytes: UnsafeBufferPointer<UInt8>) -> String {
                 String(unsafeUninitializedCapacity: headBytes.count + tail.count) { buffer in
                     _ = UnsafeMutableBufferPointer(rebasing: buffer[..<headBytes.count]).initialize(from: headBytes)
                     _ = UnsafeMutableBufferPointer(rebasing: buffer[headBytes.count...]).initialize(from: tail)
                     return headBytes.count + tail.count
                 }
             }
+            // Borrowed when the string is contiguous (a native one always is), so no copy is counted.
+            if let joined = head.utf8.withContiguousStorageIfAvailable(join) { return joined }
+            var copy = head
+            return copy.withUTF8(join)
         }
     }
 
     /// `url` without its `#fragment`: the identity of a page for "visited" checks and library keys.
     public static func withoutFragment(_ url: String) -> String {
-        var copy = url
-        // On the contiguous bytes: the generic UTF8View search showed up in the profile of a 5,000-chapter TOC.
-        guard let hash = copy.withUTF8({ $0.firstIndex(of: UInt8(ascii: "#")) }) else { return url }
+        // On the contiguous bytes, borrowed (no copy of the string): the generic UTF8View search showed up in the
+        // profile of a 5,000-chapter TOC, and so did the reference counting of a copy.
+        let found = url.utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "#")) }
+        guard let hash = found ?? url.utf8.firstIndex(of: UInt8(ascii: "#")).map({ url.utf8.distance(from: url.utf8.startIndex, to: $0) })
+        else { return url }
         return String(decoding: url.utf8.prefix(hash), as: UTF8.self)
     }
 

@@ -5,7 +5,8 @@ import BookRuleRules
 /// optional rule leaves its field empty and records a warning instead of failing the whole step.
 struct FieldReader {
     let section: RuleSection
-    let context: RuleContext
+    /// The page or element the rules read; a TOC moves one reader along its list elements.
+    var context: RuleContext
     let environment: RuleEnvironment
     /// The page's base URL, parsed once for all the links of the page.
     let base: URLReference.Base?

@@ -255,8 +255,12 @@ public struct SourceEngine: Sendable {
                                      applyingReverse: false)
             var scratch = FieldScratch()
             entries.reserveCapacity(entries.count + items.count)
+            // One reader moved along the elements: making one per element copied the section, the environment
+            // and the base for each of thousands of chapters.
+            var reader = FieldReader(section: section, context: document.rootContext, environment: environment,
+                                     base: base, tracer: tracer)
             for item in items {
-                let reader = FieldReader(section: section, context: item, environment: environment, base: base, tracer: tracer)
+                reader.context = item
                 let isVolume = reader.flag(.isVolume, &warnings)
                 let title = reader.line(.chapterName, &warnings, scratch: &scratch)
                 let chapterURL = reader.url(.chapterUrl, &warnings, scratch: &scratch) ?? ""
@@ -290,18 +294,24 @@ public struct SourceEngine: Sendable {
         // De-duplicate keeping the LAST occurrence, as Legado does: a "latest chapters" block above the full
         // list then drops out instead of putting the newest chapters first.
         var seen = Set<String>(minimumCapacity: entries.count)
-        var dropped: [Int] = []
+        var kept = [Bool](repeating: true, count: entries.count)
+        var duplicates = 0
         for index in entries.indices.reversed() where !entries[index].isVolume && !entries[index].url.isEmpty {
-            if !seen.insert(Self.pageKey(entries[index].url)).inserted { dropped.append(index) }
+            if !seen.insert(Self.pageKey(entries[index].url)).inserted {
+                kept[index] = false
+                duplicates += 1
+            }
         }
-        let duplicates = dropped.count
+        // Compacted in place (swaps move chapters without copying their strings), then numbered.
         var chapters = entries
-        if !dropped.isEmpty {
-            let droppedSet = Set(dropped)
-            chapters = entries.indices.filter { !droppedSet.contains($0) }.map { entries[$0] }
-        }
         entries = []
-        for index in chapters.indices { chapters[index].index = index }
+        var count = 0
+        for index in chapters.indices where kept[index] {
+            if index != count { chapters.swapAt(index, count) }
+            chapters[count].index = count
+            count += 1
+        }
+        chapters.removeLast(chapters.count - count)
         // Counted on the list as it is returned: a `javascript:` link repeated on every entry is one chapter.
         var nonHTTP = 0
         var firstNonHTTP: String?

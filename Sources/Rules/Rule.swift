@@ -6,38 +6,58 @@ import BookRuleRegex
 /// Every XPath and regex inside is compiled once here; evaluation only runs them. A rule is immutable and
 /// may be evaluated from several tasks at once.
 public struct Rule: Sendable {
+    /// Everything a rule holds, in one object: a TOC copies its field rules out of their section for each of
+    /// thousands of chapters, and a copy is then one reference count instead of one per string and array.
+    final class Storage: Sendable {
+        let text: String
+        let field: String
+        let dialect: RuleDialect?
+        let reversed: Bool
+        let body: RuleBody
+        let puts: [(key: String, rule: RuleBody)]
+        let nodeValuePath: SimpleXPath?
+
+        init(text: String, field: String, dialect: RuleDialect?, reversed: Bool, body: RuleBody,
+             puts: [(key: String, rule: RuleBody)], nodeValuePath: SimpleXPath?) {
+            self.text = text
+            self.field = field
+            self.dialect = dialect
+            self.reversed = reversed
+            self.body = body
+            self.puts = puts
+            self.nodeValuePath = nodeValuePath
+        }
+    }
+
+    let storage: Storage
+
     /// The rule text as written in the source.
-    public let text: String
+    public var text: String { storage.text }
     /// Where the rule sits, e.g. `ruleToc.chapterList`.
-    public let field: String
-    /// Whether the rule yields list elements or strings.
+    public var field: String { storage.field }
+    /// Whether the rule yields list elements or strings. Stored beside `storage` on purpose: a struct of one
+    /// class reference alone, returned by the typed-throwing `RuleParser.parse` to another module's async
+    /// code, came back as a null reference in a release build (Swift 6.3, the benchmark's phase timing).
     public let kind: RuleKind
     /// The dialect of the rule's first (or only) part, for reports.
-    public let dialect: RuleDialect?
+    public var dialect: RuleDialect? { storage.dialect }
     /// For list rules: a leading `-` asks for the list reversed.
-    public let reversed: Bool
-    let body: RuleBody
-    let puts: [(key: String, rule: RuleBody)]
+    public var reversed: Bool { storage.reversed }
+    var body: RuleBody { storage.body }
+    var puts: [(key: String, rule: RuleBody)] { storage.puts }
     /// The simple path whose nodes' values are the rule's strings on a page, when that is all the rule does
     /// (no `@put`, one XPath read straight off the nodes): decided once here for the per-chapter fast path.
-    let nodeValuePath: SimpleXPath?
+    var nodeValuePath: SimpleXPath? { storage.nodeValuePath }
 
     init(text: String, field: String, kind: RuleKind, dialect: RuleDialect?, reversed: Bool,
          body: RuleBody, puts: [(key: String, rule: RuleBody)]) {
-        self.text = text
-        self.field = field
-        self.kind = kind
-        self.dialect = dialect
-        self.reversed = reversed
-        self.body = body
-        self.puts = puts
         var html = body
         if case .byContent(let page, _) = body { html = page }
-        if puts.isEmpty, case .xpath(let rule) = html, rule.readsNodeValues {
-            nodeValuePath = rule.simple
-        } else {
-            nodeValuePath = nil
-        }
+        var nodeValuePath: SimpleXPath?
+        if puts.isEmpty, case .xpath(let rule) = html, rule.readsNodeValues { nodeValuePath = rule.simple }
+        self.kind = kind
+        storage = Storage(text: text, field: field, dialect: dialect, reversed: reversed, body: body, puts: puts,
+                          nodeValuePath: nodeValuePath)
     }
 
     /// Whether the rule is empty (nothing to evaluate).

@@ -64,8 +64,9 @@ extension Rule {
     /// elements without making intermediate strings and arrays, and without the nodes outliving the call.
     package func withValueNodes(in context: RuleContext, scratch: inout NodeScratch,
                                 _ body: (borrowing LentNodes, inout [UInt8]) -> Void) -> Bool {
-        guard let nodeValuePath, case .node(let node) = context, !context.isJSON else { return false }
-        return nodeValuePath.withNodes(at: node, scratch: &scratch, body)
+        // Read through `storage` so that the path is borrowed, not copied, once per chapter.
+        guard storage.nodeValuePath != nil, case .node(let node) = context, !context.isJSON else { return false }
+        return storage.nodeValuePath?.withNodes(at: node, scratch: &scratch, body) ?? false
     }
 
     private func runPuts(in context: RuleContext, environment: RuleEnvironment) throws(RuleError) {

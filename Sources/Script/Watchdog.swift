@@ -9,7 +9,10 @@ final class WatchdogState {
     /// How often (in CPU seconds) the callback looks at the clock and the heap.
     let tick = 0.01
     let limits: ScriptLimits
-    private let start = threadCPUTime()
+    /// The thread's CPU clock when the evaluation started, as far as the callback knows: read at the first
+    /// tick, not when the limit is armed. Reading the clock is a system call, which cost more than a short
+    /// snippet (a chapter title's clean-up, thousands of times per TOC); most evaluations end before a tick.
+    private var start: Duration?
     /// Why the script was stopped, once it was.
     var fired: JSError?
 
@@ -18,8 +21,19 @@ final class WatchdogState {
     }
 
     /// CPU time the evaluation used so far, native helpers included (a nested rule evaluation runs inside
-    /// one, and it must be bounded too; waiting for the network costs no CPU time).
-    var used: Duration { threadCPUTime() - start }
+    /// one, and it must be bounded too; waiting for the network costs no CPU time). Asked by the callback
+    /// only: JavaScriptCore calls it once `tick` of CPU time has passed since the limit was armed, so the first
+    /// call counts `tick` as used. A first call that comes late (a busy machine) is counted short by as much,
+    /// a few milliseconds against a limit of seconds.
+    func used() -> Duration {
+        let now = threadCPUTime()
+        guard let start else {
+            let assumed = now - .milliseconds(Int64(tick * 1000))
+            start = assumed
+            return now - assumed
+        }
+        return now - start
+    }
 
     private let wallStart = ContinuousClock.now
     /// Wall time spent in native helpers (a fetch waiting for its turn), which the backstop does not count.
@@ -49,7 +63,7 @@ let watchdogCallback: JSShouldTerminateCallback = { context, raw in
     let state = Unmanaged<WatchdogState>.fromOpaque(raw).takeUnretainedValue()
     // Once stopped, always stopped: a script that caught a nested evaluation's time-out is stopped too.
     if state.fired != nil { return true }
-    let used = state.used
+    let used = state.used()
     if used >= state.limits.timeLimit || state.wallTimeExceeded {
         state.fired = JSError(kind: .timeLimit, message: "stopped after \(state.limits.timeLimit) of CPU time")
         return true

@@ -64,5 +64,44 @@ struct TextFormattingTests {
         #expect(HTMLTextFormatter.jsoupNormalisedWhitespace(" a  b ") == "a b")
         #expect(HTMLTextFormatter.jsoupNormalisedWhitespace("\u{00A0}\u{200B}") == "")
     }
-}
 
+    @Test("a chapter title is normalised the same wherever its whitespace falls in the eight-byte scan")
+    func titleNormalisingAtEveryOffset() {
+        // Whitespace, NBSP, soft hyphen and zero-width space at every offset across the scan's eight-byte
+        // words, among CJK characters whose continuation bytes look like them (章 ends in A0, 下 in 8B).
+        let specials = [" ", "  ", "\t", "\n", "\u{00A0}", "\u{00AD}", "\u{200B}", " \u{00A0} "]
+        var scratch: [UInt8] = []
+        for padding in 0...17 {
+            let head = String(repeating: "x", count: padding)
+            for special in specials {
+                for title in [head + special + "第一章下", "章" + head + special + "“下”", special + head + "章", head + "下" + special] {
+                    let expected = Self.jsoupReference(title)
+                    #expect(HTMLTextFormatter.jsoupNormalisedWhitespace(title) == expected, "\(title.debugDescription)")
+                    #expect(HTMLTextFormatter.singleLine(utf8: Array(title.utf8), scratch: &scratch, isTitle: true) == expected,
+                            "\(title.debugDescription)")
+                }
+            }
+            let plain = head + "第一章下“引”" + head
+            #expect(HTMLTextFormatter.jsoupNormalisedWhitespace(plain) == plain)
+        }
+    }
+
+    /// jsoup's `text()` whitespace rules, written the slow way for the test above.
+    private static func jsoupReference(_ text: String) -> String {
+        var words: [String] = []
+        var current = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case " ", "\t", "\n", "\r", "\u{0C}", "\u{00A0}":
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            case "\u{00AD}", "\u{200B}":
+                continue
+            default:
+                current.unicodeScalars.append(scalar)
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words.joined(separator: " ")
+    }
+}

@@ -23,6 +23,16 @@ struct ScriptRuntimeTests {
         #expect(try runtime.run("1e21").summary == "text(1e+21)")
     }
 
+    @Test("strings cross into a script and back unchanged: ASCII, CJK, a surrogate pair; a lone surrogate is U+FFFD")
+    func stringsRoundTrip() throws {
+        for text in ["", "a", "é ß", "第一章 开始", "“引号”", "😀 emoji 𠀀", "\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}"] {
+            #expect(try runtime.text("result", result: .text(text)) == text)
+            #expect(try runtime.text("result.length", result: .text(text)) == String(text.utf16.count))
+        }
+        #expect(try runtime.text("'\\u4e2d' + String.fromCharCode(0xD83D, 0xDE00)") == "中😀")
+        #expect(try runtime.text("'a' + String.fromCharCode(0xD800) + 'b' + String.fromCharCode(0xDC00)") == "a\u{FFFD}b\u{FFFD}")
+    }
+
     @Test("values convert: arrays of strings to texts, objects to JSON items, null to none")
     func conversions() throws {
         #expect(try runtime.run("['a', 'b']").summary == "texts(a|b)")
