@@ -230,10 +230,12 @@ public struct SourceEngine: Sendable {
         // A field that came out empty in every element means the rule, not the site, is wrong: say which.
         if elementCount > 0 {
             if titledCount == 0, section[.chapterName] != nil {
-                throw EngineError.fieldEmptyEverywhere(field: "ruleToc.chapterName", list: "ruleToc.chapterList", elements: elementCount)
+                throw EngineError.fieldEmptyEverywhere(field: "ruleToc.chapterName", list: "ruleToc.chapterList", elements: elementCount,
+                                                       cause: warnings.failure(of: "ruleToc.chapterName"))
             }
             if linkedCount == 0 {
-                throw EngineError.fieldEmptyEverywhere(field: "ruleToc.chapterUrl", list: "ruleToc.chapterList", elements: elementCount)
+                throw EngineError.fieldEmptyEverywhere(field: "ruleToc.chapterUrl", list: "ruleToc.chapterList", elements: elementCount,
+                                                       cause: warnings.failure(of: "ruleToc.chapterUrl"))
             }
         }
         if let firstNonHTTP {

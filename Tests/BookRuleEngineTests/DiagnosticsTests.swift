@@ -30,8 +30,66 @@ struct DiagnosticsTests {
         await #expect {
             try await SourceEngine(source: try Self.source(), transport: site).toc(url: "https://d.test/toc/1")
         } throws: { error in
-            guard case EngineError.fieldEmptyEverywhere(let field, _, let elements) = error else { return false }
+            guard case EngineError.fieldEmptyEverywhere(let field, _, let elements, _) = error else { return false }
             return field == "ruleToc.chapterUrl" && elements == 3
+        }
+    }
+
+    static let threeChapters = "<ul><li><a href='/c/1'>一</a></li><li><a href='/c/2'>二</a></li><li><a href='/c/3'>三</a></li></ul>"
+
+    @Test("a TOC field stopped by its script's CPU time limit fails naming the field and the limit, and is stopped once, not once per chapter")
+    func scriptTimeLimitNamedInTheTOCError() async throws {
+        let site = TestSite(html: ["https://d.test/toc/1": Self.threeChapters])
+        let source = try Self.source(#""chapterList": "//li", "chapterName": "@js:while (true) {}", "chapterUrl": "//a/@href""#)
+        let limits = ScriptLimits(timeLimit: .milliseconds(300))
+        let engine = SourceEngine(source: source, transport: site, options: EngineOptions(scriptLimits: limits))
+        let clock = ContinuousClock()
+        let started = clock.now
+        await #expect {
+            try await engine.toc(url: "https://d.test/toc/1")
+        } throws: { error in
+            guard case EngineError.fieldEmptyEverywhere(let field, _, let elements, let cause) = error else { return false }
+            return field == "ruleToc.chapterName" && elements == 3 && cause?.hitLimit == true
+                && "\(error)".contains("it failed (JavaScript): JavaScript ran longer than its 0.3 seconds CPU time limit")
+        }
+        // Three evaluations of 300 ms each would take 900 ms of CPU time at least.
+        #expect(started.duration(to: clock.now) < TestTime.bound(.milliseconds(850)))
+    }
+
+    @Test("a TOC field stopped by its regex's backtracking limit fails naming the field and the limit")
+    func regexLimitNamedInTheTOCError() async throws {
+        let site = TestSite(html: ["https://d.test/toc/1": "<ul><li><a href='/c/1'>\(String(repeating: "a", count: 40))!</a></li></ul>"])
+        let source = try Self.source(#""chapterList": "//li", "chapterName": "//a/text()##(a+)+$##x", "chapterUrl": "//a/@href""#)
+        await #expect {
+            try await SourceEngine(source: source, transport: site).toc(url: "https://d.test/toc/1")
+        } throws: { error in
+            guard case EngineError.fieldEmptyEverywhere(let field, _, _, let cause) = error else { return false }
+            return field == "ruleToc.chapterName" && cause?.hitLimit == true && "\(error)".contains("backtracking limit")
+        }
+    }
+
+    @Test("a TOC list rule stopped at the XPath operation limit is the rule's error, with the field path and dialect")
+    func xpathOperationLimitIsTheRuleError() async throws {
+        let items = (0..<3000).map { "<li><a href='/c/\($0)'>\($0)</a></li>" }.joined()
+        let site = TestSite(html: ["https://d.test/toc/1": "<ul>\(items)</ul>"])
+        let source = try Self.source(#""chapterList": "//li[//li[//li[//a]]]", "chapterName": "//a/text()", "chapterUrl": "//a/@href""#)
+        await #expect {
+            try await SourceEngine(source: source, transport: site).toc(url: "https://d.test/toc/1")
+        } throws: { error in
+            guard case EngineError.rule(_, let rule) = error else { return false }
+            return rule.field == "ruleToc.chapterList" && rule.dialect == .xpath && rule.hitLimit
+                && rule.reason.contains("operation limit")
+        }
+    }
+
+    @Test("a script's error names its field once")
+    func scriptErrorNamesTheFieldOnce() async throws {
+        let site = TestSite(html: ["https://d.test/c/1": "<p>x</p>"])
+        let source = try Self.source(content: #""content": "@js:throw new Error('no text')""#)
+        await #expect {
+            try await SourceEngine(source: source, transport: site).content(of: Chapter(index: 0, title: "", url: "https://d.test/c/1"))
+        } throws: { error in
+            "\(error)".components(separatedBy: "ruleContent.content").count == 2 && "\(error)".contains("no text")
         }
     }
 
