@@ -532,6 +532,8 @@ public struct SourceEngine: Sendable {
     static func noteCharset(_ document: HTMLDocument, _ warnings: inout Warnings) {
         if let note = document.charset.note {
             warnings.add("\(document.url): decoded as \(document.charset.charset): \(note)")
+        } else if document.charset.reason == .fallback {
+            warnings.add("\(document.url): declares no charset and is not UTF-8; too short for a confident guess, it was decoded as \(document.charset.charset) (the fallback): if its text is garbled, give the source's URL a charset option (,{\"charset\": \"shift_jis\"})")
         }
         let replacements = document.replacementCharacterCount
         if replacements > 0 {

@@ -93,6 +93,15 @@ struct DiagnosticsTests {
         }
     }
 
+    @Test("an undeclared short page decoded as GB18030 by fallback is a warning of the step, as try shows it")
+    func charsetFallbackIsWarned() async throws {
+        let bytes = Array("<ul><li><a href='/c/1'>".utf8) + [0x91, 0xE6, 0x88, 0xEA, 0x8F, 0xCD] + Array("</a></li></ul>".utf8)
+        let site = TestSite(["https://d.test/toc/1": .init(body: bytes)])
+        let toc = try await SourceEngine(source: try Self.source(), transport: site).toc(url: "https://d.test/toc/1")
+        #expect(toc.warnings.filter { $0.contains("the fallback") }.count == 1, "\(toc.warnings)")
+        #expect(toc.warnings.contains { $0.hasPrefix("https://d.test/toc/1: declares no charset") && $0.contains("GB18030") })
+    }
+
     @Test("javascript: chapter URLs are counted and warned, not passed silently")
     func nonHTTPChapterURLs() async throws {
         let site = TestSite(html: ["https://d.test/toc/1": "<ul><li><a href='javascript:cid(1)'>一</a></li><li><a href='/c/2'>二</a></li></ul>"])
