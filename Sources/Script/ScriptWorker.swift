@@ -59,6 +59,8 @@ final class ScriptWorker {
                 engine.keepProperty(name, of: "exports", as: name)
             }
             engine.keepProperty("nodePrototype", of: "exports", as: "nodePrototype")
+            try engine.evaluateGlobal(AllocationGuards.source(heapLimit: limits.heapLimit),
+                                      sourceURL: "bookrule-allocation-guards.js", limits: nil)
             // Evaluated on its own so the only scopes around a snippet are its parameters and the global one
             // (a direct eval sees its caller's variables).
             let runner = try engine.compileFunction(

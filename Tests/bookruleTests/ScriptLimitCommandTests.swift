@@ -37,3 +37,33 @@ struct ScriptLimitCommandTests {
         #expect(output.contains("第1章!"), "\(output)")
     }
 }
+
+extension ScriptLimitCommandTests {
+    /// Peak RSS in KiB of `bookrule toc` with `chapterName` as given, measured by /usr/bin/time.
+    static func peakRSS(chapterName: String) async throws -> (kib: Int, output: String) {
+        let scratch = try ScratchDirectory("peak")
+        let source = Self.source.replacingOccurrences(of: "@XPath:./a/text()@js:result + '!'", with: chapterName)
+        try source.write(toFile: scratch.path + "/source.json", atomically: true, encoding: .utf8)
+        try Self.page.write(toFile: scratch.path + "/toc.html", atomically: true, encoding: .utf8)
+        let (_, output) = try await runBash(
+            ["-c", "/usr/bin/time -f 'peak-rss %M' bookrule toc --source source.json --toc-url http://probe.test/toc --saved toc.html"],
+            in: scratch.path)
+        let line = output.split(separator: "\n").last { $0.hasPrefix("peak-rss ") }
+        return (line.flatMap { Int($0.dropFirst("peak-rss ".count)) } ?? -1, output)
+    }
+
+    // Both allocate in one native step, which the watchdog's heap check cannot interrupt (2.5 GB and 1 GB
+    // peaks before the guards).
+    @Test("a script's one-step allocations (a 1 GiB repeat, a billion-slot fill) stay within the heap limit plus 64 MiB of peak RSS",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time")))
+    func oneStepAllocationsStayWithinTheHeapLimit() async throws {
+        let baseline = try await Self.peakRSS(chapterName: "@XPath:./a/text()@js:result + '!'")
+        #expect(baseline.kib > 0, "\(baseline.output)")
+        let bound = baseline.kib + (256 << 10) + (64 << 10)
+        for probe in [#"@js:\"x\".repeat(2**30).length"#, "@js:new Array(1e9).fill(0).length"] {
+            let (kib, output) = try await Self.peakRSS(chapterName: probe)
+            #expect(kib > 0 && kib <= bound, "\(probe): peak \(kib) KiB, bound \(bound) KiB (baseline \(baseline.kib) KiB)\n\(output)")
+            #expect(output.contains("256 MiB heap limit"), "\(output)")
+        }
+    }
+}
