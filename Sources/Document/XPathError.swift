@@ -4,6 +4,9 @@ public enum XPathError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalid(expression: String, message: String, offset: Int)
     /// The expression compiled but failed while running (an unknown function, a type error).
     case evaluation(expression: String, message: String)
+    /// The evaluation took more than `limit` steps (`XPathExpression.operationLimit`) and was stopped: a
+    /// predicate that scans the whole page for every node, say.
+    case operationLimit(expression: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -11,6 +14,8 @@ public enum XPathError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid XPath \"\(expression)\": \(message) at offset \(offset)"
         case .evaluation(let expression, let message):
             return "XPath \"\(expression)\" failed: \(message)"
+        case .operationLimit(let expression, let limit):
+            return "XPath \"\(expression)\" was stopped after \(limit) steps, its operation limit (a predicate that searches the whole page from every node, like //li[//li], grows with a power of the page's size: make it relative, .//li)"
         }
     }
 }

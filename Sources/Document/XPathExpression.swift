@@ -18,6 +18,13 @@ public final class XPathExpression: @unchecked Sendable {
     /// How many idle copies are kept: one per evaluation running at the same time, within reason.
     private static let maximumIdleCopies = 8
 
+    /// The most steps (libxml2's `opCount`: operations run, nodes visited, string lengths) one evaluation may
+    /// take before libxml2 stops it. The whole rule set of a real 5,000-chapter TOC takes well under a million
+    /// per evaluation (docs/reliability.md, "Limits"), while a predicate that scans the whole page for every
+    /// node (`//li[//li[//li]]`) grows with a power of the page's size and would run for minutes: 50 million
+    /// is a fraction of a second of work and far above any real rule.
+    public static let operationLimit = 50_000_000
+
     /// Compiles `expression`, or throws libxml2's message and the offset where it stopped.
     public init(_ expression: String) throws(XPathError) {
         self.expression = expression
@@ -39,18 +46,26 @@ public final class XPathExpression: @unchecked Sendable {
     /// Evaluates the expression with `node` as the context node (and its document as the context document).
     public func evaluate(at node: HTMLNode) throws(XPathError) -> XPathValue {
         let collector = XPathErrorCollector()
+        var limitReached = false
         let result: XPathValue? = withCompiledCopy(collector) { compiled in
             node.document.withXPathContext { context in
                 guard let context else { return nil }
                 context.pointee.node = node.pointer
                 context.pointee.contextSize = -1
                 context.pointee.proximityPosition = -1
-                guard let object = collector.capturing({ compiled.evaluate(in: context) }) else { return nil }
+                // libxml2 adds to the count and never resets it: every evaluation starts from zero.
+                context.pointee.opLimit = UInt(Self.operationLimit)
+                context.pointee.opCount = 0
+                guard let object = collector.capturing({ compiled.evaluate(in: context) }) else {
+                    if context.pointee.opCount >= context.pointee.opLimit { limitReached = true }
+                    return nil
+                }
                 defer { xmlXPathFreeObject(object) }
                 return Self.value(of: object, in: node.document)
             }
         }
         guard let result else {
+            if limitReached { throw XPathError.operationLimit(expression: expression, limit: Self.operationLimit) }
             throw XPathError.evaluation(expression: expression, message: collector.message ?? "evaluation failed")
         }
         return result

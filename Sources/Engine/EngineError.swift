@@ -15,14 +15,15 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
     /// The page could not be decoded or parsed.
     case document(url: String, error: DocumentError)
     /// A rule failed while running (a regex over its backtracking limit, an XPath runtime error).
-    case rule(url: String, error: RuleError)
+    indirect case rule(url: String, error: RuleError)
     /// A URL the source produced is not an http(s) URL.
     case invalidURL(field: String, url: String)
     /// The site answered with an anti-bot page (a challenge, a block, a captcha) instead of the page.
     case blocked(url: String, status: Int, page: AntiBotPage)
     /// A field rule gave nothing in every element its list rule selected: the list matched, the field did not
-    /// (a rule read in another dialect than meant, an attribute that is not there).
-    case fieldEmptyEverywhere(field: String, list: String, elements: Int)
+    /// (a rule read in another dialect than meant, an attribute that is not there). `cause` is the field's
+    /// first failure, when it failed rather than matched nothing (a script stopped at its CPU time limit).
+    indirect case fieldEmptyEverywhere(field: String, list: String, elements: Int, cause: RuleError?)
 
     public var description: String {
         switch self {
@@ -43,8 +44,12 @@ public enum EngineError: Error, Sendable, CustomStringConvertible {
             return "\(field) gave \"\(url)\", which is not an http(s) URL"
         case .blocked(let url, let status, let page):
             return "\(url) answered HTTP \(status) with \(page)"
-        case .fieldEmptyEverywhere(let field, let list, let elements):
+        case .fieldEmptyEverywhere(let field, let list, let elements, let cause):
+            let failure = cause.map { cause in
+                "; it failed" + (cause.dialect.map { " (\($0.rawValue))" } ?? "") + ": " + cause.reason
+            }
             return "\(field) was empty in all \(elements) element(s) \(list) selected, so no usable entries came out"
+                + (failure ?? "")
         }
     }
 }

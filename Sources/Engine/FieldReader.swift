@@ -148,6 +148,10 @@ struct FieldReader {
 
     private func raw(_ field: RuleField, _ warnings: inout Warnings) -> [RuleText] {
         guard let rule = section[field] else { return [] }
+        let path = "\(section.name.rawValue).\(field.rawValue)"
+        // A rule a limit stopped would be stopped again on every other element (2 s each for a script):
+        // it stays empty for the rest of the step, and the warning says why.
+        if warnings.failure(of: path)?.hitLimit == true { return [] }
         do {
             let values = try rule.texts(in: context, environment: environment)
             tracer?.record(rule, values: values.map(\.text))
@@ -155,6 +159,7 @@ struct FieldReader {
         } catch {
             tracer?.record(rule, values: [], error: error.description)
             warnings.add(error.description)
+            warnings.noteFailure(of: path, error)
             return []
         }
     }
@@ -167,12 +172,25 @@ struct FieldScratch {
     var collapsed: [UInt8] = []
 }
 
-/// Warnings for one step, each said once, at most 50 (a rule failing on every chapter says so once).
+/// Warnings for one step, each said once, at most 50 (a rule failing on every chapter says so once), and the
+/// first failure of each field, by its path (`ruleToc.chapterName`), for the error that field's emptiness
+/// becomes.
 struct Warnings {
     private(set) var list: [String] = []
+    private var failures: [String: RuleError] = [:]
 
     mutating func add(_ message: String) {
         guard list.count < 50, !list.contains(message) else { return }
         list.append(message)
+    }
+
+    /// Keeps `error` as the field's failure unless one is kept already.
+    mutating func noteFailure(of path: String, _ error: RuleError) {
+        if failures[path] == nil { failures[path] = error }
+    }
+
+    /// The first failure of the field at `path` in this step.
+    func failure(of path: String) -> RuleError? {
+        failures[path]
     }
 }

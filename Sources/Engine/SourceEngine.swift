@@ -284,10 +284,12 @@ public struct SourceEngine: Sendable {
         // A field that came out empty in every element means the rule, not the site, is wrong: say which.
         if elementCount > 0 {
             if titledCount == 0, section[.chapterName] != nil {
-                throw EngineError.fieldEmptyEverywhere(field: "ruleToc.chapterName", list: "ruleToc.chapterList", elements: elementCount)
+                throw EngineError.fieldEmptyEverywhere(field: "ruleToc.chapterName", list: "ruleToc.chapterList", elements: elementCount,
+                                                       cause: warnings.failure(of: "ruleToc.chapterName"))
             }
             if linkedCount == 0 {
-                throw EngineError.fieldEmptyEverywhere(field: "ruleToc.chapterUrl", list: "ruleToc.chapterList", elements: elementCount)
+                throw EngineError.fieldEmptyEverywhere(field: "ruleToc.chapterUrl", list: "ruleToc.chapterList", elements: elementCount,
+                                                       cause: warnings.failure(of: "ruleToc.chapterUrl"))
             }
         }
         if listRule.reversed { entries.reverse() }
@@ -602,6 +604,8 @@ public struct SourceEngine: Sendable {
     static func noteCharset(_ document: HTMLDocument, _ warnings: inout Warnings) {
         if let note = document.charset.note {
             warnings.add("\(document.url): decoded as \(document.charset.charset): \(note)")
+        } else if document.charset.reason == .fallback {
+            warnings.add("\(document.url): declares no charset and is not UTF-8; too short for a confident guess, it was decoded as \(document.charset.charset) (the fallback): if its text is garbled, give the source's URL a charset option (,{\"charset\": \"shift_jis\"})")
         }
         let replacements = document.replacementCharacterCount
         if replacements > 0 {

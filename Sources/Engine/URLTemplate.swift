@@ -350,10 +350,8 @@ public struct URLTemplate: Sendable {
         do {
             return try script.run(snippet, result: result, in: .text(""), environment: environment)
                 .strings.joined(separator: "\n")
-        } catch let error as RuleError {
-            throw error
         } catch {
-            throw RuleError(field: field, dialect: .javaScript, reason: "\(error)", rule: snippet.code)
+            throw RuleError(wrapping: error, field: field, dialect: .javaScript, rule: snippet.code)
         }
     }
 

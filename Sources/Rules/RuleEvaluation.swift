@@ -81,8 +81,7 @@ extension Rule {
     }
 
     private func wrap(_ error: any Error) -> RuleError {
-        if let error = error as? RuleError { return error }
-        return RuleError(field: field, dialect: dialect, reason: "\(error)", rule: text)
+        RuleError(wrapping: error, field: field, dialect: dialect, rule: text)
     }
 }
 

@@ -19,10 +19,8 @@ extension Rule {
     public func matchedNodes(in context: RuleContext, environment: RuleEnvironment) throws(RuleError) -> [HTMLNode]? {
         do {
             return try Self.nodes(body, in: context, environment: environment)
-        } catch let error as RuleError {
-            throw error
         } catch {
-            throw RuleError(field: field, dialect: dialect, reason: "\(error)", rule: text)
+            throw RuleError(wrapping: error, field: field, dialect: dialect, rule: text)
         }
     }
 

@@ -1,5 +1,7 @@
+import BookRuleRules
+
 /// Why a snippet (or a source's `jsLib`) failed. Every case names the field, so the user can find it.
-public enum ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ScriptError: Error, Sendable, Equatable, CustomStringConvertible, FieldNamingError {
     /// The snippet does not parse.
     case syntax(field: String, ScriptSyntaxError)
     /// The snippet threw (a JavaScript error, or a helper that failed or was refused).
@@ -26,19 +28,32 @@ public enum ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// A sentence naming the field and what to do.
     public var description: String {
+        field.isEmpty ? reason : "\(field): \(reason)"
+    }
+
+    /// What went wrong and what to do, without the field.
+    public var reason: String {
         switch self {
-        case .syntax(let field, let error):
-            return "\(field): JavaScript does not parse at \(error)"
-        case .thrown(let field, let message, let line):
-            return "\(field): JavaScript failed\(line.map { " at line \($0)" } ?? ""): \(message)"
-        case .timeLimit(let field, let limit):
-            return "\(field): JavaScript ran longer than its \(limit) CPU time limit (an endless loop?) and was stopped"
-        case .heapLimit(let field, let limit):
-            return "\(field): JavaScript used more than \(limit / 1_048_576) MiB of memory and was stopped"
-        case .nestedTooDeeply(let field, let limit):
-            return "\(field): JavaScript called rules with JavaScript more than \(limit) levels deep"
+        case .syntax(_, let error):
+            return "JavaScript does not parse at \(error)"
+        case .thrown(_, let message, let line):
+            return "JavaScript failed\(line.map { " at line \($0)" } ?? ""): \(message)"
+        case .timeLimit(_, let limit):
+            return "JavaScript ran longer than its \(limit) CPU time limit (an endless loop?) and was stopped"
+        case .heapLimit(_, let limit):
+            return "JavaScript used more than its \(limit / 1_048_576) MiB heap limit and was stopped"
+        case .nestedTooDeeply(_, let limit):
+            return "JavaScript called rules with JavaScript more than \(limit) levels deep"
         case .engineUnavailable(let reason):
             return "the JavaScript engine could not start: \(reason)"
+        }
+    }
+
+    /// Whether the CPU time or heap limit stopped the script.
+    public var hitLimit: Bool {
+        switch self {
+        case .timeLimit, .heapLimit: true
+        default: false
         }
     }
 }

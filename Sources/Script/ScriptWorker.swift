@@ -39,6 +39,7 @@ final class ScriptWorker {
 
     /// Starts the engine, installs the helpers and evaluates `jsLib` into the global scope.
     init(jsLib: String?, limits: ScriptLimits, host: any ScriptHost) throws(ScriptError) {
+        if let problem = EngineOptions.startProblem { throw .engineUnavailable(problem) }
         self.engine = JSEngine()
         self.host = host
         self.limits = limits
@@ -58,6 +59,8 @@ final class ScriptWorker {
                 engine.keepProperty(name, of: "exports", as: name)
             }
             engine.keepProperty("nodePrototype", of: "exports", as: "nodePrototype")
+            try engine.evaluateGlobal(AllocationGuards.source(heapLimit: limits.heapLimit),
+                                      sourceURL: "bookrule-allocation-guards.js", limits: nil)
             // Evaluated on its own so the only scopes around a snippet are its parameters and the global one
             // (a direct eval sees its caller's variables).
             let runner = try engine.compileFunction(

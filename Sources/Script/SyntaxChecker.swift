@@ -7,11 +7,13 @@ import Foundation
 final class SyntaxChecker: @unchecked Sendable {
     static let shared = SyntaxChecker()
     private let lock = NSLock()
-    private let context: JSGlobalContextRef
+    /// Nil when JavaScriptCore cannot start in this process (`EngineOptions.startProblem`): nothing is
+    /// checked then, and running a snippet reports why.
+    private let context: JSGlobalContextRef?
 
     private init() {
         EngineOptions.apply()
-        context = JSGlobalContextCreate(nil)
+        context = EngineOptions.startProblem == nil ? JSGlobalContextCreate(nil) : nil
     }
 
     /// The code JavaScriptCore runs for `code`: `code` itself when it parses; else, when that parses, `code`
@@ -32,6 +34,7 @@ final class SyntaxChecker: @unchecked Sendable {
 
     /// The message and line of the syntax error in `code`, or nil when it parses.
     private func error(in code: String) -> (String, Int)? {
+        guard let context else { return nil }
         var exception: JSValueRef?
         let valid = JSStrings.with(code) { script in
             JSStrings.with("snippet.js") { url in JSCheckScriptSyntax(context, script, url, 1, &exception) }

@@ -152,14 +152,17 @@ enum SourceCommand {
                 if json { try printJSON(info, terminal) } else { printInfo(info, terminal) }
             case "toc":
                 let toc: TableOfContents
+                var shown: [String] = []
                 if arguments.has("--toc-url") {
                     toc = try await engine.toc(url: target)
                 } else {
                     let info = try await engine.bookInfo(url: target)
                     report(info.warnings, terminal)
+                    shown = info.warnings
                     toc = try await engine.toc(of: info)
                 }
-                report(toc.warnings, terminal)
+                // A book page that is also the TOC warns about the same page in both steps: once is enough.
+                report(toc.warnings.filter { !shown.contains($0) }, terminal)
                 if json { try printJSON(toc, terminal) } else { printTOC(toc, terminal) }
                 if toc.chapters.isEmpty {
                     terminal.error("error: ruleToc.chapterList selected nothing on \(toc.pages.first ?? target)")

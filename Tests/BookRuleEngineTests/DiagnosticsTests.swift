@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import BookRuleEngine
 @testable import BookRuleHTTP
@@ -29,9 +30,84 @@ struct DiagnosticsTests {
         await #expect {
             try await SourceEngine(source: try Self.source(), transport: site).toc(url: "https://d.test/toc/1")
         } throws: { error in
-            guard case EngineError.fieldEmptyEverywhere(let field, _, let elements) = error else { return false }
+            guard case EngineError.fieldEmptyEverywhere(let field, _, let elements, _) = error else { return false }
             return field == "ruleToc.chapterUrl" && elements == 3
         }
+    }
+
+    static let threeChapters = "<ul><li><a href='/c/1'>一</a></li><li><a href='/c/2'>二</a></li><li><a href='/c/3'>三</a></li></ul>"
+
+    /// Counts the evaluations of each rule field.
+    final class EvaluationCounter: RuleTracing, @unchecked Sendable {
+        private let lock = NSLock()
+        private var counts: [String: Int] = [:]
+        func record(_ rule: Rule, values: [String], error: String?) { lock.withLock { counts[rule.field, default: 0] += 1 } }
+        func record(list rule: Rule, count: Int, error: String?) {}
+        func record(fetch: FetchTrace) {}
+        func count(_ field: String) -> Int { lock.withLock { counts[field] ?? 0 } }
+    }
+
+    @Test("a TOC field stopped by its script's CPU time limit fails naming the field and the limit, and is stopped once, not once per chapter")
+    func scriptTimeLimitNamedInTheTOCError() async throws {
+        let site = TestSite(html: ["https://d.test/toc/1": Self.threeChapters])
+        let source = try Self.source(#""chapterList": "//li", "chapterName": "@js:while (true) {}", "chapterUrl": "//a/@href""#)
+        let limits = ScriptLimits(timeLimit: .milliseconds(300))
+        let counter = EvaluationCounter()
+        let engine = SourceEngine(source: source, transport: site, options: EngineOptions(scriptLimits: limits), tracer: counter)
+        await #expect {
+            try await engine.toc(url: "https://d.test/toc/1")
+        } throws: { error in
+            guard case EngineError.fieldEmptyEverywhere(let field, _, let elements, let cause) = error else { return false }
+            return field == "ruleToc.chapterName" && elements == 3 && cause?.hitLimit == true
+                && "\(error)".contains("it failed (JavaScript): JavaScript ran longer than its 0.3 seconds CPU time limit")
+        }
+        #expect(counter.count("ruleToc.chapterName") == 1)
+    }
+
+    @Test("a TOC field stopped by its regex's backtracking limit fails naming the field and the limit")
+    func regexLimitNamedInTheTOCError() async throws {
+        let site = TestSite(html: ["https://d.test/toc/1": "<ul><li><a href='/c/1'>\(String(repeating: "a", count: 40))!</a></li></ul>"])
+        let source = try Self.source(#""chapterList": "//li", "chapterName": "//a/text()##(a+)+$##x", "chapterUrl": "//a/@href""#)
+        await #expect {
+            try await SourceEngine(source: source, transport: site).toc(url: "https://d.test/toc/1")
+        } throws: { error in
+            guard case EngineError.fieldEmptyEverywhere(let field, _, _, let cause) = error else { return false }
+            return field == "ruleToc.chapterName" && cause?.hitLimit == true && "\(error)".contains("backtracking limit")
+        }
+    }
+
+    @Test("a TOC list rule stopped at the XPath operation limit is the rule's error, with the field path and dialect")
+    func xpathOperationLimitIsTheRuleError() async throws {
+        let items = (0..<3000).map { "<li><a href='/c/\($0)'>\($0)</a></li>" }.joined()
+        let site = TestSite(html: ["https://d.test/toc/1": "<ul>\(items)</ul>"])
+        let source = try Self.source(#""chapterList": "//li[//li[//li[//a]]]", "chapterName": "//a/text()", "chapterUrl": "//a/@href""#)
+        await #expect {
+            try await SourceEngine(source: source, transport: site).toc(url: "https://d.test/toc/1")
+        } throws: { error in
+            guard case EngineError.rule(_, let rule) = error else { return false }
+            return rule.field == "ruleToc.chapterList" && rule.dialect == .xpath && rule.hitLimit
+                && rule.reason.contains("operation limit")
+        }
+    }
+
+    @Test("a script's error names its field once")
+    func scriptErrorNamesTheFieldOnce() async throws {
+        let site = TestSite(html: ["https://d.test/c/1": "<p>x</p>"])
+        let source = try Self.source(content: #""content": "@js:throw new Error('no text')""#)
+        await #expect {
+            try await SourceEngine(source: source, transport: site).content(of: Chapter(index: 0, title: "", url: "https://d.test/c/1"))
+        } throws: { error in
+            "\(error)".components(separatedBy: "ruleContent.content").count == 2 && "\(error)".contains("no text")
+        }
+    }
+
+    @Test("an undeclared short page decoded as GB18030 by fallback is a warning of the step, as try shows it")
+    func charsetFallbackIsWarned() async throws {
+        let bytes = Array("<ul><li><a href='/c/1'>".utf8) + [0x91, 0xE6, 0x88, 0xEA, 0x8F, 0xCD] + Array("</a></li></ul>".utf8)
+        let site = TestSite(["https://d.test/toc/1": .init(body: bytes)])
+        let toc = try await SourceEngine(source: try Self.source(), transport: site).toc(url: "https://d.test/toc/1")
+        #expect(toc.warnings.filter { $0.contains("the fallback") }.count == 1, "\(toc.warnings)")
+        #expect(toc.warnings.contains { $0.hasPrefix("https://d.test/toc/1: declares no charset") && $0.contains("GB18030") })
     }
 
     @Test("javascript: chapter URLs are counted and warned, not passed silently")

@@ -25,7 +25,7 @@ struct FailureCauseTests {
             (EngineError.transport(url: "u", error: HARReplayError.notRecorded(method: "GET", url: "u", body: nil)), .notRecorded),
             (EngineError.transport(url: "u", error: SavedPageError.notSaved(method: "GET", url: "u", body: nil, saved: [])), .notRecorded),
             (EngineError.missingRule(field: "ruleToc.chapterList"), .unusableRules),
-            (EngineError.fieldEmptyEverywhere(field: "chapterName", list: "//a", elements: 3), .ruleFailed),
+            (EngineError.fieldEmptyEverywhere(field: "chapterName", list: "//a", elements: 3, cause: nil), .ruleFailed),
             (EngineError.invalidURL(field: "ruleToc.chapterUrl", url: "javascript:void(0)"), .unusableURL),
             (CancellationError(), .other),
         ]

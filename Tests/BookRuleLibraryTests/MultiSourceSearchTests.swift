@@ -79,7 +79,7 @@ struct MultiSourceSearchTests {
             (EngineError.httpStatus(url: "u", status: 500), .httpError),
             (EngineError.httpStatus(url: "u", status: 403), .blocked),
             (EngineError.missingRule(field: "searchUrl"), .couldNotRun),
-            (EngineError.fieldEmptyEverywhere(field: "name", list: "//div", elements: 3), .ruleBroke),
+            (EngineError.fieldEmptyEverywhere(field: "name", list: "//div", elements: 3, cause: nil), .ruleBroke),
             (EngineError.transport(url: "u", error: FetchError.breakerOpen(host: "h", failures: 5)), .blocked),
             (EngineError.transport(url: "u", error: HTTPTransportError.timedOut(url: "u", seconds: 1)), .timeout),
             (EngineError.transport(url: "u", error: HTTPTransportError.connectionFailed(url: "u", message: "refused")), .httpError),

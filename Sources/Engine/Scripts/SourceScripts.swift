@@ -34,8 +34,8 @@ final class SourceScripts: Sendable {
         switch runtime {
         case .success(let runtime): return ScriptScope(runtime: runtime, bindings: bindings)
         case .failure(let error):
-            throw EngineError.rule(url: source.url, error: RuleError(field: error.field.isEmpty ? "jsLib" : error.field,
-                                                                      dialect: .javaScript, reason: error.description, rule: ""))
+            throw EngineError.rule(url: source.url, error: RuleError(wrapping: error, field: error.field.isEmpty ? "scripts" : error.field,
+                                                                      dialect: .javaScript, rule: ""))
         }
     }
 
