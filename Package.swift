@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "BookRuleEngineTests",
             dependencies: [
-                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleScript", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary",
                 "BookRuleCheck", "TestSupport",
             ]
         ),

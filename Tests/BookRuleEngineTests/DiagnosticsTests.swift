@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import BookRuleEngine
 @testable import BookRuleHTTP
+import BookRuleRules
+import BookRuleScript
 import TestSupport
 
 @Suite("Diagnostics that never lie: what broke, and where")

@@ -10,19 +10,10 @@ struct ExportConversionTests {
     /// A library with one book of two traditional-script chapters, saved.
     static func library() throws -> (LibraryStore, StoredBook, String) {
         let folder = try scratchDirectory()
-        let store = try LibraryStore(path: folder + "/library.sqlite")
-        let record = BookSourceRecord(sourceURL: "http://127.0.0.9", sourceName: "t", json: #"{"bookSourceUrl":"http://127.0.0.9"}"#)
-        let info = BookInfo(url: "http://127.0.0.9/book/1/", name: "漢字之書", author: "無名", intro: "簡介：漢字", kind: "",
-                            lastChapter: "", updateTime: "", coverURL: "", tocURL: "http://127.0.0.9/book/1/", wordCount: "",
-                            variables: [:], warnings: [])
-        let book = try store.upsertBook(source: record, info: info)
-        _ = try store.mergeTOC(bookID: book.id, chapters: [
-            Chapter(index: 0, title: "第一章 漢字", url: "http://127.0.0.9/book/1/1.html"),
-            Chapter(index: 1, title: "第二章 書籍", url: "http://127.0.0.9/book/1/2.html"),
+        let (store, book) = try savedTwoChapterBook(in: folder, name: "漢字之書", author: "無名", intro: "簡介：漢字", chapters: [
+            ("第一章 漢字", "漢字的歷史。"), ("第二章 書籍", "這本書籍。"),
         ])
-        try store.saveChapter(bookID: book.id, url: "http://127.0.0.9/book/1/1.html", text: "漢字的歷史。")
-        try store.saveChapter(bookID: book.id, url: "http://127.0.0.9/book/1/2.html", text: "這本書籍。")
-        return (store, try #require(try store.book(id: book.id)), folder)
+        return (store, book, folder)
     }
 
     @Test("t2s converts the title, author, chapter titles and text of a TXT export: 漢字 → 汉字")

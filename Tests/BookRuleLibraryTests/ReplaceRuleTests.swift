@@ -15,19 +15,9 @@ struct ReplaceRuleTests {
 
     /// A library with one book of two saved chapters.
     static func library(in folder: String) throws -> (LibraryStore, StoredBook) {
-        let store = try LibraryStore(path: folder + "/library.sqlite")
-        let record = BookSourceRecord(sourceURL: sourceURL, sourceName: "t", json: #"{"bookSourceUrl":"http://127.0.0.9"}"#)
-        let info = BookInfo(url: "http://127.0.0.9/book/1/", name: "星辰之书", author: "无名", intro: "", kind: "",
-                            lastChapter: "", updateTime: "", coverURL: "", tocURL: "http://127.0.0.9/book/1/", wordCount: "",
-                            variables: [:], warnings: [])
-        let book = try store.upsertBook(source: record, info: info)
-        _ = try store.mergeTOC(bookID: book.id, chapters: [
-            Chapter(index: 0, title: "第一章 广告", url: "http://127.0.0.9/book/1/1.html"),
-            Chapter(index: 1, title: "第二章 星辰", url: "http://127.0.0.9/book/1/2.html"),
+        try savedTwoChapterBook(in: folder, name: "星辰之书", author: "无名", chapters: [
+            ("第一章 广告", "张三来了。\n本站网址www.ad.com请收藏"), ("第二章 星辰", "张三走了。"),
         ])
-        try store.saveChapter(bookID: book.id, url: "http://127.0.0.9/book/1/1.html", text: "张三来了。\n本站网址www.ad.com请收藏")
-        try store.saveChapter(bookID: book.id, url: "http://127.0.0.9/book/1/2.html", text: "张三走了。")
-        return (store, try #require(try store.book(id: book.id)))
     }
 
     /// The texts `run` makes of `texts` as chapter text.

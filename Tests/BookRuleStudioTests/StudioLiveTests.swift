@@ -52,12 +52,7 @@ struct StudioLiveTests {
         let site = try LoopbackServer(maxConnections: 1, lifetime: 60) { _, _, writer in
             _ = writer.waitForClose(seconds: 30)
         }
-        var policy = PolitenessPolicy.default
-        policy.maxAttempts = 1
-        let workspace = try StudioWorkspace(fetcher: PoliteFetcher(transport: CurlTransport(), policy: policy))
-        let origin = "http://127.0.0.1:\(site.port)"
-        let source = StudioWorkspace.sourceText.replacingOccurrences(of: "https://www.example.com", with: origin)
-        let body = "{\"source\": \(StudioWorkspace.quoted(source)), \"step\": \"toc\", \"url\": \"\(origin)/slow\", \"live\": true}"
+        let (workspace, body) = try Self.liveTOCStep(on: site)
         async let answer = workspace.post("/api/step", body)
         try await eventually("the live request reaching the site") { !site.requests.isEmpty }
         #expect(site.requests.count == 1)
@@ -75,12 +70,7 @@ struct StudioLiveTests {
         let site = try LoopbackServer(maxConnections: 1, lifetime: 90) { _, _, writer in
             if writer.waitForClose(seconds: 80) { closed.withLock { $0 = true } }
         }
-        var policy = PolitenessPolicy.default
-        policy.maxAttempts = 1
-        let workspace = try StudioWorkspace(fetcher: PoliteFetcher(transport: CurlTransport(), policy: policy))
-        let origin = "http://127.0.0.1:\(site.port)"
-        let source = StudioWorkspace.sourceText.replacingOccurrences(of: "https://www.example.com", with: origin)
-        let body = "{\"source\": \(StudioWorkspace.quoted(source)), \"step\": \"toc\", \"url\": \"\(origin)/slow\", \"live\": true}"
+        let (workspace, body) = try Self.liveTOCStep(on: site)
         let client = workspace.client
         let socket = try client.connected()
         try RawHTTP.sendAll(socket, client.request("POST", "/api/step", headers: [(StudioAccess.headerName, workspace.token)], body: body))
@@ -88,5 +78,15 @@ struct StudioLiveTests {
         close(socket)
         let cancelled = await StudioServerLimitsTests.waitUntil(TestTime.bound(.seconds(5))) { closed.withLock { $0 } }
         #expect(cancelled, "the site's request was still open after the studio's client left")
+    }
+    /// A studio fetching live with one attempt per request, and the body of a live TOC step of its example
+    /// source aimed at `site`'s `/slow`.
+    static func liveTOCStep(on site: LoopbackServer) throws -> (StudioWorkspace, String) {
+        var policy = PolitenessPolicy.default
+        policy.maxAttempts = 1
+        let workspace = try StudioWorkspace(fetcher: PoliteFetcher(transport: CurlTransport(), policy: policy))
+        let origin = "http://127.0.0.1:\(site.port)"
+        let source = StudioWorkspace.sourceText.replacingOccurrences(of: "https://www.example.com", with: origin)
+        return (workspace, "{\"source\": \(StudioWorkspace.quoted(source)), \"step\": \"toc\", \"url\": \"\(origin)/slow\", \"live\": true}")
     }
 }

@@ -17,11 +17,7 @@ private let novgoSearch = """
 
 @Suite("Saved pages, bookrule try, fixtures, shards and merged reports on the command line", .timeLimit(.minutes(2 * TestTime.scale)))
 struct AuthoringCommandTests {
-    func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) {
-        let terminal = Terminal.capture()
-        let status = await BookruleCLI.run(words, terminal: terminal)
-        return (status, terminal.output, terminal.errors)
-    }
+    func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) { await runCommand(words) }
 
     @Test("toc reads a saved GBK page as the response of its real URL: links resolve there, nothing is fetched",
           .enabled(if: corpusIsAvailable, "the shared corpus is not beside this checkout"))

@@ -5,11 +5,7 @@ import TestSupport
 
 @Suite("bookrule explore on saved pages")
 struct ExploreCommandTests {
-    func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) {
-        let terminal = Terminal.capture()
-        let status = await BookruleCLI.run(words, terminal: terminal)
-        return (status, terminal.output, terminal.errors)
-    }
+    func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) { await runCommand(words) }
 
     /// A source with a header and two categories, and the saved second page of 玄幻.
     func fixture() throws -> (ScratchDirectory, source: String, page: String) {

@@ -13,11 +13,7 @@ private let pictureSource = """
 
 @Suite("Pictures in text chapters on the command line", .timeLimit(.minutes(2 * TestTime.scale)))
 struct PictureCommandTests {
-    func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) {
-        let terminal = Terminal.capture()
-        let status = await BookruleCLI.run(words, terminal: terminal)
-        return (status, terminal.output, terminal.errors)
-    }
+    func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) { await runCommand(words) }
 
     /// The source and its saved pages in a new directory.
     func savedSite() throws -> String {

@@ -12,11 +12,7 @@ private let textSource = """
 
 @Suite("bookrule chapter and rules test with the library's replace rules")
 struct ReplaceRuleCommandTests {
-    func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) {
-        let terminal = Terminal.capture()
-        let status = await BookruleCLI.run(words, terminal: terminal)
-        return (status, terminal.output, terminal.errors)
-    }
+    func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) { await runCommand(words) }
 
     @Test("chapter applies the library's rules to the title and text (not to picture lines); --no-replace shows the raw text; --book scopes")
     func chapterAppliesReplaceRules() async throws {

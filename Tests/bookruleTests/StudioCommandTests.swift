@@ -6,11 +6,7 @@ import TestSupport
 
 @Suite("bookrule studio on the command line", .timeLimit(.minutes(2 * TestTime.scale)))
 struct StudioCommandTests {
-    func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) {
-        let terminal = Terminal.capture()
-        let status = await BookruleCLI.run(words, terminal: terminal)
-        return (status, terminal.output, terminal.errors)
-    }
+    func run(_ words: [String]) async -> (status: Int32, output: String, errors: String) { await runCommand(words) }
 
     @Test("Bad flags are usage errors (exit 2) that say what to give")
     func usageErrors() async {
