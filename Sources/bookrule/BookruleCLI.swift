@@ -22,7 +22,8 @@ enum BookruleCLI {
       switch    Move a saved book to another source, keeping saved chapters (dry run without --yes)
       update    Fetch only the new chapters of saved books (--all for every book), with a summary table
       export    Write a saved book as EPUB or TXT
-      rules     Import, list and test replace rules (Legado's replaceRule JSON), which export applies
+      rules     Import, list and test replace rules (Legado's replaceRule JSON), which export, fetch and
+                chapter apply
       library   List saved books, or remove one
       test      Check sources against their recorded fixtures, rule by rule
       lint      Check source files without fetching anything

@@ -25,6 +25,9 @@ enum ExitStatus: Int32 {
         case EngineError.unusableRules, EngineError.missingRule: self = .cannotRun
         case LibraryError.notALibrary, LibraryError.newerSchema, LibraryError.cannotCreateDirectory: self = .cannotRun
         case ExportError.unusableDirectory, ExportError.outsideDirectory: self = .cannotRun
+        // A rules file that cannot be read or is not rules; keeping the library's own rules is work that failed.
+        case ReplaceRuleError.cannotStore: self = .workFailed
+        case is ReplaceRuleError: self = .cannotRun
         default: self = .workFailed
         }
     }

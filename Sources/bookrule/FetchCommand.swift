@@ -34,7 +34,7 @@ enum FetchCommand {
     \(LibraryAccess.help)  --txt, --epub       Export the book when the download ends (both: both files)
       -o PATH             Export file or directory (a directory with both formats; default: the title in
                           the current directory)
-    \(LibraryAccess.convertHelp)\(OfflinePages.help)
+    \(LibraryAccess.convertHelp)\(LibraryAccess.replaceHelp)\(OfflinePages.help)
       --record HAR        Keep every exchange of this run in a HAR file (for fixtures)
       --json              Progress as JSON lines on stdout
       -h, --help          Show this help
@@ -50,7 +50,8 @@ enum FetchCommand {
                 words,
                 valueOptions: FetchOptions.valueNames.union(["--source", "--source-name", "--search", "--pick", "--from", "--to",
                                                              "--library", "-o", "--record", "--convert", "--mirrors", "--sample"]).union(OfflinePages.valueNames),
-                flagOptions: FetchOptions.flagNames.union(["--help", "--txt", "--epub", "--json", "--verify"]))
+                flagOptions: FetchOptions.flagNames.union(["--help", "--txt", "--epub", "--json", "--verify", "--no-replace",
+                                                           "--explain"]))
         } catch {
             terminal.error(UsageMessage.text(error, command: "fetch"))
             return 2

@@ -1,8 +1,8 @@
 import BookRule
 import Foundation
 
-/// `bookrule rules`: the library's replace rules (Legado's `replaceRule` JSON), which `export` applies to
-/// the titles and text it writes (never to the saved text).
+/// `bookrule rules`: the library's replace rules (Legado's `replaceRule` JSON), which `export`, `fetch --epub`/
+/// `--txt` and `chapter` apply to the titles and text they write (never to the saved text).
 enum RulesCommand {
     static let help = """
     Usage: bookrule rules import FILE… [--library PATH]
@@ -10,7 +10,8 @@ enum RulesCommand {
            bookrule rules test RULE TEXT [--title] [--explain] [--library PATH]
            bookrule rules remove N [--library PATH]
 
-    Replace rules change what `bookrule export` writes, as Legado's replace rules change what it shows: after
+    Replace rules change what `bookrule export` (and `fetch --epub`/`--txt`, and `chapter`) writes, as Legado's
+    replace rules change what it shows: after
     the --convert conversion, each enabled rule whose scope covers the book (empty scope: every book; otherwise
     the scope must contain the book's name or its source URL, and excludeScope must not) runs over the chapter
     titles (scopeTitle) or text (scopeContent), in ascending order. The library's saved text never changes.
@@ -97,10 +98,7 @@ enum RulesCommand {
             return 2
         } catch let error as ReplaceRuleError {
             terminal.error("error: \(error)")
-            switch error {
-            case .cannotStore: return 1
-            default: return 2
-            }
+            return ExitStatus(for: error).code
         } catch {
             terminal.error("error: \(ErrorHint.message(error))")
             return 1

@@ -61,8 +61,10 @@ enum SourceCommand {
         do {
             arguments = try CommandLineArguments(
                 words, valueOptions: FetchOptions.valueNames.union(OfflinePages.valueNames)
-                    .union(["--source", "--source-name", "--record", "--page", "--next", "--book", "--library"]),
-                flagOptions: FetchOptions.flagNames.union(["--help", "--json", "--toc-url", "--no-replace", "--explain"]))
+                    .union(["--source", "--source-name", "--record", "--page", "--next"])
+                    .union(command == "chapter" ? ["--book", "--library"] : []),
+                flagOptions: FetchOptions.flagNames.union(["--help", "--json", "--toc-url"])
+                    .union(command == "chapter" ? ["--no-replace", "--explain"] : []))
         } catch {
             terminal.error(UsageMessage.text(error, command: command))
             return 2

@@ -11,6 +11,13 @@ import TestSupport
 
 @Suite("Replace rules (Legado's replaceRule JSON) applied to exports, never to saved text")
 struct ReplaceRuleTests {
+    @Test("a library given as a bare file name keeps its rules and script cache in the current directory, not in /")
+    func bareLibraryNameStaysInTheCurrentDirectory() {
+        #expect(ReplaceRuleSet.path(forLibraryAt: "lib.sqlite") == "./replace-rules.json")
+        #expect(LibraryStore.scriptCacheDirectory(forLibraryAt: "lib.sqlite") == "./script-cache")
+        #expect(ReplaceRuleSet.path(forLibraryAt: "/x/lib.sqlite") == "/x/replace-rules.json")
+    }
+
     static let sourceURL = "http://127.0.0.9"
 
     /// A library with one book of two saved chapters.

@@ -65,4 +65,28 @@ struct ReplaceRuleCommandTests {
         #expect(missing.status == 2)
         #expect(missing.errors.contains("there is no replace rule 9"))
     }
+
+    @Test("a rules file that cannot be read (missing, a directory) is a file the command cannot use: exit 2, named")
+    func unreadableRulesFileExitsTwo() async throws {
+        let scratch = try ScratchDirectory("replace-cli")
+        let library = scratch.path + "/library.sqlite"
+        let missing = await run(["rules", "import", scratch.path + "/none.json", "--library", library])
+        #expect(missing.status == 2)
+        #expect(missing.errors.contains(scratch.path + "/none.json: cannot be read"), "\(missing.errors)")
+        let directory = await run(["rules", "import", scratch.path, "--library", library])
+        #expect(directory.status == 2, "\(directory.errors)")
+    }
+
+    @Test("fetch takes --no-replace and --explain, as export and chapter do, and its help lists them")
+    func fetchTakesTheReplaceFlags() async throws {
+        let help = await run(["fetch", "--help"])
+        #expect(help.output.contains("--no-replace") && help.output.contains("--explain"))
+        // Parsed, not refused as unknown: the run stops later, at the missing --source.
+        let result = await run(["fetch", "--no-replace", "--explain", "https://x.test/book/1/"])
+        #expect(!result.errors.contains("unknown option"), "\(result.errors)")
+        #expect(result.errors.contains("--source"), "\(result.errors)")
+        // The flags of chapter's replace rules are chapter's alone.
+        let toc = await run(["toc", "--source", "x.json", "--no-replace", "https://x.test/book/1/"])
+        #expect(toc.status == 2 && toc.errors.contains("--no-replace"), "\(toc.errors)")
+    }
 }

@@ -8,6 +8,8 @@ public enum ReplaceRuleError: Error, Equatable, CustomStringConvertible {
     case invalidRule(path: String, field: String, reason: String)
     /// A rule's regular expression does not compile.
     case invalidPattern(rule: String, reason: String)
+    /// A rules file to import cannot be read (missing, not a regular file, too large).
+    case unreadable(path: String, reason: String)
     /// The rules file beside the library cannot be read or written.
     case cannotStore(path: String, reason: String)
     /// `remove N` named no rule.
@@ -24,6 +26,8 @@ public enum ReplaceRuleError: Error, Equatable, CustomStringConvertible {
             return "\(path).\(field): \(reason)"
         case let .invalidPattern(rule, reason):
             return "replace rule \"\(rule)\": \(reason)"
+        case let .unreadable(path, reason):
+            return "\(path): cannot be read: \(reason)"
         case let .cannotStore(path, reason):
             return "\(path): cannot keep the replace rules (\(reason)); check the library directory's permissions"
         case let .noSuchRule(number, count):

@@ -15,7 +15,7 @@ public struct ReplaceRuleSet: Sendable, Equatable {
 
     /// Where the replace rules of the library at `libraryPath` are kept.
     public static func path(forLibraryAt libraryPath: String) -> String {
-        (libraryPath as NSString).deletingLastPathComponent + "/replace-rules.json"
+        LibraryStore.folder(ofLibraryAt: libraryPath) + "/replace-rules.json"
     }
 
     /// The rules kept at `path`; none when the file does not exist.
@@ -45,9 +45,10 @@ public struct ReplaceRuleSet: Sendable, Equatable {
     public static func parse(file path: String) throws(ReplaceRuleError) -> (rules: [ReplaceRule], warnings: [String]) {
         let bytes: [UInt8]
         do {
-            bytes = try LocalFile.read(path)
+            // A rules file is small; a FIFO or a device is refused before it is opened.
+            bytes = try LocalFile.readRegularFile(path, limit: 32 * 1024 * 1024)
         } catch {
-            throw .cannotStore(path: path, reason: error.reason)
+            throw .unreadable(path: path, reason: error.reason)
         }
         let root: JSONNode
         do {

@@ -114,7 +114,11 @@ extension LibraryStore {
     public var mediaRoot: String { directory + "/media" }
 
     /// The folder the database is in.
-    var directory: String {
+    var directory: String { Self.folder(ofLibraryAt: path) }
+
+    /// The folder a library file is in: `.` for a bare file name (`--library lib.sqlite`), never `""`, whose
+    /// `"" + "/name"` would be a path in `/`.
+    public static func folder(ofLibraryAt path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
         return folder.isEmpty ? "." : folder
     }

@@ -1,5 +1,6 @@
 import Foundation
 import BookRuleEngine
+import BookRuleJSON
 
 extension LibraryStore {
     // MARK: - Rows
@@ -78,10 +79,7 @@ extension LibraryStore {
     }
 
     static func encodeVariables(_ variables: [String: String]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(variables) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        (try? JSONWriter.string(variables)) ?? "{}"
     }
 
     static func decodeVariables(_ text: String) -> [String: String] {

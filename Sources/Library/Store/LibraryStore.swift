@@ -41,7 +41,7 @@ public final class LibraryStore: Sendable {
     /// Where the scripts of sources keep their `cache` and `source.setVariable` values for the library at
     /// `path`: `script-cache/` beside it, one JSON file per source.
     public static func scriptCacheDirectory(forLibraryAt path: String) -> String {
-        (path as NSString).deletingLastPathComponent + "/script-cache"
+        folder(ofLibraryAt: path) + "/script-cache"
     }
 
     /// Opens the library at `path`, creating it (and its parent directories) when missing and bringing an older
