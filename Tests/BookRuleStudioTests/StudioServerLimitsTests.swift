@@ -38,7 +38,9 @@ struct StudioServerLimitsTests {
         let started = ContinuousClock.now
         let answer = try await workspace.get("/api/state")
         #expect(answer.status == 200)
-        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(5)))
+        // Before, the answer was a refusal for 60 s; the bound leaves room for a suite that shares two cores
+        // (one run took 29 s at a time scale of 4 while the whole suite and seven builds ran beside it).
+        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(15)))
         try RawHTTP.sendAll(trickle, Array("E".utf8))
         #expect(try await workspace.get("/api/state").status == 200)
     }
