@@ -161,11 +161,7 @@ package enum ObfuscatedText {
     private static func styleRules(in document: HTMLDocument) -> [StyleRule] {
         var rules: [StyleRule] = []
         for node in elements("//style/text()", in: document) {
-            var css = node.stringValue
-            while let open = css.range(of: "/*") {
-                let close = css.range(of: "*/", range: open.upperBound..<css.endIndex)?.upperBound ?? css.endIndex
-                css.removeSubrange(open.lowerBound..<close)
-            }
+            let css = withoutComments(node.stringValue)
             var prelude = ""
             var index = css.startIndex
             while index < css.endIndex {
@@ -190,6 +186,35 @@ package enum ObfuscatedText {
             }
         }
         return rules
+    }
+
+    /// `css` with its `/* … */` comments dropped, an unterminated one to the end, in one forward pass: a style
+    /// of a million comments must not be rescanned once per comment.
+    static func withoutComments(_ css: String) -> String {
+        let bytes = Array(css.utf8)
+        var kept: [UInt8] = []
+        kept.reserveCapacity(bytes.count)
+        var index = 0
+        var inComment = false
+        while index < bytes.count {
+            let pair = index + 1 < bytes.count ? (bytes[index], bytes[index + 1]) : (bytes[index], 0)
+            if inComment {
+                if pair == (UInt8(ascii: "*"), UInt8(ascii: "/")) {
+                    inComment = false
+                    index += 2
+                } else {
+                    index += 1
+                }
+            } else if pair == (UInt8(ascii: "/"), UInt8(ascii: "*")) {
+                inComment = true
+                index += 2
+            } else {
+                kept.append(bytes[index])
+                index += 1
+            }
+        }
+        // Both delimiters are ASCII, so no multi-byte character is split.
+        return String(decoding: kept, as: UTF8.self)
     }
 
     /// The value of the last `name:` declaration in `body`.

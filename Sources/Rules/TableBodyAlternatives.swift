@@ -19,11 +19,24 @@
 enum TableBodyAlternatives {
     /// At most this many `tbody` steps in one path get alternatives (each doubles the branches).
     private static let maximumSteps = 4
+    /// The longest rewritten expression, in UTF-8 bytes. The step cap is per path, and a bracketed part is
+    /// rewritten before being copied into each of its path's variants, so nesting multiplies: without a bound on
+    /// the whole, a rule of 150 characters grows to tens of megabytes. Beyond it the rule stays as written.
+    static let maximumLength = 64 * 1024
 
-    /// `expression` with every `tbody` step made optional; the same text when it has none.
+    /// Thrown inside the rewrite once its output would pass `maximumLength`.
+    private struct TooLong: Error {}
+
+    /// `expression` with every `tbody` step made optional; the same text when it has none, or when the
+    /// alternatives would make it longer than `maximumLength`.
     static func rewrite(_ expression: String) -> String {
         guard expression.contains("tbody") else { return expression }
-        return render(tokens(Array(expression)))
+        return (try? rewritten(expression)) ?? expression
+    }
+
+    private static func rewritten(_ expression: String) throws -> String {
+        guard expression.contains("tbody") else { return expression }
+        return try render(tokens(Array(expression)))
     }
 
     private enum Token {
@@ -49,7 +62,7 @@ enum TableBodyAlternatives {
         }
     }
 
-    private static func tokens(_ characters: [Character]) -> [Token] {
+    private static func tokens(_ characters: [Character]) throws -> [Token] {
         var result: [Token] = []
         var index = 0
         while index < characters.count {
@@ -59,8 +72,8 @@ enum TableBodyAlternatives {
                 result.append(.literal(String(characters[index...end])))
                 index = end + 1
             } else if character == "[" || character == "(", let close = closing(characters, from: index) {
-                let inner = String(characters[(index + 1)..<close])
-                result.append(.group(String(character) + rewrite(inner) + String(characters[close])))
+                let inner = try rewritten(String(characters[(index + 1)..<close]))
+                result.append(.group(String(character) + inner + String(characters[close])))
                 index = close + 1
             } else {
                 result.append(.character(character))
@@ -92,7 +105,7 @@ enum TableBodyAlternatives {
         return nil
     }
 
-    private static func render(_ tokens: [Token]) -> String {
+    private static func render(_ tokens: [Token]) throws -> String {
         var output = ""
         var index = 0
         while index < tokens.count {
@@ -103,14 +116,15 @@ enum TableBodyAlternatives {
             }
             var end = index
             while end < tokens.count, tokens[end].isPathPart { end += 1 }
-            output += path(Array(tokens[index..<end]))
+            output += try path(Array(tokens[index..<end]))
             index = end
         }
+        guard output.utf8.count <= maximumLength else { throw TooLong() }
         return output
     }
 
     /// One location path: itself, or the union of its variants when it has `tbody` steps.
-    private static func path(_ tokens: [Token]) -> String {
+    private static func path(_ tokens: [Token]) throws -> String {
         var steps: [[Token]] = [[]]
         for token in tokens {
             if case .character("/") = token { steps.append([]) } else { steps[steps.count - 1].append(token) }
@@ -118,6 +132,8 @@ enum TableBodyAlternatives {
         let texts = steps.map { $0.map(\.text).joined() }
         let optional = steps.filter { tableStep(for: $0) != nil }.count
         guard optional > 0, optional <= maximumSteps else { return texts.joined(separator: "/") }
+        // Each variant copies every step's text: refuse before building them.
+        guard texts.reduce(0, { $0 + $1.utf8.count }) << optional <= maximumLength else { throw TooLong() }
         return "(" + variants(steps, texts, from: 0).map { $0.joined(separator: "/") }.joined(separator: " | ") + ")"
     }
 

@@ -42,6 +42,13 @@ struct ObfuscatedTextTests {
             <body><h1 class="logo">书站名称书站名称</h1><div id="c"><p>他走进了房间，看见桌上放着一封信。</p></div></body></html>
             """,
         "https://f.test/plain.html": "<div id='c'><p>他走进了房间，看见桌上放着一封信。</p></div>",
+        "https://f.test/comments.html": """
+            <html><head><style>\(String(repeating: "/**/ ", count: 200_000))
+            @font-face { font-family: read; src: url(/read.woff2); } /* a comment
+            .c { font-family: read; } */ #c { font-family: read; } /* unterminated
+            </style></head>
+            <body><div id="c"><p>他走进了房间，看见桌上放着一封信。</p></div></body></html>
+            """,
     ])
 
     func warnings(_ page: String) async throws -> [String] {
@@ -73,6 +80,22 @@ struct ObfuscatedTextTests {
             + "(https://f.test/read.woff2) the page loads with @font-face; such fonts often show other letters than "
             + "the characters the page holds, so the text may be scrambled"])
         #expect(try await self.warnings("inline.html").first?.contains("\"secret\" (/s.ttf)") == true)
+    }
+
+    /// Text kept between the comments made the old search from the start quadratic.
+    @Test("a style of 200,000 comments is read in one pass, and its @font-face font on the content is still warned")
+    func manyCommentsReadInOnePass() async throws {
+        let start = ContinuousClock.now
+        let warnings = try await warnings("comments.html")
+        #expect(ContinuousClock.now - start < TestTime.bound(.seconds(10)))
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("\"read\" (/read.woff2)") == true)
+    }
+
+    @Test("CSS comments are dropped, an unterminated one to the end, and text around them is kept")
+    func commentsDropped() {
+        #expect(ObfuscatedText.withoutComments("a/* x */b/**/c/*/d*/e/* open") == "abce")
+        #expect(ObfuscatedText.withoutComments("字/*注*/体 */") == "字体 */")
     }
 
     @Test("a web font used only outside the content, and a page without web fonts, give no warning")
