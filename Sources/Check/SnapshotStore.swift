@@ -1,4 +1,5 @@
 import Foundation
+import BookRuleHTTP
 import BookRuleJSON
 
 /// Reads, compares and writes `expected.json` snapshots.
@@ -8,15 +9,13 @@ public enum SnapshotStore {
         try JSONWriter.bytes(snapshot, style: .pretty)
     }
 
-    /// Compares `snapshot` with the one stored at `path`; nil when nothing is stored there.
+    /// Compares `snapshot` with the one stored at `path`; nil when nothing is stored there. The stored file is
+    /// a fixture file: it must be a regular file inside its directory (`FixtureFile`), so a FIFO is refused
+    /// instead of blocking the run and a symbolic link out is refused instead of showing its target in the diff.
     public static func compare(_ snapshot: Snapshot, withFileAt path: String) throws -> SnapshotComparison? {
-        let stored: [UInt8]
-        do {
-            stored = try LocalFile.read(path)
-        } catch {
-            if !FileManager.default.fileExists(atPath: path) { return nil }
-            throw error
-        }
+        let (directory, name) = split(path)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let stored = try FixtureFile.read(name, in: try FixtureFile.directory(directory))
         let current = try encode(snapshot)
         if stored == current { return SnapshotComparison(path: path, matches: true, diff: []) }
         // A snapshot written in another layout (by hand, or by a bookrule whose JSON spacing differed) is
@@ -28,10 +27,22 @@ public enum SnapshotStore {
                                                  new: String(decoding: current, as: UTF8.self)))
     }
 
-    /// Writes `snapshot` to `path` atomically, creating its directory.
+    /// Writes `snapshot` to `path` atomically, creating its directory. A symbolic link at `path` is written
+    /// through only when it leads to a file inside the same directory; one leading out is refused.
     public static func write(_ snapshot: Snapshot, to path: String) throws {
-        if let slash = path.lastIndex(of: "/") { try LocalFile.makeDirectories(String(path[..<slash])) }
-        try LocalFile.writeAtomically(try encode(snapshot), to: path)
+        let (directory, name) = split(path)
+        try LocalFile.makeDirectories(directory)
+        let inside = try FixtureFile.directory(directory)
+        // A name that does not resolve (nothing there, or a dangling link) is replaced by the rename itself.
+        let target = FileManager.default.fileExists(atPath: path) ? try FixtureFile.resolve(name, in: inside) : inside + "/" + name
+        try LocalFile.writeAtomically(try encode(snapshot), to: target)
+    }
+
+    /// `path`'s directory and file name.
+    private static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
     }
 
     /// The changed region between two texts: the lines they share at the start and the end are left out

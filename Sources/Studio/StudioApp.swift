@@ -266,10 +266,10 @@ package final class StudioApp: Sendable {
     private func openPage(_ body: StudioRequestBody) throws -> StudioEvaluation.PageSummary {
         let step = try body.step()
         let relative = try body.string("file")
-        let path = try files.fixtureFile(relative)
         let url = try body.string("url")
         guard URLReference.isHTTP(url) else { throw StudioRefusal.badRequest("give the page's real http(s) URL (links resolve against it)") }
-        let saved = try SavedPage.read(path, url: url)
+        let file = try files.readFixtureFile(relative)
+        let saved = SavedPage(url: url, body: file.bytes, file: file.path)
         let page = try StudioPage(url: url, status: saved.status, origin: relative, bytes: saved.body, contentType: saved.contentType)
         session.setPage(page, for: step)
         session.addOpenedFile(saved)

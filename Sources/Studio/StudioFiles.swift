@@ -1,3 +1,5 @@
+import BookRuleHTTP
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,17 +22,15 @@ package struct StudioFiles: Sendable {
     /// Where the previous version of the source is kept when it is saved.
     package var backupPath: String? { sourcePath.map { $0 + ".bak" } }
 
-    /// The real path of `relative` inside the fixture directory, which must exist and be a regular file there.
+    /// The real path of `relative` inside the fixture directory, which must exist and be a regular file there
+    /// (`FixtureFile`'s confinement, the one the checks use).
     package func fixtureFile(_ relative: String) throws(StudioRefusal) -> String {
-        guard let fixtureDirectory else { throw .forbidden("there is no fixture directory (give one with --fixtures)") }
-        guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.utf8.contains(0) else {
-            throw .forbidden("\"\(relative)\" is not a path inside the fixture directory")
-        }
-        guard let resolved = Self.realPath(fixtureDirectory + "/" + relative) else {
-            throw .notFound("\(relative) does not exist in the fixture directory")
-        }
-        guard Self.isInside(resolved, directory: fixtureDirectory) else {
-            throw .forbidden("\(relative) leads outside the fixture directory")
+        let directory = try requireFixtureDirectory()
+        let resolved: String
+        do {
+            resolved = try FixtureFile.resolve(relative, in: directory)
+        } catch {
+            throw Self.refusal(error)
         }
         var info = stat()
         guard stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
@@ -39,9 +39,25 @@ package struct StudioFiles: Sendable {
         return resolved
     }
 
-    /// A file of `directory` (a real path) named `name`, checked to stay in it: not `..`, no `/`.
-    package static func isInside(_ path: String, directory: String) -> Bool {
-        path.hasPrefix(directory.hasSuffix("/") ? directory : directory + "/")
+    /// The real path and the bytes of `relative` inside the fixture directory: a regular file of at most
+    /// `FixtureFile.sizeLimit` bytes, checked before it is opened, so a FIFO or a huge file cannot wedge the studio.
+    package func readFixtureFile(_ relative: String) throws(StudioRefusal) -> (path: String, bytes: [UInt8]) {
+        let directory = try requireFixtureDirectory()
+        do {
+            return (try FixtureFile.resolve(relative, in: directory), try FixtureFile.read(relative, in: directory))
+        } catch {
+            throw Self.refusal(error)
+        }
+    }
+
+    private func requireFixtureDirectory() throws(StudioRefusal) -> String {
+        guard let fixtureDirectory else { throw .forbidden("there is no fixture directory (give one with --fixtures)") }
+        return fixtureDirectory
+    }
+
+    private static func refusal(_ error: FixtureFileError) -> StudioRefusal {
+        if case .cannotRead(let path, _) = error, realPath(path) == nil { return .notFound(error.description) }
+        return .forbidden(error.description)
     }
 
     /// `realpath(3)`, or nil when the path does not exist.

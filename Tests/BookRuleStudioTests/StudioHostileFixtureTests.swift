@@ -37,4 +37,31 @@ struct StudioHostileFixtureTests {
         #expect(refusal.contains("../secret.txt: refused: it leads to "), "\(refusal)")
         #expect(!refusal.contains("SECRET"))
     }
+
+    @Test("opening a FIFO or a sparse file over 32 MiB of the fixture directory is refused with its reason, and the next page still opens")
+    func openingFIFOOrHugeFileIsRefusedWithoutWedgingTheStudio() async throws {
+        let workspace = try StudioWorkspace()
+        let fifo = workspace.fixtureDirectory + "/pipe.html"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let watchdog = FIFOWatchdog(fifo)
+        defer { watchdog.disarm() }
+        let huge = workspace.fixtureDirectory + "/huge.html"
+        #expect(FileManager.default.createFile(atPath: huge, contents: Data("<p>".utf8)))
+        #expect(truncate(huge, off_t(FixtureFile.sizeLimit) + 1) == 0)
+
+        func open(_ file: String) async throws -> RawHTTP.Response {
+            try await workspace.post("/api/page", "{\"step\": \"toc\", \"file\": \"\(file)\", \"url\": \"https://www.example.com/novel/5/all.html\"}")
+        }
+        let piped = try await open("pipe.html")
+        #expect(piped.status == 403)
+        let pipeError = try StudioEvaluationTests.object(piped)["error"] as? String ?? ""
+        #expect(pipeError.contains("pipe.html") && pipeError.contains("not a regular file"), "\(pipeError)")
+
+        let large = try await open("huge.html")
+        #expect(large.status == 403)
+        let largeError = try StudioEvaluationTests.object(large)["error"] as? String ?? ""
+        #expect(largeError.contains("huge.html: cannot read: larger than 32 MiB"), "\(largeError)")
+
+        #expect(try await open("toc.html").status == 200)
+    }
 }
