@@ -38,9 +38,10 @@ struct StudioServerLimitsTests {
         let started = ContinuousClock.now
         let answer = try await workspace.get("/api/state")
         #expect(answer.status == 200)
-        // Before, the answer was a refusal for 60 s; the bound leaves room for a suite that shares two cores
-        // (one run took 29 s at a time scale of 4 while the whole suite and seven builds ran beside it).
-        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(15)))
+        // Before, the answer was a refusal (status above) for the 60 s the slots stayed taken. Alone this takes
+        // milliseconds, also beside two busy loops; while the whole suite runs beside two busy loops it took up to
+        // 21 s (docs/testing.md: cause not found), so the bound is half the old lock-out.
+        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(30)))
         try RawHTTP.sendAll(trickle, Array("E".utf8))
         #expect(try await workspace.get("/api/state").status == 200)
     }
