@@ -40,7 +40,7 @@ struct StudioServerLimitsTests {
         #expect(answer.status == 200)
         // Before, the answer was a refusal (status above) for the 60 s the slots stayed taken. Alone this takes
         // milliseconds, also beside two busy loops; while the whole suite runs beside two busy loops it took up to
-        // 21 s (docs/testing.md: cause not found), so the bound is half the old lock-out.
+        // 21 s (docs/testing.md, cause not found), so the bound is half the old lock-out.
         #expect(ContinuousClock.now - started < TestTime.bound(.seconds(30)))
         try RawHTTP.sendAll(trickle, Array("E".utf8))
         #expect(try await workspace.get("/api/state").status == 200)
