@@ -330,6 +330,8 @@ struct FaultServerTests {
         await #expect(throws: HTTPTransportError.self) {
             _ = try await Self.transport().send(HTTPRequest(url: url))
         }
-        #expect(started.duration(to: .now) < TestTime.bound(.seconds(2)))
+        // Refused, not left hanging until the transport's 10 s: half that is the bound (2 s was once missed by
+        // 0.35 s with the whole suite on two cores).
+        #expect(started.duration(to: .now) < TestTime.bound(.seconds(5)))
     }
 }
