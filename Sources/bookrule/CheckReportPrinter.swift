@@ -84,14 +84,17 @@ struct CheckReportPrinter {
     /// The table after many sources: one line each, then the totals.
     static func summary(_ reports: [CheckReport], style: TextStyle, to terminal: Terminal) {
         terminal.print("")
-        let width = min(40, reports.map(\.source.count).max() ?? 10)
+        // Names are measured in terminal columns: a Chinese source name takes two per character.
+        let width = min(40, reports.map { DisplayWidth.columns($0.source) }.max() ?? 10)
         for report in reports {
             let verdict = report.passed ? style.green("PASS") : style.red("FAIL")
             let failed = report.steps.filter { $0.status == .failed }.map(\.name)
                 + (report.snapshotComparison?.matches == false ? ["snapshot"] : [])
-            let name = report.source.count > width ? String(report.source.prefix(width - 1)) + "…" : report.source
+            let name = DisplayWidth.columns(report.source) > width
+                ? DisplayWidth.prefix(report.source, columns: width - 1) + "…" : report.source
+            let padded = name + String(repeating: " ", count: max(0, width - DisplayWidth.columns(name)))
             let kind = report.failure.map { " (\($0))" } ?? ""
-            let line = "\(verdict)  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(failed.isEmpty ? "" : "failed: " + failed.joined(separator: ", ") + kind)"
+            let line = "\(verdict)  \(padded)  \(failed.isEmpty ? "" : "failed: " + failed.joined(separator: ", ") + kind)"
             terminal.print(line.trimmingTrailingSpaces())
         }
         let passed = reports.filter(\.passed).count

@@ -123,6 +123,31 @@ struct TestCommandTests {
         #expect((try? XMLDocument(xmlString: xml, options: [])) != nil)
     }
 
+    @Test("the summary table lines up Chinese source names by terminal columns, not characters")
+    func summaryAlignsWideNames() {
+        func report(_ name: String) -> CheckReport {
+            CheckReport(source: name, sourceURL: "https://x.test", origin: "x.json", steps: [], snapshot: Snapshot(),
+                        snapshotComparison: nil, milliseconds: 1)
+        }
+        let terminal = Terminal.capture()
+        CheckReportPrinter.summary([report("笔趣阁"), report("abc"), report("全本小说网")], style: TextStyle(colour: false),
+                                   to: terminal)
+        let lines = terminal.output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("PASS") }
+        #expect(lines == ["PASS  笔趣阁", "PASS  abc", "PASS  全本小说网"])
+        // A failed one: its "failed:" column starts at the same terminal column whatever the name.
+        let failing = StepReport(name: "toc", status: .failed, error: nil, requests: [], rules: [], checks: [], milliseconds: 1)
+        func failed(_ name: String) -> CheckReport {
+            CheckReport(source: name, sourceURL: "https://x.test", origin: "x.json", steps: [failing], snapshot: Snapshot(),
+                        snapshotComparison: nil, milliseconds: 1)
+        }
+        let table = Terminal.capture()
+        CheckReportPrinter.summary([failed("笔趣阁"), failed("abcdef")], style: TextStyle(colour: false), to: table)
+        let columns = table.output.split(separator: "\n").filter { $0.contains("failed:") }.map { line in
+            DisplayWidth.columns(line[..<(line.range(of: "failed:")?.lowerBound ?? line.endIndex)])
+        }
+        #expect(columns.count == 2 && columns[0] == columns[1], "\(table.output)")
+    }
+
     static let corpus = "\(repositoryRoot)/../shared/corpus/legado"
 
     @Test("lint gives a verdict for each of 300 corpus sources in well under 10 s of CPU time",
