@@ -54,7 +54,7 @@ let package = Package(
             ],
             path: "Sources/Script",
             // The helpers' JavaScript, compiled into the binary as bytes (ScriptPrelude).
-            resources: [.embedInCode("Prelude/prelude.js")]
+            resources: [.embedInCode("Prelude/prelude.js"), .embedInCode("Prelude/allocation-guards.js")]
         ),
         .target(
             name: "BookRuleHTTP", dependencies: ["BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "CCurl", "CPSL"], path: "Sources/HTTP"

@@ -8,57 +8,9 @@
 /// character (JavaScriptCore's 8-bit strings; a 16-bit string may reach twice the limit) and 8 bytes per
 /// array slot.
 enum AllocationGuards {
-    /// The guards' source for a runtime whose heap limit is `heapLimit` bytes.
+    /// The guards' source for a runtime whose heap limit is `heapLimit` bytes: `Prelude/allocation-guards.js`
+    /// (embedded at build time, as the prelude is), called with the limit.
     static func source(heapLimit: Int) -> String {
-        """
-        (function (limit) {
-            'use strict';
-            const mib = Math.floor(limit / 1048576);
-            function refuse(name, bytes) {
-                const error = new RangeError(name + ' would make about ' + Math.ceil(bytes / 1048576)
-                    + ' MiB at once, more than the script\\'s ' + mib + ' MiB heap limit');
-                // The line is this file's, not the snippet's: leave it out of the message.
-                delete error.line;
-                delete error.column;
-                throw error;
-            }
-            function integer(value, fallback) {
-                const number = Math.trunc(Number(value));
-                return Number.isFinite(number) ? number : fallback;
-            }
-            function wrap(owner, name, size) {
-                const original = owner[name];
-                if (typeof original !== 'function') return;
-                const guarded = {
-                    [name](...args) {
-                        const bytes = size(this, args);
-                        if (bytes > limit) refuse(name, bytes);
-                        return original.apply(this, args);
-                    }
-                }[name];
-                Object.defineProperty(owner, name, { value: guarded, writable: true, configurable: true, enumerable: false });
-            }
-            const stringLength = (value) => (value === null || value === undefined) ? 0 : String(value).length;
-            wrap(String.prototype, 'repeat', (self, args) => stringLength(self) * Math.max(0, integer(args[0], 0)));
-            wrap(String.prototype, 'padStart', (self, args) => integer(args[0], 0));
-            wrap(String.prototype, 'padEnd', (self, args) => integer(args[0], 0));
-            function span(self, args, first) {
-                const length = Math.max(0, integer(self && self.length, 0));
-                const clamp = (value, fallback) => {
-                    const index = integer(value, fallback);
-                    return index < 0 ? Math.max(length + index, 0) : Math.min(index, length);
-                };
-                const start = clamp(args[first], 0);
-                const end = args[first + 1] === undefined ? length : clamp(args[first + 1], length);
-                return Math.max(0, end - start);
-            }
-            wrap(Array.prototype, 'fill', (self, args) => span(self, args, 1) * 8);
-            wrap(Array.prototype, 'join', (self, args) => {
-                const length = Math.max(0, integer(self && self.length, 0));
-                const separator = args[0] === undefined ? 1 : stringLength(args[0]);
-                return Math.max(0, length - 1) * separator;
-            });
-        })(\(heapLimit));
-        """
+        String(decoding: PackageResources.allocation_guards_js, as: UTF8.self) + "(\(heapLimit));"
     }
 }
