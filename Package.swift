@@ -101,7 +101,19 @@ let package = Package(
             path: "Sources/Studio",
             resources: [.copy("Assets")]
         ),
-        .executableTarget(name: "bookrule", dependencies: ["BookRule", "BookRuleStudio", "BookRuleLocking", "CWideCharacter"]),
+        // `bookrule serve`: the reading server Legado's web client runs against (docs/serve.md): HTTP and WebSocket
+        // over the library, every site request through the one polite fetcher. Not in the umbrella, as the studio.
+        .target(
+            name: "BookRuleServe",
+            dependencies: ["BookRuleLocking",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleScript",
+                "BookRuleEngine", "BookRuleLibrary", "BookRuleStudio", "CMicroHTTPD", "CCrypto",
+            ],
+            path: "Sources/Serve"
+        ),
+        .executableTarget(
+            name: "bookrule", dependencies: ["BookRule", "BookRuleStudio", "BookRuleServe", "BookRuleLocking", "CWideCharacter"]
+        ),
         .target(
             name: "BookRuleFuzzEntryPoints",
             dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules", "BookRuleStudio"],
@@ -173,6 +185,13 @@ let package = Package(
         ),
         .testTarget(
             name: "BookRuleStudioTests", dependencies: ["BookRuleLocking", "BookRuleDocument", "BookRuleHTTP", "BookRuleStudio", "TestSupport"]
+        ),
+        .testTarget(
+            name: "BookRuleServeTests",
+            dependencies: [
+                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary",
+                "BookRuleStudio", "BookRuleServe", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "bookruleTests",
