@@ -38,6 +38,7 @@ Site "allinone" (UTF-8 declared only in the Content-Type header, plain text-only
 import argparse
 import html
 import random
+import re
 import sys
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -370,11 +371,36 @@ class AllInOneSite:
 SITES = {"gbk": GBKSite(), "utf8": UTF8Site(), "allinone": AllInOneSite()}
 
 
+def cover_png(seed):
+    """A 60x80 one-colour PNG standing for a book's cover (its colour from the book id), built with zlib."""
+    import struct
+    import zlib
+    width, height = 60, 80
+    colour = bytes(((seed * 67) % 256, (seed * 131) % 256, (seed * 199) % 256))
+    rows = b"".join(b"\x00" + colour * width for _ in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
 def make_handler(site):
     class Handler(BaseHTTPRequestHandler):
         def handle_any(self, method):
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
+            cover = re.fullmatch(r"/(?:img|cover)/(\d+)\.jpg", self.path)
+            if method == "GET" and cover:
+                # Every site's covers (the pages link /img/<id>.jpg or /cover/<id>.jpg): a picture, so readers
+                # and `bookrule serve`'s shelf show one.
+                data = cover_png(int(cover.group(1)))
+                self.send_response(200)
+                self.send_header("Content-Type", "image/png")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                return
             status, html = site.route(method, self.path, body)
             data = (html or "<html><body>not found</body></html>").encode(site.charset)
             self.send_response(status)
