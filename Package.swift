@@ -99,7 +99,12 @@ let package = Package(
                 "CMicroHTTPD",
             ],
             path: "Sources/Studio",
-            resources: [.copy("Assets")]
+            // The page's files, compiled into the binary as bytes (StudioAssets): an installed bookrule has no
+            // resource folder beside it.
+            resources: [
+                .embedInCode("Assets/index.html"), .embedInCode("Assets/studio.js"), .embedInCode("Assets/studio.css"),
+                .embedInCode("Assets/frame.css"),
+            ]
         ),
         // `bookrule serve`: the reading server Legado's web client runs against (docs/serve.md): HTTP and WebSocket
         // over the library, every site request through the one polite fetcher. Not in the umbrella, as the studio.

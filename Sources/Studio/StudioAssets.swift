@@ -1,9 +1,10 @@
 import BookRuleJSON
 import Foundation
 
-/// The studio's page files (HTML, CSS, JavaScript from `Sources/Studio/Assets`, copied next to the executable
-/// by SwiftPM as a resource bundle) and the CodeMirror files Debian's `libjs-codemirror` installs, all read
-/// once at start and served from memory by name: no request names a path on disk, so none can reach one.
+/// The studio's page files (HTML, CSS, JavaScript from `Sources/Studio/Assets`, compiled into the binary by
+/// SwiftPM's `.embedInCode`, so an installed or copied `bookrule` needs no resource folder beside it) and the
+/// CodeMirror files Debian's `libjs-codemirror` installs, read once at start and served from memory by name:
+/// no request names a path on disk, so none can reach one.
 package struct StudioAssets: Sendable {
     /// File contents by the name they are served under (`index.html`, `studio.js`, …).
     package let files: [String: [UInt8]]
@@ -27,19 +28,23 @@ package struct StudioAssets: Sendable {
     /// Where Debian installs CodeMirror.
     package static let debianCodeMirror = "/usr/share/javascript/codemirror"
 
-    /// Reads the files from `directory` (default: the resource bundle beside the executable, or
-    /// `BOOKRULE_STUDIO_ASSETS`) and CodeMirror from `codeMirrorDirectory`.
+    /// The page's files compiled into the binary, by the name they are served under.
+    static let embedded: [String: [UInt8]] = [
+        "index.html": PackageResources.index_html, "studio.js": PackageResources.studio_js,
+        "studio.css": PackageResources.studio_css, "frame.css": PackageResources.frame_css,
+    ]
+
+    /// The page's files from `directory` (or `BOOKRULE_STUDIO_ASSETS`: edit them without rebuilding), else the
+    /// ones compiled in; CodeMirror from `codeMirrorDirectory`.
     package static func load(directory: String? = nil, codeMirrorDirectory: String = debianCodeMirror) throws(StudioError) -> StudioAssets {
-        let candidates = directory.map { [$0] } ?? defaultDirectories()
-        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/index.html") }) else {
-            throw .missingAssets(searched: candidates)
-        }
-        var files: [String: [UInt8]] = [:]
-        for name in names {
-            do {
-                files[name] = try LocalFile.read(found + "/" + name)
-            } catch {
-                throw .missingAssets(searched: [found + "/" + name])
+        var files = embedded
+        if let found = directory ?? overrideDirectory() {
+            for name in names {
+                do {
+                    files[name] = try LocalFile.read(found + "/" + name)
+                } catch {
+                    throw .missingAssets(searched: [found + "/" + name])
+                }
             }
         }
         var codeMirror: [String: [UInt8]] = [:]
@@ -51,16 +56,10 @@ package struct StudioAssets: Sendable {
         return StudioAssets(files: files, codeMirror: codeMirror)
     }
 
-    /// `BOOKRULE_STUDIO_ASSETS`, then SwiftPM's resource bundle next to the running executable (where
-    /// `swift build` puts it for `bookrule` and for the test runner alike).
-    static func defaultDirectories() -> [String] {
-        var result: [String] = []
-        if let override = ProcessInfo.processInfo.environment["BOOKRULE_STUDIO_ASSETS"], !override.isEmpty { result.append(override) }
-        if let executable = StudioFiles.realPath("/proc/self/exe") {
-            let directory = String(executable[..<(executable.lastIndex(of: "/") ?? executable.endIndex)])
-            result.append(directory + "/bookrule_BookRuleStudio.resources/Assets")
-        }
-        return result
+    /// `BOOKRULE_STUDIO_ASSETS`, when set: a folder holding the page's files, read instead of the compiled ones.
+    static func overrideDirectory() -> String? {
+        guard let override = ProcessInfo.processInfo.environment["BOOKRULE_STUDIO_ASSETS"], !override.isEmpty else { return nil }
+        return override
     }
 
     /// The `Content-Type` for a file name.

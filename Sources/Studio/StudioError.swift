@@ -2,7 +2,7 @@
 public enum StudioError: Error, CustomStringConvertible, Sendable, Equatable {
     /// libmicrohttpd could not listen (the port is taken, or not allowed).
     case cannotListen(port: Int)
-    /// The studio's own page files were not found next to the executable.
+    /// A folder given for the studio's page files (`BOOKRULE_STUDIO_ASSETS`) lacks one of them.
     case missingAssets(searched: [String])
     /// The source file cannot be read.
     case unreadableSource(path: String, reason: String)
@@ -15,8 +15,8 @@ public enum StudioError: Error, CustomStringConvertible, Sendable, Equatable {
             return port == 0 ? "cannot listen on 127.0.0.1 (no free port?)"
                 : "cannot listen on 127.0.0.1:\(port): the port is in use or not allowed; pick another with --port, or 0 for any"
         case .missingAssets(let searched):
-            return "the studio's page files are missing (looked in \(searched.joined(separator: ", "))); rebuild bookrule, "
-                + "or set BOOKRULE_STUDIO_ASSETS to the Sources/Studio/Assets directory"
+            return "the studio's page files are missing (looked in \(searched.joined(separator: ", "))); point "
+                + "BOOKRULE_STUDIO_ASSETS at the Sources/Studio/Assets directory, or unset it to use the files built in"
         case .unreadableSource(let path, let reason):
             return "cannot read the source \(path): \(reason)"
         case .noRandomness(let reason):

@@ -20,10 +20,14 @@ struct StudioCommandTests {
         #expect(help.status == 0 && help.output.contains("127.0.0.1"))
     }
 
-    @Test("The built executable prints one line, the loopback URL with a 64-digit token, and serves it")
+    @Test("The executable, copied alone into another folder, prints the loopback URL with a 64-digit token and serves its page")
     func printsURL() async throws {
-        let executable = BuiltProducts.bookrule
-        try #require(FileManager.default.isExecutableFile(atPath: executable))
+        try #require(FileManager.default.isExecutableFile(atPath: BuiltProducts.bookrule))
+        // An installed bookrule has no SwiftPM resource folder beside it: the page must be in the binary.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let executable = directory + "/bookrule"
+        try FileManager.default.copyItem(atPath: BuiltProducts.bookrule, toPath: executable)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["studio", repositoryRoot + "/Sources-json/example-utf8.json", "--fixtures",
@@ -59,5 +63,8 @@ struct StudioCommandTests {
         #expect(String(decoding: state.body, as: UTF8.self).contains("示例 UTF-8 站"))
         let refused = try await fetcher.send(HTTPRequest(url: "http://127.0.0.1:\(port)/api/state"))
         #expect(refused.status == 403)
+        let page = try await fetcher.send(HTTPRequest(url: url))
+        #expect(page.status == 200)
+        #expect(String(decoding: page.body, as: UTF8.self).contains("studio.js"))
     }
 }
