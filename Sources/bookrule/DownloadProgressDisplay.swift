@@ -139,7 +139,7 @@ final class DownloadProgressDisplay: Sendable {
             }
             line += Self.size(progress.receivedBytes)
             if let total = progress.totalBytes { line += " / " + Self.size(total) }
-            if progress.bytesPerSecond > 0 { line += "  " + Self.size(Int64(progress.bytesPerSecond)) + "/s" }
+            if let rate = Self.wholeBytes(progress.bytesPerSecond), rate > 0 { line += "  " + Self.size(rate) + "/s" }
             line += "  " + name
             text += DisplayWidth.prefix(line, columns: width) + "\n"
         }
@@ -152,13 +152,18 @@ final class DownloadProgressDisplay: Sendable {
         lines > 0 ? "\u{1B}[\(lines)A\r\u{1B}[J" : ""
     }
 
+    /// A rate as whole bytes, nil when it is not a finite number an Int64 holds (converting one would trap).
+    static func wholeBytes(_ rate: Double) -> Int64? {
+        rate.isFinite ? Int64(exactly: rate.rounded(.down)) : nil
+    }
+
     /// One JSON line for `event`: `event`, `id`, `name`, and the event's fields.
     static func json(_ event: MediaDownloadEvent, name: String) -> String {
         var fields: [String: JSONValue] = ["id": .string(event.id), "name": .string(name)]
         func progress(_ value: MediaDownloadProgress) {
             fields["receivedBytes"] = ProgressDisplay.number(value.receivedBytes)
             if let total = value.totalBytes { fields["totalBytes"] = ProgressDisplay.number(total) }
-            fields["bytesPerSecond"] = ProgressDisplay.number(Int64(value.bytesPerSecond))
+            fields["bytesPerSecond"] = ProgressDisplay.number(Self.wholeBytes(value.bytesPerSecond) ?? 0)
         }
         switch event {
         case .queued:

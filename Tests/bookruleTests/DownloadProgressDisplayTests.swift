@@ -7,6 +7,17 @@ import Testing
 struct DownloadProgressDisplayTests {
     static let names = ["1": "a.mp3", "2": "b.jpg"]
 
+    @Test("A rate that is not a finite Int64 is shown as none instead of trapping in the conversion")
+    func unrepresentableRates() {
+        #expect(DownloadProgressDisplay.wholeBytes(2305.7) == 2305)
+        for rate in [Double.infinity, -.infinity, .nan, 1e30] {
+            #expect(DownloadProgressDisplay.wholeBytes(rate) == nil)
+            let line = DownloadProgressDisplay.json(.progress(id: "1", MediaDownloadProgress(receivedBytes: 1, totalBytes: nil,
+                                                                                              bytesPerSecond: rate)), name: "a.mp3")
+            #expect(line.contains("\"bytesPerSecond\":0"))
+        }
+    }
+
     @Test("on a terminal: one live line per active download, redrawn in place; finished ones leave a message")
     func liveLines() {
         let terminal = Terminal.capture()
