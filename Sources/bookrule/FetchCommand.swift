@@ -235,7 +235,7 @@ enum FetchCommand {
     }
 
     /// `--search KEYWORD --sources …`: searches the collection, picks the book (the only one, the one named
-    /// exactly KEYWORD, or `--pick N` of the books in `search --sources` order) and shelves it with its
+    /// exactly KEYWORD, or `--pick N` of the books as `search --sources` groups them) and shelves it with its
     /// certain copies as mirrors (`BookCopyLookup.shelve`).
     private static func shelve(_ keyword: String, paths: [String], stack: TransportStack, store: LibraryStore, cache: String?,
                                arguments: CommandLineArguments, terminal: Terminal) async throws -> BookCopyLookup.Shelved {
@@ -253,7 +253,11 @@ enum FetchCommand {
             list.add(outcome)
             if let failure = outcome.failure { terminal.error("\(outcome.source.name): failed (\(failure.kind.rawValue)): \(failure.message)") }
         }
-        let books = MultiSearchCommand.ordered(list.books)
+        // Books found by more sources first, then by the collection's order (not the order sources answered in,
+        // so that --pick N names the same book on every run).
+        let rank = Dictionary(collection.sources.enumerated().map { ($0.element.url, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let first = { (book: FoundBook) in book.copies.compactMap { rank[$0.sourceURL] }.min() ?? Int.max }
+        let books = list.books.sorted { $0.copies.count != $1.copies.count ? $0.copies.count > $1.copies.count : first($0) < first($1) }
         guard !books.isEmpty else {
             throw BookCopyError.notListed(sourceName: "none of the \(collection.sources.count) source(s)", name: keyword, author: "",
                                           results: 0)
@@ -298,7 +302,7 @@ enum FetchCommand {
     private static func followMove(of source: BookSource, store: LibraryStore, terminal: Terminal) throws {
         let record = BookSourceRecord(sourceURL: source.url, sourceName: source.name, json: JSONValue.object(source.json).serialized())
         guard let moved = try store.movedSource(for: record) else { return }
-        let result = try store.moveHost(moved.move, bookIDs: moved.bookIDs)
+        let result = try store.moveHost(moved.move, bookIDs: moved.bookIDs, replacing: (moved.storedURL, record))
         terminal.error("\(source.name) moved from \(moved.move.old) to \(moved.move.new): \(result.bookIDs.count) book(s) take the new URLs "
                        + "(\(result.chapters) chapter URL(s); \(result.textsKept) saved chapter(s) keep their text)")
     }

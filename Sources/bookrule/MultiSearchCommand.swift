@@ -157,7 +157,7 @@ enum MultiSearchCommand {
     }
 
     /// Books found by more sources first, then in the order found.
-    static func ordered(_ books: [FoundBook]) -> [FoundBook] {
+    private static func ordered(_ books: [FoundBook]) -> [FoundBook] {
         books.enumerated().sorted { $0.element.copies.count != $1.element.copies.count
             ? $0.element.copies.count > $1.element.copies.count : $0.offset < $1.offset }.map(\.element)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import BookRuleDocument
+import BookRuleJSON
 
 /// What `LibraryStore.moveHost` did.
 public struct HostMoveResult: Sendable {
@@ -35,8 +36,11 @@ extension LibraryStore {
     /// `bookSourceUrl` is on the old host is kept under the moved `bookSourceUrl`, the books and texts it gave
     /// pointing at it; the old entry stays for books not moved). Saved chapters keep their state and text.
     /// - Throws: `LibraryError.bookOnSourceExists` when another book is already the moved book's copy there.
+    /// With `replacing`, the library source `replacing.url` becomes `replacing.source` (a source file recognised
+    /// as it, moved: `movedSource(for:)`), whose `bookSourceUrl` may have stayed, instead of its JSON rewritten.
     @discardableResult
-    public func moveHost(_ move: HostMove, bookIDs: [Int64]? = nil) throws(LibraryError) -> HostMoveResult {
+    public func moveHost(_ move: HostMove, bookIDs: [Int64]? = nil,
+                         replacing: (url: String, source: BookSourceRecord)? = nil) throws(LibraryError) -> HostMoveResult {
         let purpose = "moving books from \(move.old) to \(move.new)"
         return try database.transaction(purpose) { (connection) throws(LibraryError) in
             let books = try Self.books(connection, where: "1", bindings: [], purpose: purpose)
@@ -61,11 +65,12 @@ extension LibraryStore {
             let referenced = Set(chosen.map(\.sourceURL) + known.filter { row in chosen.contains { $0.id == row.book } }.map(\.source))
             var renamed: [String: String] = [:]
             for source in sources where referenced.contains(source.url) {
-                let json = move.rewritten(source.json)
-                guard json != source.json else { continue }
-                let url = move.moved(source.url) ?? source.url
-                try Self.saveSource(BookSourceRecord(sourceURL: url, sourceName: source.name, json: json),
-                                    stamp: Self.milliseconds(now()), connection)
+                var record = BookSourceRecord(sourceURL: move.moved(source.url) ?? source.url, sourceName: source.name,
+                                              json: move.rewritten(source.json))
+                if let replacing, replacing.url == source.url { record = replacing.source }
+                guard record.json != source.json else { continue }
+                let url = record.sourceURL
+                try Self.saveSource(record, stamp: Self.milliseconds(now()), connection)
                 result.sources.append((source.url, url))
                 if url != source.url { renamed[source.url] = url }
             }
@@ -142,21 +147,28 @@ extension LibraryStore {
 
     /// The library source `record` (a source file given to a command) is, moved to another host: a source of
     /// the same name whose JSON, with the one origin it names that `record` does not replaced by the one
-    /// `record` names that it does not, is `record`'s JSON exactly. Nil when there is none, or no book knows it.
+    /// `record` names that it does not, is `record`'s JSON exactly, the `bookSourceUrl` aside: it may have
+    /// moved with the rest or stayed (Legado keys sources by it, so an author may keep the old one). Nil when
+    /// there is none, or no book knows it.
     public func movedSource(for record: BookSourceRecord) throws(LibraryError) -> MovedSource? {
         try database.withConnection { (connection) throws(LibraryError) in
             let sources = try connection.query("SELECT url, name, json FROM sources WHERE name = ?1 AND json <> ?2",
                                                purpose: "looking for a moved source", bindings: [record.sourceName, record.json]) {
                 (row) throws(LibraryError) in (url: row.text(0), name: row.text(1), json: row.text(2))
             }
-            let given = HostMove.origins(in: record.json)
+            let givenJSON = Self.masked(record.json, sourceURL: record.sourceURL)
             for source in sources {
-                let stored = HostMove.origins(in: source.json)
-                let gone = stored.subtracting(given)
-                let came = given.subtracting(stored)
-                guard gone.count == 1, came.count == 1, let old = gone.first, let new = came.first else { continue }
+                let storedJSON = Self.masked(source.json, sourceURL: source.url)
+                // The hosts that differ: with the bookSourceUrl when it moved too, without it when it stayed.
+                let differences = [(source.json, record.json), (storedJSON, givenJSON)].map { stored, given in
+                    (gone: HostMove.origins(in: stored).subtracting(HostMove.origins(in: given)),
+                     came: HostMove.origins(in: given).subtracting(HostMove.origins(in: stored)))
+                }
+                guard let (gone, came) = differences.first(where: { $0.gone.count == 1 && $0.came.count == 1 }),
+                      let old = gone.first, let new = came.first else { continue }
                 let move = HostMove(from: old, to: new)
-                guard move.rewritten(source.json) == record.json else { continue }
+                guard move.rewritten(storedJSON) == givenJSON,
+                      record.sourceURL == source.url || record.sourceURL == move.moved(source.url) else { continue }
                 let books = try connection.query("SELECT DISTINCT book_id FROM book_sources WHERE source_url = ?1 ORDER BY book_id",
                                                  purpose: "looking for a moved source", bindings: [source.url]) {
                     (row) throws(LibraryError) in row.int64(0)
@@ -166,5 +178,13 @@ extension LibraryStore {
             }
             return nil
         }
+    }
+
+    /// `json` (a source as the library keeps it) with its `bookSourceUrl` value emptied.
+    static func masked(_ json: String, sourceURL: String) -> String {
+        let field = "\"bookSourceUrl\":"
+        let written = field + JSONValue.string(sourceURL).serialized()
+        guard let range = json.range(of: written) else { return json }
+        return json.replacingCharacters(in: range, with: field + "\"\"")
     }
 }
