@@ -96,6 +96,38 @@ struct MovingBookCommandTests {
         #expect(mirror.chapterRequests == [3])
     }
 
+    @Test("fetch --search --sources --mirrors 3 on three mirrors gives the single-source book, every host serving and paced")
+    func fetchFromCollectionWithThreeMirrors() async throws {
+        let sites = try [MirrorSite(host: "127.0.0.2", chapters: 24, style: .arabic),
+                         MirrorSite(host: "127.0.0.3", chapters: 24, style: .chinese, bookPath: "/b/7/"),
+                         MirrorSite(host: "127.0.0.4", chapters: 24, style: .spaced, bookPath: "/read/9/")]
+        let scratch = try ScratchDirectory("three-mirrors")
+        let folder = scratch.path + "/collection"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (index, site) in sites.enumerated() { _ = try site.sourceFile(named: "mirror\(index + 1)", in: folder) }
+        let delay = 0.03
+        let fetch = await runCommand(["fetch", "--search", "镜中之书", "--sources", folder, "--mirrors", "3",
+                                      "--library", scratch.path + "/library.sqlite", "--delay", String(delay),
+                                      "--failure-delay", "0", "--max-retries", "0"])
+        #expect(fetch.status == 0, "\(fetch.errors)")
+        #expect(fetch.errors.contains("fetching from mirror1 (24 entries); mirrors: mirror2 (24 of 24 chapter(s) by title"), "\(fetch.errors)")
+        let store = try LibraryStore(path: scratch.path + "/library.sqlite")
+        let chapters = try store.chapters(bookID: 1)
+        #expect(chapters.map(\.title) == (1...24).map { MirrorSite.title($0, style: .arabic) })
+        for (index, chapter) in chapters.enumerated() {
+            #expect(try store.text(bookID: 1, url: chapter.url) == MirrorSite.text(index + 1))
+        }
+        #expect(Set(chapters.compactMap(\.sourceURL)) == Set(sites.map(\.baseURL)))
+        #expect(sites.flatMap(\.chapterRequests).sorted() == Array(1...24))
+        // Each host paced: a request starts at least the delay after the one before it ended (5 ms tolerance).
+        for site in sites {
+            let records = site.server.records
+            for (earlier, later) in zip(records, records.dropFirst()) {
+                #expect(later.arrivedAt - (earlier.finishedAt ?? earlier.arrivedAt) >= delay - 0.005, "\(site.baseURL)")
+            }
+        }
+    }
+
     @Test("fetch --sources refuses an ambiguous keyword, listing the books; --pick chooses")
     func fetchFromCollectionRefusesAmbiguity() async throws {
         let site = try MirrorSite(host: "127.0.0.2", chapters: 2)
@@ -156,6 +188,14 @@ struct MovingBookCommandTests {
         let new = try MirrorSite(host: "127.0.0.3", chapters: 5)
         let from = try #require(URLOrigin(old.baseURL)).authority
         let to = try #require(URLOrigin(new.baseURL)).authority
+
+        let moved = scratch.path + "/moved"
+        try FileManager.default.createDirectory(atPath: moved, withIntermediateDirectories: true)
+        let note = await runCommand(["switch", "1", try new.sourceFile(named: "mirror", in: moved),
+                                     "--library", library] + Self.fast)
+        #expect(note.errors.contains("note: mirror is the library's source \(old.baseURL) moved from \(old.baseURL) to \(new.baseURL) "
+                                     + "(1 book(s)); `bookrule sources --move-host"), "\(note.errors)")
+        #expect(note.output.contains("dry run: nothing changed"), "\(note.output)")
 
         let move = await runCommand(["sources", "--move-host", from, to, "--library", library])
         #expect(move.status == 0, "\(move.errors)")
