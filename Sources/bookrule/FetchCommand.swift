@@ -118,10 +118,18 @@ enum FetchCommand {
                 try followMove(of: source, store: store, terminal: terminal)
             } else {
                 let cache = offline.isOffline ? nil : LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)
-                let found = try await shelve(search ?? "", paths: collection, stack: stack, store: store, cache: cache,
-                                             arguments: arguments, terminal: terminal)
-                shelved = found
-                source = found.copy.source
+                do {
+                    let found = try await shelve(search ?? "", paths: collection, stack: stack, store: store, cache: cache,
+                                                 arguments: arguments, terminal: terminal)
+                    shelved = found
+                    source = found.copy.source
+                } catch let error as UsageError {
+                    throw error
+                } catch {
+                    // No copy could be read: the sites' failure, not the command line's.
+                    terminal.error("error: \(ErrorHint.message(error))")
+                    return ExitStatus(for: error).code
+                }
             }
             fetch = BookFetch(source: source, transport: stack.transport, pacing: stack.fetcher,
                               store: store, keepsScriptCache: !offline.isOffline)
@@ -129,9 +137,6 @@ enum FetchCommand {
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: "fetch"))
             return 2
-        } catch let error as BookCopyError {
-            terminal.error("error: \(error)")
-            return 1
         } catch {
             terminal.error("error: \(ErrorHint.message(error))")
             return 2
@@ -259,8 +264,7 @@ enum FetchCommand {
         let first = { (book: FoundBook) in book.copies.compactMap { rank[$0.sourceURL] }.min() ?? Int.max }
         let books = list.books.sorted { $0.copies.count != $1.copies.count ? $0.copies.count > $1.copies.count : first($0) < first($1) }
         guard !books.isEmpty else {
-            throw BookCopyError.notListed(sourceName: "none of the \(collection.sources.count) source(s)", name: keyword, author: "",
-                                          results: 0)
+            throw BookCopyError.nothingFound(keyword: keyword, sources: collection.sources.count)
         }
         let exact = books.filter { $0.identity.name == BookIdentity(name: keyword, author: "").name }
         let book: FoundBook

@@ -154,6 +154,9 @@ struct MovingBookCommandTests {
                                        "--library", library] + Self.fast)
         #expect(picked.status == 0, "\(picked.errors)")
         #expect(site.chapterRequests == [1, 2])
+        let none = await runCommand(["fetch", "--search", "无此书", "--sources", folder + "/mirror1.json", "--library", library] + Self.fast)
+        #expect(none.status == 1)
+        #expect(none.errors.contains("error: none of the 1 source(s) searched found a book for \"无此书\""), "\(none.errors)")
     }
 
     @Test("a source file whose site moved to another host moves its book: saved chapters kept, the rest fetched from the new URLs")

@@ -48,6 +48,8 @@ public struct BookCopy: Sendable {
 public enum BookCopyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The source's search for the book's name lists no book of that name and author.
     case notListed(sourceName: String, name: String, author: String, results: Int)
+    /// None of the `sources` searched found anything for `keyword`.
+    case nothingFound(keyword: String, sources: Int)
     /// The copy's TOC rules found no chapters on `url`.
     case emptyTOC(sourceName: String, url: String)
     /// The copy is not certainly the same book (`CopyCertainty.reason`).
@@ -63,6 +65,8 @@ public enum BookCopyError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notListed(let sourceName, let name, let author, let results):
             return "\(sourceName) lists no book \"\(name)\" by \(author.isEmpty ? "anyone" : author) (\(results) result(s))"
+        case .nothingFound(let keyword, let sources):
+            return "none of the \(sources) source(s) searched found a book for \"\(keyword)\""
         case .emptyTOC(let sourceName, let url):
             return "\(sourceName)'s TOC rules found no chapters on \(url)"
         case .uncertain(let sourceName, let reason):

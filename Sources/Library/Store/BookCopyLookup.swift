@@ -163,7 +163,7 @@ public struct BookCopyLookup: Sendable {
                 rejected.append((copy.sourceName, "\(error)"))
             }
         }
-        guard var best else { throw firstError ?? BookCopyError.notListed(sourceName: "", name: found.name, author: found.author, results: 0) }
+        guard var best else { throw firstError ?? BookCopyError.nothingFound(keyword: found.name, sources: 0) }
         if best.info.name.isEmpty { best.info.name = found.name }
         let chosen = best
         let mirrored = others

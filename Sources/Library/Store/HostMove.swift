@@ -17,6 +17,7 @@ public struct HostMove: Sendable, Equatable, CustomStringConvertible {
         /// Reads `text` (`host`, `host:port`, `http(s)://host[:port]`); nil when it is not one of those.
         public init?(_ text: String) {
             let trimmed = text.trimmingASCIIWhitespace()
+            guard !trimmed.contains("?"), !trimmed.contains("#") else { return nil }
             let hasScheme = trimmed.hasPrefix("http://") || trimmed.hasPrefix("https://")
             var written = hasScheme ? trimmed : "http://" + trimmed
             while written.hasSuffix("/") { written.removeLast() }
