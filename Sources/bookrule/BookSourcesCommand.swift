@@ -136,14 +136,14 @@ enum BookSourcesCommand {
         }
     }
 
-    /// A note when `source` is a library source whose site moved (`LibraryStore.movedSource(for:)`): the command
-    /// that moves its books.
+    /// A note when `source` is a library source whose site moved (`LibraryStore.movedSource(for:)`): `fetch` with
+    /// the file moves its books (with the file's `bookSourceUrl`, moved or kept); this command does not.
     static func noteMoved(_ source: BookSource, store: LibraryStore, terminal: Terminal) throws {
         let record = BookSourceRecord(sourceURL: source.url, sourceName: source.name, json: JSONValue.object(source.json).serialized())
         guard let moved = try store.movedSource(for: record) else { return }
         terminal.error("note: \(source.name) is the library's source \(moved.storedURL) moved from \(moved.move.old) to "
-                       + "\(moved.move.new) (\(moved.bookIDs.count) book(s)); `bookrule sources --move-host \(moved.move.old) "
-                       + "\(moved.move.new)` moves them, keeping their saved chapters")
+                       + "\(moved.move.new) (\(moved.bookIDs.count) book(s)); `bookrule fetch --source` with this file moves "
+                       + "them first, keeping their saved chapters (or `bookrule sources --move-host OLD NEW`)")
     }
 
     private static func add(_ book: StoredBook, source: BookSource, lookup: BookCopyLookup, arguments: CommandLineArguments,

@@ -61,6 +61,26 @@ struct HostMoveTests {
         #expect(throws: LibraryError.unknownBook(id: 9)) { try store.moveHost(move, bookIDs: [9]) }
     }
 
+    @Test("moving one book of a shared source leaves the other book on the old source and host")
+    func movingOneBook() throws {
+        let store = try library()
+        let source = try #require(try store.knownSources(bookID: 1).first)
+        var second = Fixture.info("a.test")
+        second.url = "http://a.test/book/2/"
+        second.tocURL = second.url
+        second.name = "另一本"
+        let other = try store.upsertBook(source: BookSourceRecord(sourceURL: source.sourceURL, sourceName: source.sourceName,
+                                                                  json: source.json), info: second)
+        try store.mergeTOC(bookID: other.id, chapters: [Chapter(index: 0, title: "第1章", url: "http://a.test/book/2/1.html")])
+        let result = try store.moveHost(try #require(HostMove(from: "a.test", to: "c.test")), bookIDs: [1])
+        #expect(result.bookIDs == [1])
+        #expect(try store.book(id: 1)?.sourceURL == "http://c.test")
+        let kept = try #require(try store.book(id: other.id))
+        #expect(kept.sourceURL == "http://a.test" && kept.url == "http://a.test/book/2/")
+        #expect(try store.chapters(bookID: other.id).map(\.url) == ["http://a.test/book/2/1.html"])
+        #expect(try store.knownSources(bookID: other.id).first?.json == source.json)
+    }
+
     @Test("a source file is recognised as moved only when its JSON is the stored one with one host replaced")
     func recognisingAMovedSource() throws {
         let store = try library()

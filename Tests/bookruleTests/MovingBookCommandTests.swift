@@ -197,7 +197,7 @@ struct MovingBookCommandTests {
         let note = await runCommand(["switch", "1", try new.sourceFile(named: "mirror", in: moved),
                                      "--library", library] + Self.fast)
         #expect(note.errors.contains("note: mirror is the library's source \(old.baseURL) moved from \(old.baseURL) to \(new.baseURL) "
-                                     + "(1 book(s)); `bookrule sources --move-host"), "\(note.errors)")
+                                     + "(1 book(s)); `bookrule fetch --source` with this file moves them first"), "\(note.errors)")
         #expect(note.output.contains("dry run: nothing changed"), "\(note.output)")
 
         let move = await runCommand(["sources", "--move-host", from, to, "--library", library])
