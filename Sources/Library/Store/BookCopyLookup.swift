@@ -96,26 +96,46 @@ public struct BookCopyLookup: Sendable {
         let current = (found?.copies.count ?? 0) - copies.count
         let reference = try await reference(bookID: book.id)
         let byURL = Dictionary(sources.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
-        var findings: [Finding] = []
-        for copy in copies {
-            guard let source = byURL[copy.sourceURL] else { continue }
-            var finding = Finding(sourceName: copy.sourceName, sourceURL: copy.sourceURL, bookURL: copy.bookURL)
-            do {
-                let read = try await BookCopy.read(engine: engine(source), bookURL: copy.bookURL, variables: copy.variables,
-                                                   reference: reference)
-                finding.bookURL = read.info.url
-                finding.certainty = read.certainty
-                finding.rejection = read.certainty.reason
-                if finding.rejection == nil { try await record(read, bookID: book.id) }
-            } catch {
-                if Task.isCancelled || error is CancellationError { throw CancellationError() }
-                if finding.rejection == nil { finding.rejection = "\(error)" }
+        // Copies are read side by side (at most `options.concurrency` at once; each host still paced by the one
+        // fetcher), and reported in the order the search grouped them.
+        let readable = copies.compactMap { copy in byURL[copy.sourceURL].map { (copy: copy, source: $0) } }
+        var findings = [Finding?](repeating: nil, count: readable.count)
+        try await withThrowingTaskGroup(of: (Int, Finding).self) { group in
+            var next = 0
+            func start() {
+                guard next < readable.count else { return }
+                let (index, (copy, source)) = (next, readable[next])
+                next += 1
+                group.addTask { (index, try await judge(copy, on: source, bookID: book.id, reference: reference)) }
             }
-            findings.append(finding)
+            for _ in 0..<max(1, options.concurrency) { start() }
+            for try await (index, finding) in group {
+                findings[index] = finding
+                start()
+            }
         }
-        return FindReport(searched: sources.count, findings: findings,
+        return FindReport(searched: sources.count, findings: findings.compactMap { $0 },
                           failures: list.failures.map { ($0.source.name, $0.failure) },
                           notListing: list.sourcesDone - list.failures.count - (found?.copies.count ?? 0), current: current)
+    }
+
+    /// `copy` (a search result on `source`) read, judged against `reference` and recorded for book `bookID` when
+    /// certain; why not, when not. Only cancellation is thrown.
+    private func judge(_ copy: FoundBook.Copy, on source: BookSource, bookID: Int64,
+                       reference: [(title: String, isVolume: Bool)]) async throws -> Finding {
+        var finding = Finding(sourceName: copy.sourceName, sourceURL: copy.sourceURL, bookURL: copy.bookURL)
+        do {
+            let read = try await BookCopy.read(engine: engine(source), bookURL: copy.bookURL, variables: copy.variables,
+                                               reference: reference)
+            finding.bookURL = read.info.url
+            finding.certainty = read.certainty
+            finding.rejection = read.certainty.reason
+            if finding.rejection == nil { try await record(read, bookID: bookID) }
+        } catch {
+            if Task.isCancelled || error is CancellationError { throw CancellationError() }
+            if finding.rejection == nil { finding.rejection = "\(error)" }
+        }
+        return finding
     }
 
     /// What `shelve` made of a book found on several sources.
