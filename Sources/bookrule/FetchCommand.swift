@@ -37,9 +37,10 @@ enum FetchCommand {
       --search KEYWORD    Search instead of giving BOOK_URL
       --pick N            Which search result (default 1), or with --sources which book found
       --sources PATH      Search a collection of sources (a file or folder; repeat it) instead of --source
-    \(MultiSearchCommand.collectionHelp)      --from N, --to M    Only chapters N to M (1-based TOC positions)
+    \(MultiSearchCommand.collectionHelp)  --from N, --to M    Only chapters N to M (1-based TOC positions)
       --mirrors N         Split the missing chapters among up to N sources the book is known on, each on a
-                          host of its own and paced as always (`bookrule sources BOOK`; default 1)
+                          host of its own and paced as always (`bookrule sources BOOK`; default 1); with
+                          --sources, also how many other certain copies are recorded as mirrors
       --verify            After the download, compare a sample of chapters across the book's known sources
                           and name truncated or different copies (exit status 1 when there are any)
       --sample N          How many chapters --verify compares (default 8, spread over the book)
