@@ -94,6 +94,16 @@ struct MovingBookCommandTests {
         #expect(chapters[2].sourceURL == mirror.baseURL)
         #expect(try store.text(bookID: 1, url: first.bookURL + "3.html") == MirrorSite.text(3))
         #expect(mirror.chapterRequests == [3])
+
+        // Again, with the mirror first in the collection: the book is resumed where it is, not shelved twice.
+        let reordered = scratch.path + "/reordered"
+        try FileManager.default.createDirectory(atPath: reordered, withIntermediateDirectories: true)
+        _ = try mirror.sourceFile(named: "a-mirror2", in: reordered)
+        _ = try first.sourceFile(named: "b-mirror1", in: reordered)
+        let again = await runCommand(["fetch", "--search", "镜中", "--sources", reordered, "--library", library] + Self.fast)
+        #expect(again.status == 0, "\(again.errors)")
+        #expect(again.errors.contains("fetching from b-mirror1"), "\(again.errors)")
+        #expect(try store.books().count == 1)
     }
 
     @Test("fetch --search --sources --mirrors 3 on three mirrors gives the single-source book, every host serving and paced")

@@ -151,13 +151,19 @@ public struct BookCopyLookup: Sendable {
     }
 
     /// Puts `found` (a book a `MultiSourceSearch` grouped, `FoundBookList`) in the library: its copies are read
-    /// in the order of `sources` (the collection's order); the first whose book page and TOC can be read is
+    /// in the order of `sources` (the collection's order; a copy the library holds as a book already first); the first whose book page and TOC can be read is
     /// the book's source (its TOC merged), and up to `mirrors` of the others whose alignment with it is certain
     /// are recorded as known sources, for `BookFetch`'s fallback and `--mirrors`. Throws the first copy's error
     /// when none can be read.
     public func shelve(_ found: FoundBook, sources: [BookSource], mirrors: Int) async throws -> Shelved {
         let order = Dictionary(sources.enumerated().map { ($0.element.url, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        let copies = found.copies.filter { order[$0.sourceURL] != nil }.sorted { order[$0.sourceURL] ?? 0 < order[$1.sourceURL] ?? 0 }
+        // A copy the library holds as a book already comes first, so a second run resumes that book rather
+        // than shelving the same book again from another source.
+        let shelved = Set(try await store.onOwnThread { try $0.books() }.map { "\($0.sourceURL)\n\($0.url)" })
+        let held = { (copy: FoundBook.Copy) in shelved.contains("\(copy.sourceURL)\n\(copy.bookURL)") }
+        let copies = found.copies.filter { order[$0.sourceURL] != nil }.sorted { first, second in
+            held(first) != held(second) ? held(first) : order[first.sourceURL] ?? 0 < order[second.sourceURL] ?? 0
+        }
         var rejected: [(sourceName: String, reason: String)] = []
         var best: BookCopy?
         var firstError: (any Error)?
