@@ -61,6 +61,7 @@ public enum BookCopyError: Error, Sendable, Equatable, CustomStringConvertible {
         return false
     }
 
+    /// What happened, naming the source.
     public var description: String {
         switch self {
         case .notListed(let sourceName, let name, let author, let results):

@@ -46,6 +46,7 @@ public struct HostMove: Sendable, Equatable, CustomStringConvertible {
             "\(scheme ?? urlScheme)://\(host)" + (port.map { ":\($0)" } ?? "")
         }
 
+        /// The side as it would be typed: `host`, `host:port` or `scheme://host[:port]`.
         public var description: String {
             (scheme.map { "\($0)://" } ?? "") + host + (port.map { ":\($0)" } ?? "")
         }
@@ -69,6 +70,7 @@ public struct HostMove: Sendable, Equatable, CustomStringConvertible {
         self.new = Endpoint(new)
     }
 
+    /// `OLD → NEW`.
     public var description: String { "\(old) → \(new)" }
 
     /// `url` on the new host (path, query and fragment unchanged), nil when it is not on the old host.
