@@ -4,8 +4,8 @@ import BookRuleHTTP
 import BookRuleRegex
 import BookRuleScript
 
-/// Runs a source's whole chain (search → book info → TOC → first and last chapter, or the chapters asked for)
-/// and reports, step by step, what was fetched, what every rule matched, which checks failed, and what kind of
+/// Runs a source's whole chain (search → book info → TOC → first and last chapter, or the chapters asked for;
+/// then explore, for a source with `exploreUrl`) and reports, step by step, what was fetched, what every rule matched, which checks failed, and what kind of
 /// failure each failed step is (`FailureKind`; answers that are anti-bot pages make it `blocked`). This is
 /// `bookrule test`.
 public struct SourceCheck: Sendable {
@@ -147,12 +147,51 @@ public struct SourceCheck: Sendable {
             })
         }
 
+        if source.exploreURL != nil { steps.append(await exploreStep(engine, tracer, watch)) }
+
         let elapsed = clock.now - started
         return CheckReport(source: source.name, sourceURL: source.url, origin: source.origin.description, steps: steps,
                            snapshot: snapshot, snapshotComparison: nil, milliseconds: Self.milliseconds(elapsed))
     }
 
     // MARK: - Steps
+
+    /// The explore step (a source with `exploreUrl`): its categories, and the first page of the first category
+    /// with a URL through `ruleExplore` (or `ruleSearch`, as the engine falls back). When replaying, a fixture
+    /// without that page skips the step, naming the page; `--record` records it.
+    private func exploreStep(_ engine: SourceEngine, _ tracer: RuleTracer, _ watch: AntiBotWatch) async -> StepReport {
+        var unrecorded: String?
+        let step = await run("explore", tracer, watch) { () async throws -> [CheckResult] in
+            do {
+                let categories = try await engine.exploreCategories()
+                let listed = categories.filter { !$0.isHeader }
+                let listing = CheckResult(name: "categories listed", passed: !listed.isEmpty,
+                                          detail: "\(listed.count) categor(ies), \(categories.count - listed.count) header(s)")
+                guard let category = listed.first, let url = category.url else { return [listing] }
+                let page = try await engine.explore(url: url, page: 1)
+                return [
+                    listing,
+                    CheckResult(name: "books found", passed: !page.results.isEmpty,
+                                detail: "\(page.results.count) book(s) in \"\(category.title)\" (\(url))"),
+                    Self.absoluteURLs("book URLs are absolute http(s)", page.results.map(\.bookURL)),
+                ]
+            } catch let error where Self.notInFixture(error) {
+                unrecorded = "\(error)"
+                return []
+            }
+        }
+        guard let unrecorded else { return step }
+        return Self.skipped("explore", because: "the fixture has no explore page (bookrule test --record records it): \(unrecorded)")
+    }
+
+    /// Whether `error` is a request the replayed fixture holds no answer for.
+    private static func notInFixture(_ error: any Error) -> Bool {
+        var underlying: any Error = error
+        if case .transport(_, let wrapped)? = error as? EngineError { underlying = wrapped }
+        if case .notRecorded? = underlying as? HARReplayError { return true }
+        if case .notSaved? = underlying as? SavedPageError { return true }
+        return false
+    }
 
     private func loadStep() -> StepReport {
         let checks = source.problems.map { problem in

@@ -18,7 +18,8 @@ enum BookruleCLI {
       explore   List a source's explore categories (exploreUrl), or the books of one
       fetch     Download a whole book into the offline library (resumable)
       download  Download files (images, audio, anything large) resumably, several at once
-      sources   List the sources a saved book is known on (--check reads them again)
+      sources   List the sources a saved book is known on (--check reads them again); --add and --find
+                record others, --move-host follows a site that moved
       switch    Move a saved book to another source, keeping saved chapters (dry run without --yes)
       update    Fetch only the new chapters of saved books (--all for every book), with a summary table
       export    Write a saved book as EPUB or TXT

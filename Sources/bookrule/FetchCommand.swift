@@ -6,6 +6,7 @@ import Foundation
 enum FetchCommand {
     static let help = """
     Usage: bookrule fetch --source FILE (BOOK_URL | --search KEYWORD [--pick N]) [options]
+           bookrule fetch --search KEYWORD --sources FILE_OR_DIR [--mirrors N] [--pick N] [options]
 
     Reads the book page and every TOC page, then saves each chapter not yet in the library, one at a time and
     each on its own, so an interrupted run (Ctrl-C, a closed laptop, kill -9) loses at most the chapter in
@@ -16,6 +17,16 @@ enum FetchCommand {
     ruleBookInfo.name, else the search result's name, else the title the library has) fails with exit status 1
     and adds nothing.
 
+    With --sources, every source of the files and folders given is searched (as `search --sources` does) and
+    the book is picked from the books found: the only one, or the one named exactly KEYWORD, else --pick N
+    (without it the candidates are listed and nothing is fetched). It is fetched from the first of its sources,
+    in the collection's order, whose book page and TOC can be read, and up to N (--mirrors, default 1) of its
+    other sources whose TOC aligns with that one certainly are recorded as known sources: they give the
+    chapters that fail, and with N > 1 they share the download as --mirrors does.
+
+    A source file that is a library source whose site moved (the same name and JSON, one host replaced by
+    another) moves that source's books to the new host first, keeping their saved chapters.
+
     For audio (type 1) and image (type 2) sources, the files each chapter links are downloaded in order into
     media/BOOK_ID/ beside the library (0001-<hash>-001.jpg, …), resumably; a chapter counts as saved
     only when its files are complete. The cover is kept in covers/BOOK_ID beside the library.
@@ -24,10 +35,12 @@ enum FetchCommand {
       --source FILE       Book source JSON file
       --source-name NAME  Which source of an array file
       --search KEYWORD    Search instead of giving BOOK_URL
-      --pick N            Which search result (default 1)
-      --from N, --to M    Only chapters N to M (1-based TOC positions)
+      --pick N            Which search result (default 1), or with --sources which book found
+      --sources PATH      Search a collection of sources (a file or folder; repeat it) instead of --source
+    \(MultiSearchCommand.collectionHelp)  --from N, --to M    Only chapters N to M (1-based TOC positions)
       --mirrors N         Split the missing chapters among up to N sources the book is known on, each on a
-                          host of its own and paced as always (`bookrule sources BOOK`; default 1)
+                          host of its own and paced as always (`bookrule sources BOOK`; default 1); with
+                          --sources, also how many other certain copies are recorded as mirrors
       --verify            After the download, compare a sample of chapters across the book's known sources
                           and name truncated or different copies (exit status 1 when there are any)
       --sample N          How many chapters --verify compares (default 8, spread over the book)
@@ -49,7 +62,8 @@ enum FetchCommand {
             arguments = try CommandLineArguments(
                 words,
                 valueOptions: FetchOptions.valueNames.union(["--source", "--source-name", "--search", "--pick", "--from", "--to",
-                                                             "--library", "-o", "--record", "--convert", "--mirrors", "--sample"]).union(OfflinePages.valueNames),
+                                                             "--library", "-o", "--record", "--convert", "--mirrors", "--sample",
+                                                             "--sources", "--jobs", "--source-timeout"]).union(OfflinePages.valueNames),
                 flagOptions: FetchOptions.flagNames.union(["--help", "--txt", "--epub", "--json", "--verify", "--no-replace",
                                                            "--explain"]))
         } catch {
@@ -64,12 +78,16 @@ enum FetchCommand {
         let range: ClosedRange<Int>?
         let display = ProgressDisplay(terminal: terminal, mode: ProgressDisplay.mode(json: arguments.has("--json")))
         var recorder: (transport: RecordingTransport, path: String)?
+        var shelved: BookCopyLookup.Shelved?
         do {
-            guard let path = arguments.value("--source") else { throw UsageError("--source FILE is required") }
+            let collection = arguments.values("--sources")
+            let path = arguments.value("--source")
+            guard (path == nil) != collection.isEmpty else { throw UsageError("give --source FILE, or --sources with --search") }
             let search = arguments.value("--search")
             guard (search == nil) == (arguments.positionals.count == 1), arguments.positionals.count <= 1 else {
                 throw UsageError("give either one BOOK_URL or --search KEYWORD")
             }
+            if !collection.isEmpty, search == nil { throw UsageError("--sources takes --search KEYWORD, not a BOOK_URL") }
             let from = try arguments.positiveInt("--from", default: 1)
             let to = try arguments.positiveInt("--to", default: Int.max)
             guard from <= to else { throw UsageError("--from \(from) is after --to \(to)") }
@@ -77,11 +95,12 @@ enum FetchCommand {
             _ = try arguments.positiveInt("--mirrors", default: 1, maximum: 16)
             _ = try arguments.positiveInt("--sample", default: 8, maximum: 10_000)
             range = arguments.value("--from") == nil && arguments.value("--to") == nil ? nil : from...to
-            let source = try SourceCommand.pickSource(path: path, name: arguments.value("--source-name"),
-                                                      steps: (search == nil ? [] : [.search]) + [.bookInfo, .toc, .content],
-                                                      terminal: terminal)
             let options = try FetchOptions(arguments)
-            let bookURL = arguments.positionals.first.map { URLReference.resolve($0, against: source.url) ?? $0 }
+            let pathSource = try path.map {
+                try SourceCommand.pickSource(path: $0, name: arguments.value("--source-name"),
+                                             steps: (search == nil ? [] : [.search]) + [.bookInfo, .toc, .content], terminal: terminal)
+            }
+            let bookURL = pathSource.flatMap { source in arguments.positionals.first.map { URLReference.resolve($0, against: source.url) ?? $0 } }
             let offline = try OfflinePages(arguments, commandURL: bookURL)
             let record = arguments.value("--record")
             if record != nil, offline.isOffline {
@@ -93,8 +112,28 @@ enum FetchCommand {
                 stack = stack.recording()
                 recorder = stack.recorder.map { ($0, record) }
             }
+            let store = try LibraryAccess.open(arguments, create: true)
+            let source: BookSource
+            if let pathSource {
+                source = pathSource
+                try followMove(of: source, store: store, terminal: terminal)
+            } else {
+                let cache = offline.isOffline ? nil : LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)
+                do {
+                    let found = try await shelve(search ?? "", paths: collection, stack: stack, store: store, cache: cache,
+                                                 arguments: arguments, terminal: terminal)
+                    shelved = found
+                    source = found.copy.source
+                } catch let error as UsageError {
+                    throw error
+                } catch {
+                    // No copy could be read: the sites' failure, not the command line's.
+                    terminal.error("error: \(ErrorHint.message(error))")
+                    return ExitStatus(for: error).code
+                }
+            }
             fetch = BookFetch(source: source, transport: stack.transport, pacing: stack.fetcher,
-                              store: try LibraryAccess.open(arguments, create: true), keepsScriptCache: !offline.isOffline)
+                              store: store, keepsScriptCache: !offline.isOffline)
             for warning in fetch.warnings { terminal.error("warning: \(warning)") }
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: "fetch"))
@@ -106,10 +145,10 @@ enum FetchCommand {
 
         // Ctrl-C: stop after abandoning the chapter in flight (it stays pending), save, say how to resume.
         let work = Task { () async throws -> DownloadSummary? in
-            var bookURL = arguments.positionals.first ?? ""
-            var variables: [String: String] = [:]
-            var name: String?
-            if let keyword = arguments.value("--search") {
+            var bookURL = shelved?.book.url ?? arguments.positionals.first ?? ""
+            var variables = shelved?.copy.info.variables ?? [:]
+            var name = shelved?.book.name
+            if let keyword = arguments.value("--search"), shelved == nil {
                 let page = try await fetch.engine.search(key: keyword)
                 let pick = try arguments.positiveInt("--pick", default: 1)
                 guard pick <= page.results.count else {
@@ -199,6 +238,78 @@ enum FetchCommand {
             }
         }
         return summary.isComplete && !suspect ? 0 : 1
+    }
+
+    /// `--search KEYWORD --sources …`: searches the collection, picks the book (the only one, the one named
+    /// exactly KEYWORD, or `--pick N` of the books as `search --sources` groups them) and shelves it with its
+    /// certain copies as mirrors (`BookCopyLookup.shelve`).
+    private static func shelve(_ keyword: String, paths: [String], stack: TransportStack, store: LibraryStore, cache: String?,
+                               arguments: CommandLineArguments, terminal: Terminal) async throws -> BookCopyLookup.Shelved {
+        let collection = SourceCollection(paths: paths)
+        for problem in collection.problems { terminal.error("warning: \(problem)") }
+        guard !collection.sources.isEmpty else { throw UsageError("no sources could be read from \(paths.joined(separator: ", "))") }
+        let mirrors = try arguments.positiveInt("--mirrors", default: 1, maximum: 16)
+        let options = EngineOptions(scriptCacheDirectory: cache)
+        let engine: @Sendable (BookSource) -> SourceEngine = {
+            SourceEngine(source: $0, transport: stack.transport(for: $0).transport, options: options)
+        }
+        let search = MultiSourceSearch(sources: collection.sources, options: try MultiSearchCommand.searchOptions(arguments), engine: engine)
+        var list = FoundBookList()
+        for await outcome in search.results(for: keyword) {
+            list.add(outcome)
+            if let failure = outcome.failure { terminal.error("\(outcome.source.name): failed (\(failure.kind.rawValue)): \(failure.message)") }
+        }
+        // Books found by more sources first, then by the collection's order (not the order sources answered in,
+        // so that --pick N names the same book on every run).
+        let rank = Dictionary(collection.sources.enumerated().map { ($0.element.url, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let first = { (book: FoundBook) in book.copies.compactMap { rank[$0.sourceURL] }.min() ?? Int.max }
+        let books = list.books.sorted { $0.copies.count != $1.copies.count ? $0.copies.count > $1.copies.count : first($0) < first($1) }
+        guard !books.isEmpty else {
+            throw BookCopyError.nothingFound(keyword: keyword, sources: collection.sources.count)
+        }
+        let exact = books.filter { $0.identity.name == BookIdentity(name: keyword, author: "").name }
+        let book: FoundBook
+        if let text = arguments.value("--pick") {
+            let pick = try arguments.positiveInt("--pick", default: 1)
+            guard pick <= books.count else {
+                throw UsageError("the search for \"\(keyword)\" found \(books.count) book(s); --pick \(text) is out of range")
+            }
+            book = books[pick - 1]
+        } else if books.count == 1 || exact.count == 1, let only = books.count == 1 ? books.first : exact.first {
+            book = only
+        } else {
+            for (index, found) in books.prefix(20).enumerated() {
+                terminal.error("  \(index + 1). \(found.name)\(found.author.isEmpty ? "" : " — \(found.author)")  "
+                               + "(\(found.copies.count) source(s): \(found.copies.map(\.sourceName).joined(separator: ", ")))")
+            }
+            throw UsageError("the search for \"\(keyword)\" found \(books.count) books; choose one with --pick N")
+        }
+        // Copies on sources that cannot run a step of the download are left out, in lint's words.
+        var usable: [BookSource] = []
+        for source in collection.sources where book.copies.contains(where: { $0.sourceURL == source.url }) {
+            do {
+                try source.requireUsable(for: [.bookInfo, .toc, .content])
+                usable.append(source)
+            } catch {
+                terminal.error("warning: \(source.name) left out: \(error)")
+            }
+        }
+        let shelved = try await BookCopyLookup(store: store, engine: engine).shelve(book, sources: usable, mirrors: mirrors)
+        terminal.error("#\(shelved.book.id) \(shelved.book.name): fetching from \(shelved.copy.source.name) (\(shelved.copy.chapters.count) entries)"
+                       + (shelved.mirrors.isEmpty ? "" : "; mirrors: " + shelved.mirrors.map { "\($0.source.name) (\($0.certainty.summary))" }
+                           .joined(separator: ", ")))
+        for (name, reason) in shelved.rejected { terminal.error("  not a mirror: \(name): \(reason)") }
+        return shelved
+    }
+
+    /// Moves the books of the library source `source` is, when its site moved (`LibraryStore.movedSource`), so
+    /// that the fetch finds them on the new host with their saved chapters.
+    private static func followMove(of source: BookSource, store: LibraryStore, terminal: Terminal) throws {
+        let record = BookSourceRecord(sourceURL: source.url, sourceName: source.name, json: JSONValue.object(source.json).serialized())
+        guard let moved = try store.movedSource(for: record) else { return }
+        let result = try store.moveHost(moved.move, bookIDs: moved.bookIDs, replacing: (moved.storedURL, record))
+        terminal.error("\(source.name) moved from \(moved.move.old) to \(moved.move.new): \(result.bookIDs.count) book(s) take the new URLs "
+                       + "(\(result.chapters) chapter URL(s); \(result.textsKept) saved chapter(s) keep their text)")
     }
 
     static func report(_ summary: DownloadSummary, terminal: Terminal, json: Bool) {

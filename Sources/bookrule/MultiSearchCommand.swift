@@ -19,9 +19,7 @@ enum MultiSearchCommand {
 
     Options:
       --sources PATH      A source file or a folder of them; repeat it, or list more paths after KEYWORD
-      --jobs N            Sources searched at the same time (default 16); each host is still paced on its own
-      --source-timeout SECONDS  Longest time one source may take, waiting for its host included (default 30)
-      --page N            Results page asked of every source (default 1)
+    \(collectionHelp)  --page N            Results page asked of every source (default 1)
       --replay HAR        Answer every request from a HAR recording instead of the network
       --json              Print the books and failures as JSON
       -h, --help          Show this help
@@ -29,6 +27,27 @@ enum MultiSearchCommand {
     Fetching (live requests go through the polite fetcher: one request at a time per host):
     \(FetchOptions.help)
     """
+
+    /// The help lines of `--jobs` and `--source-timeout`, which every command searching a collection takes.
+    static let collectionHelp = """
+      --jobs N            Sources searched at the same time (default 16); each host is still paced on its own
+      --source-timeout SECONDS  Longest time one source may take, waiting for its host included (default 30)
+
+    """
+
+    /// `--jobs`, `--source-timeout` and `--page` as the search's options.
+    static func searchOptions(_ arguments: CommandLineArguments) throws(UsageError) -> MultiSourceSearch.Options {
+        let jobs = try arguments.positiveInt("--jobs", default: 16, maximum: 1000)
+        let page = try arguments.positiveInt("--page", default: 1)
+        var timeout = Duration.seconds(30)
+        if let text = arguments.value("--source-timeout") {
+            guard let seconds = Double(text), seconds > 0, seconds < 86_400 else {
+                throw UsageError("--source-timeout takes a number of seconds above 0, not \"\(text)\"")
+            }
+            timeout = .milliseconds(Int64(seconds * 1000))
+        }
+        return MultiSourceSearch.Options(concurrency: jobs, timeout: timeout, page: page)
+    }
 
     /// Whether `words` ask for this command rather than the single-source search.
     static func applies(to words: [String]) -> Bool {
@@ -58,15 +77,7 @@ enum MultiSearchCommand {
             let collection = SourceCollection(paths: paths)
             for problem in collection.problems { terminal.error("warning: \(problem)") }
             guard !collection.sources.isEmpty else { throw UsageError("no sources could be read from \(paths.joined(separator: ", "))") }
-            let jobs = try arguments.positiveInt("--jobs", default: 16, maximum: 1000)
-            let page = try arguments.positiveInt("--page", default: 1)
-            var timeout = Duration.seconds(30)
-            if let text = arguments.value("--source-timeout") {
-                guard let seconds = Double(text), seconds > 0, seconds < 86_400 else {
-                    throw UsageError("--source-timeout takes a number of seconds above 0, not \"\(text)\"")
-                }
-                timeout = .milliseconds(Int64(seconds * 1000))
-            }
+            let limits = try searchOptions(arguments)
             let fetch = try FetchOptions(arguments)
             // A replay keeps no script cache: what a script takes from a recording must not reach a live run.
             let replaying = arguments.value("--replay") != nil
@@ -82,7 +93,7 @@ enum MultiSearchCommand {
                 SourceEngine(source: $0, transport: stack.transport(for: $0).transport, options: options)
             }
             search = MultiSourceSearch(sources: collection.sources,
-                                       options: .init(concurrency: jobs, timeout: timeout, page: page), engine: make)
+                                       options: limits, engine: make)
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: "search"))
             return 2

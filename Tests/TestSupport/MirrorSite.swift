@@ -7,7 +7,7 @@ import BookRuleHTTP
 /// chapter titles written in each mirror's `TitleStyle`.
 ///
 ///     GET /search?q=KEY     results (the book when KEY is part of its name; nothing otherwise)
-///     GET /book/1/          book page and whole TOC
+///     GET /book/1/          book page and whole TOC (another `bookPath` gives the mirror URLs of its own)
 ///     GET /book/1/N.html    chapter N
 package final class MirrorSite: Sendable {
     /// How a mirror writes chapter titles; the words after the number are the same on every mirror.
@@ -18,6 +18,8 @@ package final class MirrorSite: Sendable {
         case chinese
         /// 第 12 章星河 (spaces inside, none before the words)
         case spaced
+        /// 第12章 星河（求月票） (a note after the words: the chapter numbers agree, the titles do not)
+        case annotated
     }
 
     package static let bookName = "镜中之书"
@@ -25,6 +27,8 @@ package final class MirrorSite: Sendable {
 
     package let server: FaultServer
     package let style: TitleStyle
+    /// The book page's path, `/book/1/` unless the mirror lays its URLs out otherwise.
+    package let bookPath: String
     private let settings: Settings
 
     /// What a test changes while the mirror runs, shared with the server's handler.
@@ -36,12 +40,14 @@ package final class MirrorSite: Sendable {
         init(chapters: Int) { self.chapters = Locked(chapters) }
     }
 
-    /// Starts a mirror on `host` listing `chapters` chapters; `delay` slows every answer.
+    /// Starts a mirror on `host` listing `chapters` chapters, the book at `bookPath` (ending in `/`); `delay`
+    /// slows every answer.
     package init(host: String, chapters: Int, style: TitleStyle = .arabic, delay: Double = 0,
-                 maxRequests: Int = 5000) throws {
+                 maxRequests: Int = 5000, bookPath: String = "/book/1/") throws {
         let settings = Settings(chapters: chapters)
         self.settings = settings
         self.style = style
+        self.bookPath = bookPath
         server = try FaultServer(host: host, lifetime: 180, maxRequests: maxRequests) { request, _ in
             let total = settings.chapters.withLock { $0 }
             let html = [HTTPHeader("Content-Type", "text/html; charset=utf-8")]
@@ -49,18 +55,18 @@ package final class MirrorSite: Sendable {
             if request.path == "/search" {
                 let key = (request.query ?? "").split(separator: "=", maxSplits: 1).last
                     .flatMap { String($0).removingPercentEncoding } ?? ""
-                let item = "<div class='book'><a class='name' href='/book/1/'>\(MirrorSite.bookName)</a>"
+                let item = "<div class='book'><a class='name' href='\(bookPath)'>\(MirrorSite.bookName)</a>"
                     + "<span class='author'>\(MirrorSite.author)</span>"
                     + "<span class='last'>\(MirrorSite.title(total, style: style))</span></div>"
                 let items = !key.isEmpty && MirrorSite.bookName.contains(key) ? item : ""
                 reply = .ok("<html><body><div id='results'>\(items)</div></body></html>", headers: html)
-            } else if request.path == "/book/1/" {
+            } else if request.path == bookPath {
                 let items = (1...max(1, total)).map {
-                    "<dd><a href=\"/book/1/\($0).html\">\(MirrorSite.title($0, style: style))</a></dd>"
+                    "<dd><a href=\"\(bookPath)\($0).html\">\(MirrorSite.title($0, style: style))</a></dd>"
                 }.joined()
                 reply = .ok("<html><body><h1>\(MirrorSite.bookName)</h1><p id='author'>\(MirrorSite.author)</p>"
                             + "<dl id='list'>\(items)</dl></body></html>", headers: html)
-            } else if request.path.hasPrefix("/book/1/"), let number = Int(request.path.dropFirst(8).dropLast(5)),
+            } else if request.path.hasPrefix(bookPath), let number = Int(request.path.dropFirst(bookPath.count).dropLast(5)),
                       (1...total).contains(number) {
                 if settings.failing.withLock({ $0.contains(number) }) {
                     reply = .status(500, retryAfter: "0")
@@ -82,7 +88,7 @@ package final class MirrorSite: Sendable {
     /// `http://HOST:PORT`.
     package var baseURL: String { server.baseURL }
     /// The book page.
-    package var bookURL: String { server.baseURL + "/book/1/" }
+    package var bookURL: String { server.baseURL + bookPath }
 
     /// Lists `value` chapters from now on.
     package func setChapters(_ value: Int) { settings.chapters.withLock { $0 = value } }
@@ -96,8 +102,8 @@ package final class MirrorSite: Sendable {
 
     /// Chapter numbers requested so far, in order.
     package var chapterRequests: [Int] {
-        server.records.filter { $0.path.hasPrefix("/book/1/") && $0.path.hasSuffix(".html") }
-            .compactMap { Int($0.path.dropFirst(8).dropLast(5)) }
+        server.records.filter { $0.path.hasPrefix(bookPath) && $0.path.hasSuffix(".html") }
+            .compactMap { Int($0.path.dropFirst(bookPath.count).dropLast(5)) }
     }
 
     /// The words after the number (the same on every mirror).
@@ -112,6 +118,7 @@ package final class MirrorSite: Sendable {
         case .arabic: "第\(number)章 \(words(number))"
         case .chinese: "第\(chineseNumeral(number))章　\(words(number))"
         case .spaced: "第 \(number) 章\(words(number))"
+        case .annotated: "第\(number)章 \(words(number))（求月票）"
         }
     }
 
