@@ -84,7 +84,7 @@ struct ServeSocketServerTests {
     }
 
     @Test func anOversizedMessageClosesTheConnectionWith1009WholeOrInFragments() async throws {
-        let (server, port) = try Self.server(limits: ServeSocketLimits(maxMessageBytes: 1000))
+        let (server, port) = try Self.server(limits: ServeSocketLimits(maxMessageBytes: 1000, closeSeconds: 1))
         let whole = try WebSocketTestClient(port: port)
         #expect(try await whole.open("/echo") == 101)
         try await whole.write(WebSocketTestClient.text(String(repeating: "x", count: 1001)))
@@ -156,7 +156,7 @@ struct ServeSocketServerTests {
 
     @Test func aHalfOpenHandshakeIsCutAtItsDeadlineEvenWhileBytesTrickleIn() async throws {
         let deadline = 0.6
-        let (server, port) = try Self.server(limits: ServeSocketLimits(handshakeSeconds: deadline))
+        let (server, port) = try Self.server(limits: ServeSocketLimits(handshakeSeconds: deadline, closeSeconds: 1))
         let client = try WebSocketTestClient(port: port)
         let started = ContinuousClock.now
         let partial = WebSocketTestClient.handshake("/echo").dropLast(4)
@@ -170,7 +170,7 @@ struct ServeSocketServerTests {
     }
 
     @Test func connectionsOverTheCapAreAnswered503() async throws {
-        let (server, port) = try Self.server(limits: ServeSocketLimits(maxConnections: 1))
+        let (server, port) = try Self.server(limits: ServeSocketLimits(maxConnections: 1, closeSeconds: 1))
         let first = try WebSocketTestClient(port: port)
         #expect(try await first.open("/echo") == 101)
         let second = try WebSocketTestClient(port: port)
@@ -244,5 +244,14 @@ struct ServeSocketServerTests {
     @Test func aListenAddressThatIsNotNumericIsRefused() {
         let server = ServeSocketServer(listen: "localhost", port: 0, gate: { _, _ in true }, routes: [:])
         #expect(throws: ServeSocketError.badAddress("localhost")) { try server.start() }
+    }
+
+    @Test func aServerStartsOnceAndNotAfterItsStop() async throws {
+        let (server, _) = try Self.server()
+        #expect(throws: ServeSocketError.alreadyStarted) { try server.start() }
+        await server.stop()
+        let stopped = ServeSocketServer(port: 0, gate: { _, _ in true }, routes: [:])
+        await stopped.stop()
+        #expect(throws: ServeSocketError.alreadyStarted) { try stopped.start() }
     }
 }

@@ -43,7 +43,7 @@ public enum ServeSocketError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .badAddress(let address): "\"\(address)\" is not a numeric IPv4 or IPv6 address to listen on"
         case .system(let call, let message): "cannot listen for WebSocket connections: \(call): \(message)"
-        case .alreadyStarted: "the WebSocket server was already started"
+        case .alreadyStarted: "the WebSocket server was already started, or has been stopped"
         }
     }
 }

@@ -73,7 +73,7 @@ public final class ServeSocketServer: Sendable {
     @discardableResult
     public func start() throws(ServeSocketError) -> UInt16 {
         let claimed = state.withLock { state in
-            guard !state.started else { return false }
+            guard !state.started, !state.stopping else { return false }
             state.started = true
             return true
         }
@@ -171,7 +171,12 @@ public final class ServeSocketServer: Sendable {
             if entries[1].revents != 0 { signal.drain() }
             guard entries[0].revents & Int16(POLLIN) != 0 else { continue }
             let fd = accept(listener.fd, nil, nil)
-            guard fd >= 0 else { continue }
+            guard fd >= 0 else {
+                // Out of descriptors (or memory): the pending connection stays queued and poll would report it
+                // again at once, so wait a little instead of spinning.
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM { usleep(50_000) }
+                continue
+            }
             let socket = SocketDescriptor(fd)
             // accept4 needs _GNU_SOURCE, which Swift's Glibc module does not define.
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

@@ -90,6 +90,7 @@ final class WebSocketConnection: Sendable {
     /// Answers the handshake with an HTTP error and ends.
     private func refuse(_ status: Int, _ reason: String, _ message: String, until deadline: ContinuousClock.Instant) {
         var bytes = WebSocketHandshake.refusal(status, reason, message: message)[...]
+        defer { linger(until: min(deadline, .now + .seconds(1))) }
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { send(socket.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if written > 0 {
@@ -100,6 +101,20 @@ final class WebSocketConnection: Sendable {
             } else {
                 return
             }
+        }
+    }
+
+    /// Ends this side of the stream and reads (discarding) what the client still sends until it closes its
+    /// side or `deadline` passes: closing a socket with unread bytes would send a reset, which can destroy
+    /// the answer or close frame still in flight to the client.
+    private func linger(until deadline: ContinuousClock.Instant) {
+        shutdown(socket.fd, Int32(SHUT_WR))
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var discarded = 0
+        while discarded < 1 << 20, wait(readable: true, until: deadline) != nil {
+            let count = read(socket.fd, &chunk, chunk.count)
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return }
+            discarded += max(0, count)
         }
     }
 
@@ -150,7 +165,12 @@ final class WebSocketConnection: Sendable {
                 writing = next.bytes[...]
                 writingClose = next.isClose
             }
-            if closing.sent && (closing.received || closing.failed) { return }
+            if closing.sent && closing.received { return }
+            if closing.sent && closing.failed {
+                // The client broke the protocol: it may still be sending; let it see the close frame first.
+                if let deadline = closing.deadline { linger(until: deadline) }
+                return
+            }
             if let deadline = closing.deadline, ContinuousClock.now >= deadline { return }
             var timeout: Int32 = -1
             if let deadline = closing.deadline {
