@@ -42,13 +42,8 @@ struct SourceDebugLog: Sendable {
     static func searchLines(_ page: SearchPage) -> [String] {
         var lines = ["┌获取书籍列表", "└列表大小:\(page.results.count)"]
         if let first = page.results.first {
-            lines += field("获取书名", first.name)
-            lines += field("获取作者", first.author)
-            lines += field("获取分类", first.kind)
-            lines += field("获取字数", first.wordCount)
-            lines += field("获取最新章节", first.lastChapter)
-            lines += field("获取简介", first.intro)
-            lines += field("获取封面链接", first.coverURL)
+            lines += bookFields(name: first.name, author: first.author, kind: first.kind, wordCount: first.wordCount,
+                                lastChapter: first.lastChapter, intro: first.intro, cover: first.coverURL)
             lines += field("获取详情页链接", first.bookURL)
         }
         lines += page.warnings.map { "≡\($0)" }
@@ -58,17 +53,16 @@ struct SourceDebugLog: Sendable {
 
     /// What a book page gave.
     static func infoLines(_ book: BookInfo) -> [String] {
-        var lines: [String] = []
-        lines += field("获取书名", book.name)
-        lines += field("获取作者", book.author)
-        lines += field("获取分类", book.kind)
-        lines += field("获取字数", book.wordCount)
-        lines += field("获取最新章节", book.lastChapter)
-        lines += field("获取简介", book.intro)
-        lines += field("获取封面链接", book.coverURL)
-        lines += field("获取目录链接", book.tocURL)
-        lines += book.warnings.map { "≡\($0)" }
-        return lines
+        bookFields(name: book.name, author: book.author, kind: book.kind, wordCount: book.wordCount,
+                   lastChapter: book.lastChapter, intro: book.intro, cover: book.coverURL)
+            + field("获取目录链接", book.tocURL) + book.warnings.map { "≡\($0)" }
+    }
+
+    /// The fields a search result and a book page share, in Legado's order.
+    private static func bookFields(name: String, author: String, kind: String, wordCount: String, lastChapter: String,
+                                   intro: String, cover: String) -> [String] {
+        [("获取书名", name), ("获取作者", author), ("获取分类", kind), ("获取字数", wordCount), ("获取最新章节", lastChapter),
+         ("获取简介", intro), ("获取封面链接", cover)].flatMap { field($0.0, $0.1) }
     }
 
     /// What a table of contents gave: the list, its first chapter, the counts.

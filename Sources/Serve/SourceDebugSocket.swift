@@ -122,27 +122,23 @@ public struct SourceDebugSocket: Sendable {
         }
 
         func search(key: String) async {
-            output("︾开始解析搜索页")
-            do {
-                let page = try await engine.search(key: key)
-                await books(page, done: "︽搜索页解析完成")
-            } catch {
-                failed(error)
-            }
+            await books(start: "︾开始解析搜索页", done: "︽搜索页解析完成") { try await engine.search(key: key) }
         }
 
         func explore(url: String) async {
-            output("︾开始解析发现页")
-            do {
-                let page = try await engine.explore(url: url)
-                await books(page, done: "︽发现页解析完成")
-            } catch {
-                failed(error)
-            }
+            await books(start: "︾开始解析发现页", done: "︽发现页解析完成") { try await engine.explore(url: url) }
         }
 
-        /// A list of books read: its lines, then the first book's page.
-        private func books(_ page: SearchPage, done: String) async {
+        /// A list of books read (search or explore): its lines, then the first book's page.
+        private func books(start: String, done: String, _ read: () async throws -> SearchPage) async {
+            output(start)
+            let page: SearchPage
+            do {
+                page = try await read()
+            } catch {
+                failed(error)
+                return
+            }
             output.lines(SourceDebugLog.searchLines(page))
             guard let first = page.results.first else {
                 output("︽未获取到书籍")

@@ -215,30 +215,16 @@ public final class ServeSocketServer: Sendable {
     /// A listening socket on `address`:`port`, and the port bound.
     private static func listen(on address: String, port: UInt16) throws(ServeSocketError) -> (SocketDescriptor, UInt16) {
         var storage = sockaddr_storage()
-        var length: socklen_t
-        var family: Int32
+        let length: socklen_t
+        let family: Int32
         var ipv4 = in_addr()
         var ipv6 = in6_addr()
         if inet_pton(AF_INET, address, &ipv4) == 1 {
-            family = AF_INET
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-                    $0.pointee.sin_family = sa_family_t(AF_INET)
-                    $0.pointee.sin_port = port.bigEndian
-                    $0.pointee.sin_addr = ipv4
-                }
-            }
+            (family, length) = (AF_INET, socklen_t(MemoryLayout<sockaddr_in>.size))
+            fill(&storage, as: sockaddr_in.self) { ($0.sin_family, $0.sin_port, $0.sin_addr) = (sa_family_t(AF_INET), port.bigEndian, ipv4) }
         } else if inet_pton(AF_INET6, address, &ipv6) == 1 {
-            family = AF_INET6
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                    $0.pointee.sin6_family = sa_family_t(AF_INET6)
-                    $0.pointee.sin6_port = port.bigEndian
-                    $0.pointee.sin6_addr = ipv6
-                }
-            }
+            (family, length) = (AF_INET6, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            fill(&storage, as: sockaddr_in6.self) { ($0.sin6_family, $0.sin6_port, $0.sin6_addr) = (sa_family_t(AF_INET6), port.bigEndian, ipv6) }
         } else {
             throw .badAddress(address)
         }
@@ -264,6 +250,11 @@ public final class ServeSocketServer: Sendable {
                 : pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
         }
         return (listener, boundPort)
+    }
+
+    /// Sets the fields of `storage` read as the address type `type`.
+    private static func fill<Address>(_ storage: inout sockaddr_storage, as type: Address.Type, _ body: (inout Address) -> Void) {
+        withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: type, capacity: 1) { body(&$0.pointee) } }
     }
 
     private static func systemError(_ call: String) -> ServeSocketError {
