@@ -254,4 +254,18 @@ struct ServeSocketServerTests {
         await stopped.stop()
         #expect(throws: ServeSocketError.alreadyStarted) { try stopped.start() }
     }
+
+    @Test func aQuietConnectionIsPingedAndThePongIsTaken() async throws {
+        let (server, port) = try Self.server(limits: ServeSocketLimits(closeSeconds: 1, pingSeconds: 0.2))
+        let client = try WebSocketTestClient(port: port)
+        #expect(try await client.open("/echo") == 101)
+        let ping = try #require(try await client.readFrame())
+        #expect(ping.opcode == 0x9)
+        try await client.write(WebSocketTestClient.frame(0xA, ping.payload))
+        try await client.write(WebSocketTestClient.text("still here"))
+        var next = try await client.readFrame()
+        while next?.opcode == 0x9 { next = try await client.readFrame() }
+        #expect(next?.text == "still here")
+        await server.stop()
+    }
 }

@@ -14,12 +14,15 @@ public struct ServeSocketLimits: Sendable {
     public var maxQueuedBytes: Int
     /// Time the closing handshake may take once started (the client's answer, or what is still queued).
     public var closeSeconds: Double
+    /// Quiet time after which the server pings an open connection (as Legado does every 30 s), so proxies
+    /// between keep it open while a long search has nothing to send.
+    public var pingSeconds: Double
 
     /// Creates limits: 64 connections, 10 s handshakes of at most 8 KiB, messages of at most 1 MiB and 32
-    /// unread, 16 MiB queued per client, 5 s to close.
+    /// unread, 16 MiB queued per client, 5 s to close, a ping after 30 s of quiet.
     public init(maxConnections: Int = 64, handshakeSeconds: Double = 10, maxHeadBytes: Int = 8192,
                 maxMessageBytes: Int = 1 << 20, maxUnreadMessages: Int = 32, maxQueuedBytes: Int = 16 << 20,
-                closeSeconds: Double = 5) {
+                closeSeconds: Double = 5, pingSeconds: Double = 30) {
         self.maxConnections = max(1, maxConnections)
         self.handshakeSeconds = max(0.01, handshakeSeconds)
         self.maxHeadBytes = max(256, maxHeadBytes)
@@ -27,6 +30,7 @@ public struct ServeSocketLimits: Sendable {
         self.maxUnreadMessages = max(1, maxUnreadMessages)
         self.maxQueuedBytes = max(1024, maxQueuedBytes)
         self.closeSeconds = max(0.01, closeSeconds)
+        self.pingSeconds = max(0.01, pingSeconds)
     }
 }
 

@@ -156,6 +156,8 @@ final class WebSocketConnection: Sendable {
         var writingClose = false
         var chunk = [UInt8](repeating: 0, count: 65536)
         let closeTime = Duration.milliseconds(Int64(limits.closeSeconds * 1000))
+        let pingTime = Duration.milliseconds(Int64(limits.pingSeconds * 1000))
+        var nextPing = ContinuousClock.now + pingTime
         reader.append(received)
         handleFrames(&reader, &assembler, &closing, session)
         while true {
@@ -172,10 +174,13 @@ final class WebSocketConnection: Sendable {
                 return
             }
             if let deadline = closing.deadline, ContinuousClock.now >= deadline { return }
-            var timeout: Int32 = -1
-            if let deadline = closing.deadline {
-                timeout = Int32(max(0, Self.milliseconds(deadline - .now)).rounded(.up))
+            if closing.deadline == nil, ContinuousClock.now >= nextPing {
+                try? outbox.enqueue(WebSocketFrame(fin: true, opcode: .ping, payload: Array("ping".utf8)))
+                nextPing = .now + pingTime
+                continue
             }
+            let wakeAt = closing.deadline ?? nextPing
+            let timeout = Int32(max(0, Self.milliseconds(wakeAt - .now)).rounded(.up))
             var events = Int16(POLLIN)
             if !writing.isEmpty { events |= Int16(POLLOUT) }
             var entries = [pollfd(fd: socket.fd, events: events, revents: 0),
@@ -193,6 +198,7 @@ final class WebSocketConnection: Sendable {
                 if count < 0 {
                     if errno != EAGAIN && errno != EINTR { return }
                 } else if !closing.received && !closing.failed {
+                    nextPing = .now + pingTime
                     reader.append(chunk[..<count])
                     handleFrames(&reader, &assembler, &closing, session)
                 }
@@ -200,6 +206,7 @@ final class WebSocketConnection: Sendable {
             if revents & Int16(POLLOUT) != 0, !writing.isEmpty {
                 let written = writing.withUnsafeBytes { send(socket.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 if written > 0 {
+                    nextPing = .now + pingTime
                     writing = writing.dropFirst(written)
                     if writing.isEmpty && writingClose { closing.sent = true }
                 } else if written < 0 && errno != EAGAIN && errno != EINTR {
