@@ -268,4 +268,15 @@ struct ServeSocketServerTests {
         #expect(next?.text == "still here")
         await server.stop()
     }
+
+    @Test func itListensOnAnIPv6AddressToo() async throws {
+        let server = ServeSocketServer(listen: "::1", port: 0, gate: { _, headers in headers["host"] == "[::1]" },
+                                       routes: ["/echo": Self.echo()], limits: ServeSocketLimits(closeSeconds: 1))
+        let port = try server.start()
+        let client = try WebSocketTestClient(port: port, host: "::1")
+        try await client.write(Array(String(decoding: WebSocketTestClient.handshake("/echo"), as: UTF8.self)
+            .replacingOccurrences(of: "Host: 127.0.0.1", with: "Host: [::1]").utf8))
+        #expect(try await client.responseHead().status == 101)
+        await server.stop()
+    }
 }

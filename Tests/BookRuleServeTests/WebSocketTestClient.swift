@@ -29,23 +29,36 @@ final class WebSocketTestClient: Sendable {
     let fd: Int32
     private let buffer = Locked<[UInt8]>([])
 
-    /// Connects to 127.0.0.1:`port`, with a receive timeout of `timeout` seconds (stretched by the test scale).
-    init(port: UInt16, timeout: Double = 20) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// Connects to `host` (a numeric IPv4 or IPv6 address) at `port`, with a receive timeout of `timeout`
+    /// seconds (stretched by the test scale).
+    init(port: UInt16, host: String = "127.0.0.1", timeout: Double = 20) throws {
+        let ipv6 = host.contains(":")
+        fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket failed") }
         let seconds = TestTime.seconds(timeout)
         var limit = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(port.bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let connected: Int32
+        if ipv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(port.bigEndian)
+            inet_pton(AF_INET6, host, &address.sin6_addr)
+            connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(port.bigEndian)
+            address.sin_addr.s_addr = inet_addr(host)
+            connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
         }
         guard connected == 0 else {
             close(fd)
-            throw TestFailure("connect to port \(port) failed")
+            throw TestFailure("connect to \(host) port \(port) failed")
         }
     }
 
