@@ -45,9 +45,9 @@ struct LegadoSocketSite {
 
     /// Opens `path`, sends `request`, and returns the text messages until the server closes, with its code.
     func exchange(_ path: String, _ request: String) async throws -> (messages: [String], closeCode: UInt16?) {
-        let client = try WebSocketTestClient(port: port)
+        let client = try WebSocketWireClient(port: port)
         guard try await client.open(path) == 101 else { throw TestFailure("handshake refused") }
-        try await client.write(WebSocketTestClient.text(request))
+        try await client.write(WebSocketWireClient.text(request))
         let frames = try await client.framesUntilEnd()
         return (frames.filter { $0.opcode == 0x1 }.map(\.text), frames.last { $0.opcode == 0x8 }?.closeCode)
     }

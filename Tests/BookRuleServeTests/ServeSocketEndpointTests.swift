@@ -12,7 +12,7 @@ struct ServeSocketEndpointTests {
         let search = SearchBookSocket(sources: .fixed([]), stack: try TransportStack.offline(pages: []), requestSeconds: 0.3)
         let server = ServeSocketServer(port: 0, gate: { _, _ in true }, routes: ["/searchBook": { await search.serve($0) }])
         let port = try server.start()
-        let client = try WebSocketTestClient(port: port)
+        let client = try WebSocketWireClient(port: port)
         #expect(try await client.open("/searchBook") == 101)
         let started = ContinuousClock.now
         #expect(try await client.framesUntilEnd().map(\.closeCode) == [1008])
@@ -32,9 +32,9 @@ struct ServeSocketEndpointTests {
         }])
         let port = try server.start()
         do {
-            let client = try WebSocketTestClient(port: port)
+            let client = try WebSocketWireClient(port: port)
             #expect(try await client.open("/searchBook") == 101)
-            try await client.write(WebSocketTestClient.text(#"{"key":"镜"}"#))
+            try await client.write(WebSocketWireClient.text(#"{"key":"镜"}"#))
             try await eventually("the site was asked") { slow.server.records.contains { $0.path == "/search" } }
         }
         // The client is gone (its socket closed); the search ends long before the site's 20 s answer.

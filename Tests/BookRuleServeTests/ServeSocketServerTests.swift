@@ -25,13 +25,13 @@ struct ServeSocketServerTests {
     }
 
     @Test func theAcceptValueOfRFC6455sExampleKey() {
-        #expect(WebSocketHandshake.acceptValue(for: WebSocketTestClient.exampleKey) == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        #expect(WebSocketHandshake.acceptValue(for: WebSocketWireClient.exampleKey) == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
     }
 
     @Test func aHandshakeIsAnswered101WithTheAcceptValue() async throws {
         let (server, port) = try Self.server()
-        let client = try WebSocketTestClient(port: port)
-        try await client.write(WebSocketTestClient.handshake("/echo"))
+        let client = try WebSocketWireClient(port: port)
+        try await client.write(WebSocketWireClient.handshake("/echo"))
         let (status, head) = try await client.responseHead()
         #expect(status == 101)
         #expect(head.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"))
@@ -41,9 +41,9 @@ struct ServeSocketServerTests {
 
     @Test func aMaskedTextMessageReachesTheHandlerAndItsAnswerComesBackUnmasked() async throws {
         let (server, port) = try Self.server()
-        let client = try WebSocketTestClient(port: port)
+        let client = try WebSocketWireClient(port: port)
         #expect(try await client.open("/echo") == 101)
-        try await client.write(WebSocketTestClient.text("星河 hello"))
+        try await client.write(WebSocketWireClient.text("星河 hello"))
         let frame = try #require(try await client.readFrame())
         #expect(frame.opcode == 0x1 && frame.fin && frame.text == "星河 hello")
         await server.stop()
@@ -51,11 +51,11 @@ struct ServeSocketServerTests {
 
     @Test func aFragmentedMessageIsReassembledAndAPingBetweenItsFragmentsIsAnsweredFirst() async throws {
         let (server, port) = try Self.server()
-        let client = try WebSocketTestClient(port: port)
+        let client = try WebSocketWireClient(port: port)
         #expect(try await client.open("/echo") == 101)
-        try await client.write(WebSocketTestClient.text("frag", fin: false) + WebSocketTestClient.frame(0x9, Array("p1".utf8))
-                               + WebSocketTestClient.frame(0x0, Array("men".utf8), fin: false)
-                               + WebSocketTestClient.frame(0x0, Array("ted".utf8)))
+        try await client.write(WebSocketWireClient.text("frag", fin: false) + WebSocketWireClient.frame(0x9, Array("p1".utf8))
+                               + WebSocketWireClient.frame(0x0, Array("men".utf8), fin: false)
+                               + WebSocketWireClient.frame(0x0, Array("ted".utf8)))
         let pong = try #require(try await client.readFrame())
         #expect(pong.opcode == 0xA && pong.text == "p1")
         let message = try #require(try await client.readFrame())
@@ -65,9 +65,9 @@ struct ServeSocketServerTests {
 
     @Test func aPingIsAnsweredWithAPongCarryingItsPayload() async throws {
         let (server, port) = try Self.server()
-        let client = try WebSocketTestClient(port: port)
+        let client = try WebSocketWireClient(port: port)
         #expect(try await client.open("/echo") == 101)
-        try await client.write(WebSocketTestClient.frame(0x9, [1, 2, 3, 250]))
+        try await client.write(WebSocketWireClient.frame(0x9, [1, 2, 3, 250]))
         let pong = try #require(try await client.readFrame())
         #expect(pong.opcode == 0xA && pong.payload == [1, 2, 3, 250])
         await server.stop()
@@ -75,9 +75,9 @@ struct ServeSocketServerTests {
 
     @Test func anUnmaskedClientFrameClosesTheConnectionWith1002() async throws {
         let (server, port) = try Self.server()
-        let client = try WebSocketTestClient(port: port)
+        let client = try WebSocketWireClient(port: port)
         #expect(try await client.open("/echo") == 101)
-        try await client.write(WebSocketTestClient.frame(0x1, Array("plain".utf8), masked: false))
+        try await client.write(WebSocketWireClient.frame(0x1, Array("plain".utf8), masked: false))
         let frames = try await client.framesUntilEnd()
         #expect(frames.map(\.closeCode) == [1002])
         await server.stop()
@@ -85,21 +85,21 @@ struct ServeSocketServerTests {
 
     @Test func anOversizedMessageClosesTheConnectionWith1009WholeOrInFragments() async throws {
         let (server, port) = try Self.server(limits: ServeSocketLimits(maxMessageBytes: 1000, closeSeconds: 1))
-        let whole = try WebSocketTestClient(port: port)
+        let whole = try WebSocketWireClient(port: port)
         #expect(try await whole.open("/echo") == 101)
-        try await whole.write(WebSocketTestClient.text(String(repeating: "x", count: 1001)))
+        try await whole.write(WebSocketWireClient.text(String(repeating: "x", count: 1001)))
         #expect(try await whole.framesUntilEnd().map(\.closeCode) == [1009])
 
-        let fragments = try WebSocketTestClient(port: port)
+        let fragments = try WebSocketWireClient(port: port)
         #expect(try await fragments.open("/echo") == 101)
-        try await fragments.write(WebSocketTestClient.text(String(repeating: "x", count: 600), fin: false)
-                                  + WebSocketTestClient.frame(0x0, Array(repeating: 0x79, count: 600)))
+        try await fragments.write(WebSocketWireClient.text(String(repeating: "x", count: 600), fin: false)
+                                  + WebSocketWireClient.frame(0x0, Array(repeating: 0x79, count: 600)))
         #expect(try await fragments.framesUntilEnd().map(\.closeCode) == [1009])
 
         // A message at the cap is taken.
-        let fits = try WebSocketTestClient(port: port)
+        let fits = try WebSocketWireClient(port: port)
         #expect(try await fits.open("/echo") == 101)
-        try await fits.write(WebSocketTestClient.text(String(repeating: "z", count: 1000)))
+        try await fits.write(WebSocketWireClient.text(String(repeating: "z", count: 1000)))
         #expect(try await fits.readFrame()?.payload.count == 1000)
         await server.stop()
     }
@@ -107,9 +107,9 @@ struct ServeSocketServerTests {
     @Test func aClientsCloseIsEchoedAndEndsTheHandlersMessages() async throws {
         let ended = Locked(0)
         let (server, port) = try Self.server(routes: ["/echo": Self.echo(ended: ended)])
-        let client = try WebSocketTestClient(port: port)
+        let client = try WebSocketWireClient(port: port)
         #expect(try await client.open("/echo") == 101)
-        try await client.write(WebSocketTestClient.frame(0x8, [0x03, 0xE8] + Array("bye".utf8)))
+        try await client.write(WebSocketWireClient.frame(0x8, [0x03, 0xE8] + Array("bye".utf8)))
         let frames = try await client.framesUntilEnd()
         #expect(frames.map(\.closeCode) == [1000])
         try await eventually("the handler ended") { ended.withLock { $0 } == 1 }
@@ -122,9 +122,9 @@ struct ServeSocketServerTests {
             seen.withLock { $0.append((target, headers)) }
             return headers["cookie"] == "a=1; token=good"
         })
-        let refused = try WebSocketTestClient(port: port)
+        let refused = try WebSocketWireClient(port: port)
         #expect(try await refused.open("/echo?x=1", extra: ["Cookie: token=bad", "Origin: http://evil.test"]) == 403)
-        let admitted = try WebSocketTestClient(port: port)
+        let admitted = try WebSocketWireClient(port: port)
         #expect(try await admitted.open("/echo", extra: ["Cookie: a=1", "Cookie: token=good"]) == 101)
         let calls = seen.withLock { $0 }
         #expect(calls.count == 2)
@@ -138,18 +138,18 @@ struct ServeSocketServerTests {
         let (server, port) = try Self.server()
         let requests: [[UInt8]] = [
             Array("GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8),
-            WebSocketTestClient.handshake("/echo", key: "c2hvcnQ="),
+            WebSocketWireClient.handshake("/echo", key: "c2hvcnQ="),
             Array("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8),
-            Array(String(decoding: WebSocketTestClient.handshake("/echo"), as: UTF8.self)
+            Array(String(decoding: WebSocketWireClient.handshake("/echo"), as: UTF8.self)
                 .replacingOccurrences(of: "Version: 13", with: "Version: 8").utf8),
-            Array("GET /echo HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(WebSocketTestClient.exampleKey)\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8),
+            Array("GET /echo HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(WebSocketWireClient.exampleKey)\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8),
         ]
         for request in requests {
-            let client = try WebSocketTestClient(port: port)
+            let client = try WebSocketWireClient(port: port)
             try await client.write(request)
             #expect(try await client.responseHead().status == 400, "\(String(decoding: request, as: UTF8.self))")
         }
-        let unknown = try WebSocketTestClient(port: port)
+        let unknown = try WebSocketWireClient(port: port)
         #expect(try await unknown.open("/nowhere") == 404)
         await server.stop()
     }
@@ -157,9 +157,9 @@ struct ServeSocketServerTests {
     @Test func aHalfOpenHandshakeIsCutAtItsDeadlineEvenWhileBytesTrickleIn() async throws {
         let deadline = 0.6
         let (server, port) = try Self.server(limits: ServeSocketLimits(handshakeSeconds: deadline, closeSeconds: 1))
-        let client = try WebSocketTestClient(port: port)
+        let client = try WebSocketWireClient(port: port)
         let started = ContinuousClock.now
-        let partial = WebSocketTestClient.handshake("/echo").dropLast(4)
+        let partial = WebSocketWireClient.handshake("/echo").dropLast(4)
         try await client.write(Array(partial.prefix(20)))
         try await client.write(Array(partial.dropFirst(20)))
         #expect(await client.endsWithoutData())
@@ -171,9 +171,9 @@ struct ServeSocketServerTests {
 
     @Test func connectionsOverTheCapAreAnswered503() async throws {
         let (server, port) = try Self.server(limits: ServeSocketLimits(maxConnections: 1, closeSeconds: 1))
-        let first = try WebSocketTestClient(port: port)
+        let first = try WebSocketWireClient(port: port)
         #expect(try await first.open("/echo") == 101)
-        let second = try WebSocketTestClient(port: port)
+        let second = try WebSocketWireClient(port: port)
         #expect(try await second.responseHead().status == 503)
         await server.stop()
     }
@@ -183,17 +183,17 @@ struct ServeSocketServerTests {
         let closeSeconds = 1.0
         let (server, port) = try Self.server(limits: ServeSocketLimits(closeSeconds: closeSeconds),
                                              routes: ["/echo": Self.echo(ended: ended)])
-        let clients = try (0..<3).map { _ in try WebSocketTestClient(port: port) }
+        let clients = try (0..<3).map { _ in try WebSocketWireClient(port: port) }
         for client in clients { #expect(try await client.open("/echo") == 101) }
         // A session is open once its echo answers.
         for client in clients {
-            try await client.write(WebSocketTestClient.text("up"))
+            try await client.write(WebSocketWireClient.text("up"))
             #expect(try await client.readFrame()?.text == "up")
         }
         // Two clients answer the close as browsers do; the third never reads, and a fourth is mid-handshake.
         let readers = clients.prefix(2).map { client in Task { try await client.framesUntilEnd() } }
-        let half = try WebSocketTestClient(port: port)
-        try await half.write(Array(WebSocketTestClient.handshake("/echo").prefix(10)))
+        let half = try WebSocketWireClient(port: port)
+        try await half.write(Array(WebSocketWireClient.handshake("/echo").prefix(10)))
         let started = ContinuousClock.now
         await server.stop()
         #expect(ContinuousClock.now - started < TestTime.bound(.seconds(closeSeconds + 2)))
@@ -204,13 +204,13 @@ struct ServeSocketServerTests {
         #expect(try await clients[2].framesUntilEnd().map(\.closeCode) == [1001])
         #expect(await half.endsWithoutData())
         // Nothing listens any more.
-        #expect(throws: (any Error).self) { _ = try WebSocketTestClient(port: port) }
+        #expect(throws: (any Error).self) { _ = try WebSocketWireClient(port: port) }
     }
 
     @Test func aClientThatAnswersTheCloseEndsTheConnectionAtOnce() async throws {
         let (server, port) = try Self.server(limits: ServeSocketLimits(closeSeconds: 30),
                                              routes: ["/bye": { session in session.close(.normal, reason: "done") }])
-        let client = try WebSocketTestClient(port: port)
+        let client = try WebSocketWireClient(port: port)
         #expect(try await client.open("/bye") == 101)
         let started = ContinuousClock.now
         let frames = try await client.framesUntilEnd()
@@ -232,7 +232,7 @@ struct ServeSocketServerTests {
                 result.withLock { $0 = "\(error)" }
             }
         }])
-        let client = try WebSocketTestClient(port: port)
+        let client = try WebSocketWireClient(port: port)
         #expect(try await client.open("/once") == 101)
         let frames = try await client.framesUntilEnd()
         #expect(frames.map(\.text).first == "first")
@@ -257,12 +257,12 @@ struct ServeSocketServerTests {
 
     @Test func aQuietConnectionIsPingedAndThePongIsTaken() async throws {
         let (server, port) = try Self.server(limits: ServeSocketLimits(closeSeconds: 1, pingSeconds: 0.2))
-        let client = try WebSocketTestClient(port: port)
+        let client = try WebSocketWireClient(port: port)
         #expect(try await client.open("/echo") == 101)
         let ping = try #require(try await client.readFrame())
         #expect(ping.opcode == 0x9)
-        try await client.write(WebSocketTestClient.frame(0xA, ping.payload))
-        try await client.write(WebSocketTestClient.text("still here"))
+        try await client.write(WebSocketWireClient.frame(0xA, ping.payload))
+        try await client.write(WebSocketWireClient.text("still here"))
         var next = try await client.readFrame()
         while next?.opcode == 0x9 { next = try await client.readFrame() }
         #expect(next?.text == "still here")
@@ -273,8 +273,8 @@ struct ServeSocketServerTests {
         let server = ServeSocketServer(listen: "::1", port: 0, gate: { _, headers in headers["host"] == "[::1]" },
                                        routes: ["/echo": Self.echo()], limits: ServeSocketLimits(closeSeconds: 1))
         let port = try server.start()
-        let client = try WebSocketTestClient(port: port, host: "::1")
-        try await client.write(Array(String(decoding: WebSocketTestClient.handshake("/echo"), as: UTF8.self)
+        let client = try WebSocketWireClient(port: port, host: "::1")
+        try await client.write(Array(String(decoding: WebSocketWireClient.handshake("/echo"), as: UTF8.self)
             .replacingOccurrences(of: "Host: 127.0.0.1", with: "Host: [::1]").utf8))
         #expect(try await client.responseHead().status == 101)
         await server.stop()

@@ -1,6 +1,7 @@
 import BookRuleHTTP
 @testable import BookRuleServe
 import Testing
+import TestSupport
 
 @Suite("WebSocket framing and handshake parsing, without a socket")
 struct WebSocketFramingTests {
@@ -86,7 +87,7 @@ struct WebSocketFramingTests {
 
     @Test func handshakeHeadersAreReadCaseInsensitivelyWithListValues() throws {
         let head = "GET /searchBook?token=abc HTTP/1.1\r\nhost: example.test:1123\r\nUPGRADE: WebSocket\r\n"
-            + "Connection: keep-alive, Upgrade\r\nSec-WebSocket-Key: \(WebSocketTestClient.exampleKey)\r\n"
+            + "Connection: keep-alive, Upgrade\r\nSec-WebSocket-Key: \(WebSocketWireClient.exampleKey)\r\n"
             + "Sec-WebSocket-Version: 13\r\nCookie: a=1\r\nCookie: b=2\r\nAccept: x\r\nAccept: y\r\n\r\n"
         let handshake = try WebSocketHandshake(head: Array(head.utf8))
         #expect(handshake.path == "/searchBook" && handshake.target == "/searchBook?token=abc")

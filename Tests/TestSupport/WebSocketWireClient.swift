@@ -4,34 +4,34 @@ import Glibc
 import BookRuleDocument
 import BookRuleLocking
 import Foundation
-import TestSupport
 
-/// A WebSocket client over a plain socket, written from RFC 6455 for the tests: it sends exactly the bytes a
-/// test means (a bad handshake, an unmasked frame, fragments with a ping between), and reads the server's
-/// frames raw. Every blocking call runs on a thread of its own (the server's handlers run on Swift's pool),
-/// bounded by a receive timeout.
-final class WebSocketTestClient: Sendable {
-    struct Frame: Sendable, Equatable {
-        var fin: Bool
-        var opcode: UInt8
-        var payload: [UInt8]
-        var text: String { String(decoding: payload, as: UTF8.self) }
+/// A WebSocket client over a plain socket, written from RFC 6455 for tests and benchmarks: it sends exactly
+/// the bytes a test means (a bad handshake, an unmasked frame, fragments with a ping between), and reads the
+/// server's frames raw. Every blocking call runs on a thread of its own (a server's handlers run on Swift's
+/// pool), bounded by a receive timeout.
+package final class WebSocketWireClient: Sendable {
+    /// One frame from the server.
+    package struct Frame: Sendable, Equatable {
+        package var fin: Bool
+        package var opcode: UInt8
+        package var payload: [UInt8]
+        package var text: String { String(decoding: payload, as: UTF8.self) }
         /// A close frame's code.
-        var closeCode: UInt16? {
+        package var closeCode: UInt16? {
             guard opcode == 0x8, payload.count >= 2 else { return nil }
             return UInt16(payload[0]) << 8 | UInt16(payload[1])
         }
     }
 
     /// The RFC's example key; its accept value is `s3pPLMBiTxaQ9kYGzzhZRbK+xOo=`.
-    static let exampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
+    package static let exampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
 
-    let fd: Int32
+    private let fd: Int32
     private let buffer = Locked<[UInt8]>([])
 
     /// Connects to `host` (a numeric IPv4 or IPv6 address) at `port`, with a receive timeout of `timeout`
     /// seconds (stretched by the test scale).
-    init(port: UInt16, host: String = "127.0.0.1", timeout: Double = 20) throws {
+    package init(port: UInt16, host: String = "127.0.0.1", timeout: Double = 20) throws {
         let ipv6 = host.contains(":")
         fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket failed") }
@@ -67,7 +67,7 @@ final class WebSocketTestClient: Sendable {
     }
 
     /// The handshake request for `path` with the usual headers, then `extra` ones.
-    static func handshake(_ path: String, key: String = exampleKey, extra: [String] = []) -> [UInt8] {
+    package static func handshake(_ path: String, key: String = exampleKey, extra: [String] = []) -> [UInt8] {
         var lines = ["GET \(path) HTTP/1.1", "Host: 127.0.0.1", "Upgrade: websocket", "Connection: Upgrade",
                      "Sec-WebSocket-Key: \(key)", "Sec-WebSocket-Version: 13"]
         lines += extra
@@ -75,7 +75,7 @@ final class WebSocketTestClient: Sendable {
     }
 
     /// A client frame: masked (unless told not to) with a fixed key.
-    static func frame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = true) -> [UInt8] {
+    package static func frame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = true) -> [UInt8] {
         var bytes: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         let maskBit: UInt8 = masked ? 0x80 : 0
         if payload.count < 126 {
@@ -94,10 +94,10 @@ final class WebSocketTestClient: Sendable {
     }
 
     /// A masked text frame.
-    static func text(_ text: String, fin: Bool = true) -> [UInt8] { frame(0x1, Array(text.utf8), fin: fin) }
+    package static func text(_ text: String, fin: Bool = true) -> [UInt8] { frame(0x1, Array(text.utf8), fin: fin) }
 
     /// Writes all of `bytes`.
-    func write(_ bytes: [UInt8]) async throws {
+    package func write(_ bytes: [UInt8]) async throws {
         let ok = await BlockingWorkThread.run { [fd] in
             var sent = 0
             while sent < bytes.count {
@@ -123,7 +123,7 @@ final class WebSocketTestClient: Sendable {
     }
 
     /// The response head (status line and headers) of the handshake; the rest stays buffered.
-    func responseHead() async throws -> (status: Int, head: String) {
+    package func responseHead() async throws -> (status: Int, head: String) {
         while true {
             let found: String? = buffer.withLock { bytes in
                 guard bytes.count >= 4,
@@ -142,13 +142,13 @@ final class WebSocketTestClient: Sendable {
     }
 
     /// Sends the handshake for `path` and reads the answer's status.
-    func open(_ path: String, extra: [String] = []) async throws -> Int {
+    package func open(_ path: String, extra: [String] = []) async throws -> Int {
         try await write(Self.handshake(path, extra: extra))
         return try await responseHead().status
     }
 
     /// The next frame from the server, or nil when the connection ends first.
-    func readFrame() async throws -> Frame? {
+    package func readFrame() async throws -> Frame? {
         while true {
             let frame: Frame? = try buffer.withLock { bytes in
                 guard bytes.count >= 2 else { return nil }
@@ -175,7 +175,7 @@ final class WebSocketTestClient: Sendable {
     }
 
     /// Every frame until the connection ends; a close frame is answered with one, as a browser does.
-    func framesUntilEnd() async throws -> [Frame] {
+    package func framesUntilEnd() async throws -> [Frame] {
         var frames: [Frame] = []
         while let frame = try await readFrame() {
             frames.append(frame)
@@ -186,7 +186,7 @@ final class WebSocketTestClient: Sendable {
 
     /// Whether the server ended the connection (rather than the receive timeout passing): true at the end of
     /// the stream, false on a timeout or when bytes arrive.
-    func endsWithoutData() async -> Bool {
+    package func endsWithoutData() async -> Bool {
         let result: Int? = await BlockingWorkThread.run { [fd] in
             var byte: UInt8 = 0
             let count = recv(fd, &byte, 1, 0)
