@@ -40,7 +40,8 @@ struct ServeSocketRequest: Sendable {
 
     /// The first text message of `session`, or nil when the connection ends (or sends binary) first. A
     /// client that sends nothing within `seconds` is closed with 1008, which ends the wait.
-    static func first(of session: WebSocketSession, within seconds: Double) async -> String? {
+    static func first(of session: WebSocketSession, within requested: Double) async -> String? {
+        let seconds = requested.isNaN ? 30 : min(86_400, max(0.01, requested))
         let timer = Task {
             try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
             if !Task.isCancelled { session.close(.policyViolation, reason: "no request within \(Int(seconds)) s") }

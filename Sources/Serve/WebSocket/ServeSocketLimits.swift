@@ -24,13 +24,18 @@ public struct ServeSocketLimits: Sendable {
                 maxMessageBytes: Int = 1 << 20, maxUnreadMessages: Int = 32, maxQueuedBytes: Int = 16 << 20,
                 closeSeconds: Double = 5, pingSeconds: Double = 30) {
         self.maxConnections = max(1, maxConnections)
-        self.handshakeSeconds = max(0.01, handshakeSeconds)
+        self.handshakeSeconds = Self.bounded(handshakeSeconds)
         self.maxHeadBytes = max(256, maxHeadBytes)
         self.maxMessageBytes = max(125, maxMessageBytes)
         self.maxUnreadMessages = max(1, maxUnreadMessages)
         self.maxQueuedBytes = max(1024, maxQueuedBytes)
-        self.closeSeconds = max(0.01, closeSeconds)
-        self.pingSeconds = max(0.01, pingSeconds)
+        self.closeSeconds = Self.bounded(closeSeconds)
+        self.pingSeconds = Self.bounded(pingSeconds)
+    }
+
+    /// A time limit between 10 ms and a day (so any limit converts to milliseconds without overflow).
+    private static func bounded(_ seconds: Double) -> Double {
+        seconds.isNaN ? 1 : min(86_400, max(0.01, seconds))
     }
 }
 

@@ -66,7 +66,9 @@ final class WebSocketConnection: Sendable {
                 refuse(400, "Bad Request", "the request head is over \(limits.maxHeadBytes) bytes", until: deadline)
                 return nil
             }
-            guard !server.isStopping, let readable = wait(readable: true, until: deadline), readable else { return nil }
+            guard !server.isStopping, let readable = wait(readable: true, until: deadline) else { return nil }
+            // Woken without data: only the server stopping wakes a handshake, which the loop's top checks.
+            guard readable else { continue }
             let count = read(socket.fd, &chunk, chunk.count)
             if count == 0 { return nil }
             if count < 0 {
@@ -96,8 +98,8 @@ final class WebSocketConnection: Sendable {
             if written > 0 {
                 bytes = bytes.dropFirst(written)
             } else if written < 0, errno == EAGAIN || errno == EINTR {
-                guard wait(readable: false, until: deadline) == false else { continue }
-                return
+                // Writable again: go on; woken by the server stopping, or past the deadline: give up.
+                guard wait(readable: false, until: deadline) == true, !server.isStopping else { return }
             } else {
                 return
             }
