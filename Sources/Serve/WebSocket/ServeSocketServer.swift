@@ -86,6 +86,8 @@ public final class ServeSocketServer: Sendable {
         }
         let started = BlockingWorkThread.start { [self] in
             acceptLoop(listener, signal: acceptSignal)
+            // Closed before the server counts the loop as ended, so nothing listens once `stop()` returns.
+            listener.close()
             finished()
         }
         if !started {
@@ -169,6 +171,7 @@ public final class ServeSocketServer: Sendable {
                            pollfd(fd: signal.readFD, events: Int16(POLLIN), revents: 0)]
             guard poll(&entries, 2, -1) >= 0 || errno == EINTR else { return }
             if entries[1].revents != 0 { signal.drain() }
+            guard !isStopping else { return }
             guard entries[0].revents & Int16(POLLIN) != 0 else { continue }
             let fd = accept(listener.fd, nil, nil)
             guard fd >= 0 else {
@@ -190,14 +193,18 @@ public final class ServeSocketServer: Sendable {
     /// Registers the connection and starts its thread, or answers 503 when the server is full.
     private func admit(_ socket: SocketDescriptor) {
         guard let signal = WakeSignal() else { return }
-        let id: Int? = state.withLock { state in
-            guard !state.stopping, state.connections.count < limits.maxConnections else { return nil }
+        enum Admission { case admitted(Int), full, stopping }
+        let admission: Admission = state.withLock { state in
+            guard !state.stopping else { return .stopping }
+            guard state.connections.count < limits.maxConnections else { return .full }
             state.nextID += 1
             state.connections[state.nextID] = Entry(signal: signal)
             state.running += 1
-            return state.nextID
+            return .admitted(state.nextID)
         }
-        guard let id else {
+        guard case .admitted(let id) = admission else {
+            // A server that is stopping just closes the connection; a full one says why.
+            guard case .full = admission else { return }
             let refusal = WebSocketHandshake.refusal(503, "Service Unavailable", message: "too many connections")
             _ = refusal.withUnsafeBytes { send(socket.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             return

@@ -1,17 +1,27 @@
 import Glibc
 
-/// A socket's descriptor and its one owner: closed once, when the owner lets go. Only the thread that runs
-/// the socket holds it, so no other thread can shut down or write to a number the kernel has since reused.
+/// A socket's descriptor and its one owner: closed once, by `close()` or when the owner lets go. Only the
+/// thread that runs the socket holds it, so no other thread can shut down or write to a number the kernel has
+/// since reused.
 final class SocketDescriptor: @unchecked Sendable {
-    /// The descriptor, open for this object's lifetime.
+    /// The descriptor, open until `close()`.
     let fd: Int32
+    // Touched only by the owning thread; the release of the last reference orders it before `deinit`.
+    private var isOpen = true
 
     init(_ fd: Int32) {
         self.fd = fd
     }
 
     deinit {
-        close(fd)
+        close()
+    }
+
+    /// Closes the descriptor now (the owner is done with it; `fd` must not be used after).
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        Glibc.close(fd)
     }
 }
 

@@ -24,6 +24,8 @@ final class WebSocketConnection: Sendable {
     func run() {
         defer {
             outbox.finish()
+            // Closed before the server counts the connection as ended, so `stop()` returns with none open.
+            socket.close()
             server.closed(id)
             server.finished()
         }
