@@ -28,6 +28,10 @@ struct LegadoSocketSite {
      "ruleSearch": {"bookList": "//div", "name": "//a/text()", "bookUrl": "//a/@href"}}
     """
 
+    /// The server's limits, its handshake deadline stretched with the test scale (a loaded machine can pause
+    /// a client for seconds).
+    static let limits = ServeSocketLimits(handshakeSeconds: TestTime.seconds(10), closeSeconds: TestTime.seconds(5))
+
     init(chapters: Int = 3) throws {
         mirrors = try [MirrorSite(host: "127.0.0.2", chapters: chapters, style: .arabic),
                        MirrorSite(host: "127.0.0.3", chapters: chapters, style: .chinese)]
@@ -39,7 +43,8 @@ struct LegadoSocketSite {
         policy.maxAttempts = 1
         let stack = TransportStack.live(policy: policy, hostStatePath: nil)
         server = ServeSocketServer(listen: "127.0.0.1", port: 0, gate: { _, _ in true },
-                                   routes: ServeSocketRoutes.legado(sources: .fixed(sources), stack: stack))
+                                   routes: ServeSocketRoutes.legado(sources: .fixed(sources), stack: stack),
+                                   limits: Self.limits)
         port = try server.start()
     }
 

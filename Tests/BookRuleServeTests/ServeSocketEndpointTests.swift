@@ -10,7 +10,8 @@ import TestSupport
 struct ServeSocketEndpointTests {
     @Test func aClientThatSendsNoRequestIsClosedWith1008() async throws {
         let search = SearchBookSocket(sources: .fixed([]), stack: try TransportStack.offline(pages: []), requestSeconds: 0.3)
-        let server = ServeSocketServer(port: 0, gate: { _, _ in true }, routes: ["/searchBook": { await search.serve($0) }])
+        let server = ServeSocketServer(port: 0, gate: { _, _ in true }, routes: ["/searchBook": { await search.serve($0) }],
+                                       limits: LegadoSocketSite.limits)
         let port = try server.start()
         let client = try WebSocketWireClient(port: port)
         #expect(try await client.open("/searchBook") == 101)
@@ -29,7 +30,7 @@ struct ServeSocketEndpointTests {
         let server = ServeSocketServer(port: 0, gate: { _, _ in true }, routes: ["/searchBook": { session in
             await search.serve(session)
             ended.withLock { $0 = true }
-        }])
+        }], limits: LegadoSocketSite.limits)
         let port = try server.start()
         do {
             let client = try WebSocketWireClient(port: port)

@@ -17,7 +17,9 @@ struct ServeSocketServerTests {
     }
 
     /// A server on a free port; its clients mostly do not answer the close, so `stop()` waits out 1 s for them.
-    static func server(gate: @escaping ServeSocketServer.Gate = { _, _ in true }, limits: ServeSocketLimits = ServeSocketLimits(closeSeconds: 1),
+    /// The handshake deadline stretches with the test scale: a loaded machine can pause a client for seconds.
+    static func server(gate: @escaping ServeSocketServer.Gate = { _, _ in true },
+                       limits: ServeSocketLimits = ServeSocketLimits(handshakeSeconds: TestTime.seconds(10), closeSeconds: 1),
                        routes: [String: ServeSocketServer.Handler] = ["/echo": echo()]) throws -> (ServeSocketServer, UInt16) {
         let server = ServeSocketServer(listen: "127.0.0.1", port: 0, gate: gate, routes: routes, limits: limits)
         let port = try server.start()
@@ -84,7 +86,7 @@ struct ServeSocketServerTests {
     }
 
     @Test func anOversizedMessageClosesTheConnectionWith1009WholeOrInFragments() async throws {
-        let (server, port) = try Self.server(limits: ServeSocketLimits(maxMessageBytes: 1000, closeSeconds: 1))
+        let (server, port) = try Self.server(limits: ServeSocketLimits(handshakeSeconds: TestTime.seconds(10), maxMessageBytes: 1000, closeSeconds: 1))
         let whole = try WebSocketWireClient(port: port)
         #expect(try await whole.open("/echo") == 101)
         try await whole.write(WebSocketWireClient.text(String(repeating: "x", count: 1001)))
@@ -165,12 +167,12 @@ struct ServeSocketServerTests {
         #expect(await client.endsWithoutData())
         let elapsed = ContinuousClock.now - started
         #expect(elapsed >= .milliseconds(Int64(deadline * 1000) - 50))
-        #expect(elapsed < TestTime.bound(.seconds(5)))
+        #expect(elapsed < TestTime.bound(.seconds(10)))
         await server.stop()
     }
 
     @Test func connectionsOverTheCapAreAnswered503() async throws {
-        let (server, port) = try Self.server(limits: ServeSocketLimits(maxConnections: 1, closeSeconds: 1))
+        let (server, port) = try Self.server(limits: ServeSocketLimits(maxConnections: 1, handshakeSeconds: TestTime.seconds(10), closeSeconds: 1))
         let first = try WebSocketWireClient(port: port)
         #expect(try await first.open("/echo") == 101)
         let second = try WebSocketWireClient(port: port)
@@ -181,7 +183,7 @@ struct ServeSocketServerTests {
     @Test func stopClosesOpenSessionsWith1001AndReturnsOnceNoHandlerRuns() async throws {
         let ended = Locked(0)
         let closeSeconds = 1.0
-        let (server, port) = try Self.server(limits: ServeSocketLimits(closeSeconds: closeSeconds),
+        let (server, port) = try Self.server(limits: ServeSocketLimits(handshakeSeconds: TestTime.seconds(10), closeSeconds: closeSeconds),
                                              routes: ["/echo": Self.echo(ended: ended)])
         let clients = try (0..<3).map { _ in try WebSocketWireClient(port: port) }
         for client in clients { #expect(try await client.open("/echo") == 101) }
@@ -208,7 +210,7 @@ struct ServeSocketServerTests {
     }
 
     @Test func aClientThatAnswersTheCloseEndsTheConnectionAtOnce() async throws {
-        let (server, port) = try Self.server(limits: ServeSocketLimits(closeSeconds: 30),
+        let (server, port) = try Self.server(limits: ServeSocketLimits(handshakeSeconds: TestTime.seconds(10), closeSeconds: 30),
                                              routes: ["/bye": { session in session.close(.normal, reason: "done") }])
         let client = try WebSocketWireClient(port: port)
         #expect(try await client.open("/bye") == 101)
@@ -256,7 +258,7 @@ struct ServeSocketServerTests {
     }
 
     @Test func aQuietConnectionIsPingedAndThePongIsTaken() async throws {
-        let (server, port) = try Self.server(limits: ServeSocketLimits(closeSeconds: 1, pingSeconds: 0.2))
+        let (server, port) = try Self.server(limits: ServeSocketLimits(handshakeSeconds: TestTime.seconds(10), closeSeconds: 1, pingSeconds: 0.2))
         let client = try WebSocketWireClient(port: port)
         #expect(try await client.open("/echo") == 101)
         let ping = try #require(try await client.readFrame())
@@ -271,7 +273,7 @@ struct ServeSocketServerTests {
 
     @Test func itListensOnAnIPv6AddressToo() async throws {
         let server = ServeSocketServer(listen: "::1", port: 0, gate: { _, headers in headers["host"] == "[::1]" },
-                                       routes: ["/echo": Self.echo()], limits: ServeSocketLimits(closeSeconds: 1))
+                                       routes: ["/echo": Self.echo()], limits: ServeSocketLimits(handshakeSeconds: TestTime.seconds(10), closeSeconds: 1))
         let port = try server.start()
         let client = try WebSocketWireClient(port: port, host: "::1")
         try await client.write(Array(String(decoding: WebSocketWireClient.handshake("/echo"), as: UTF8.self)
