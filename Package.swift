@@ -124,7 +124,11 @@ let package = Package(
             dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules", "BookRuleStudio"],
             path: "Sources/FuzzEntryPoints"
         ),
-        .executableTarget(name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio", "BookRuleLocking"], path: "Benchmarks/Swift"),
+        // TestSupport for the raw WebSocket client of the serve benchmark.
+        .executableTarget(
+            name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio", "BookRuleServe", "BookRuleLocking", "TestSupport"],
+            path: "Benchmarks/Swift"
+        ),
         // Loopback servers, the generated example site and other helpers the test targets share. A plain target, so
         // it sees only `package` and public symbols (no `@testable`): `swift build -c release` builds it too.
         .target(

@@ -1,0 +1,23 @@
+import BookRuleEngine
+
+/// Where the WebSocket endpoints get their sources: the enabled ones (what `searchBook` searches) and one by
+/// its `bookSourceUrl` (what `bookSourceDebug` runs). `bookrule serve` answers from the library's sources;
+/// tests and apps can give a fixed list.
+public struct ServeSourceCatalog: Sendable {
+    /// Every enabled source, in the order searched.
+    public var enabledSources: @Sendable () async throws -> [BookSource]
+    /// The source whose `bookSourceUrl` is the argument, enabled or not; nil when there is none.
+    public var source: @Sendable (_ url: String) async throws -> BookSource?
+
+    /// A catalog answering through the two closures.
+    public init(enabledSources: @escaping @Sendable () async throws -> [BookSource],
+                source: @escaping @Sendable (_ url: String) async throws -> BookSource?) {
+        self.enabledSources = enabledSources
+        self.source = source
+    }
+
+    /// A catalog of `sources`, all enabled.
+    public static func fixed(_ sources: [BookSource]) -> ServeSourceCatalog {
+        ServeSourceCatalog(enabledSources: { sources }, source: { url in sources.first { $0.url == url } })
+    }
+}

@@ -1,0 +1,72 @@
+import BookRuleEngine
+import BookRuleHTTP
+import BookRuleLibrary
+import BookRuleLocking
+@testable import BookRuleServe
+import Testing
+import TestSupport
+
+@Suite("The Legado endpoints' bounds and formats", .timeLimit(.minutes(2 * TestTime.scale)))
+struct ServeSocketEndpointTests {
+    @Test func aClientThatSendsNoRequestIsClosedWith1008() async throws {
+        let search = SearchBookSocket(sources: .fixed([]), stack: try TransportStack.offline(pages: []), requestSeconds: 0.3)
+        let server = ServeSocketServer(port: 0, gate: { _, _ in true }, routes: ["/searchBook": { await search.serve($0) }],
+                                       limits: LegadoSocketSite.limits)
+        let port = try server.start()
+        let client = try WebSocketWireClient(port: port)
+        #expect(try await client.open("/searchBook") == 101)
+        let started = ContinuousClock.now
+        #expect(try await client.framesUntilEnd().map(\.closeCode) == [1008])
+        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(5)))
+        await server.stop()
+    }
+
+    @Test func aClientThatLeavesMidSearchCancelsIt() async throws {
+        let slow = try MirrorSite(host: "127.0.0.4", chapters: 1, delay: 20)
+        let stack = TransportStack.live(hostStatePath: nil)
+        let search = SearchBookSocket(sources: .fixed([try loadSource(slow.sourceJSON(named: "slow"))]), stack: stack,
+                                      options: .init(timeout: .seconds(60)))
+        let ended = Locked(false)
+        let server = ServeSocketServer(port: 0, gate: { _, _ in true }, routes: ["/searchBook": { session in
+            await search.serve(session)
+            ended.withLock { $0 = true }
+        }], limits: LegadoSocketSite.limits)
+        let port = try server.start()
+        do {
+            let client = try WebSocketWireClient(port: port)
+            #expect(try await client.open("/searchBook") == 101)
+            try await client.write(WebSocketWireClient.text(#"{"key":"镜"}"#))
+            try await eventually("the site was asked") { slow.server.records.contains { $0.path == "/search" } }
+        }
+        // The client is gone (its socket closed); the search ends long before the site's 20 s answer.
+        try await eventually("the handler ended", seconds: 5) { ended.withLock { $0 } }
+        await server.stop()
+    }
+
+    @Test func legadosBookTypeBitsForEachSourceType() {
+        #expect(SearchBookEntity.bookType(.text) == 8)
+        #expect(SearchBookEntity.bookType(.audio) == 32)
+        #expect(SearchBookEntity.bookType(.image) == 64)
+        #expect(SearchBookEntity.bookType(.file) == 136)
+    }
+
+    @Test func aResultsVariablesAndTheSourcesOrderGoIntoTheEntity() throws {
+        let source = try loadSource(#"{"bookSourceUrl": "https://a.test", "bookSourceName": "A", "customOrder": 12, "bookSourceType": 1}"#)
+        let result = SearchResult(name: "书", kind: "玄幻,完本", bookURL: "https://a.test/b/1", coverURL: "https://a.test/c.jpg",
+                                  variables: ["id": "7"])
+        let entity = SearchBookEntity(result, source: source, time: 1_700_000_000_000, respondTime: 42)
+        #expect(entity.originOrder == 12 && entity.type == 32 && entity.originName == "A" && entity.origin == "https://a.test")
+        #expect(entity.variable == #"{"id":"7"}"#)
+        #expect(entity.kind == "玄幻,完本" && entity.coverUrl == "https://a.test/c.jpg")
+        #expect(entity.respondTime == 42 && entity.time == 1_700_000_000_000 && entity.chapterWordCount == -1)
+    }
+
+    @Test func theDebugLogsTimeStampIsLegadosMinutesSecondsMilliseconds() {
+        #expect(SourceDebugLog.stamp(.zero) == "[00:00.000]")
+        #expect(SourceDebugLog.stamp(.milliseconds(62_345)) == "[01:02.345]")
+        #expect(SourceDebugLog.stamp(.seconds(3600 + 5)) == "[00:05.000]")
+        let log = SourceDebugLog(start: .now - .milliseconds(1500))
+        #expect(log.line("x").hasPrefix("[00:01.5"))
+        #expect(log.line("", showTime: false) == "")
+    }
+}
