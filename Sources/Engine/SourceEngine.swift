@@ -486,7 +486,7 @@ public struct SourceEngine: Sendable {
                 tracer.record(fetch: trace)
             }
         }
-        let response: HTTPResponse
+        var response: HTTPResponse
         do {
             if scripts?.stepExecutor != nil {
                 // A step of a source with scripts runs on its runtime's thread, which a script's blocking
@@ -501,6 +501,7 @@ public struct SourceEngine: Sendable {
             trace.error = "\(error)"
             throw EngineError.transport(url: request.url, error: error)
         }
+        response = try await checkedLogin(response, for: request)
         trace.finalURL = response.url
         trace.status = response.status
         trace.bytes = response.body.count

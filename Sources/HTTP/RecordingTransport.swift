@@ -2,7 +2,8 @@ import BookRuleLocking
 import Foundation
 
 /// Passes requests to another transport and keeps every exchange as a HAR entry, so a live run becomes a
-/// fixture that `HARReplayTransport` answers from later (`--record`).
+/// fixture that `HARReplayTransport` answers from later (`--record`). A request's `secrets` (a login's
+/// credentials and headers) are written as `REDACTED`, in the request and in its response.
 public final class RecordingTransport: HTTPTransport {
     private let upstream: any HTTPTransport
     private let state: Locked<HARRecording>
@@ -21,7 +22,10 @@ public final class RecordingTransport: HTTPTransport {
         let start = clock.now
         let response = try await upstream.send(request)
         let duration = clock.now - start
-        state.withLock { $0.append(request: request, response: response, startedAt: started, duration: duration) }
+        let redaction = SecretRedaction(request.secrets)
+        let (recordedRequest, recordedResponse) = redaction.isEmpty ? (request, response)
+            : (redaction.request(request), redaction.response(response))
+        state.withLock { $0.append(request: recordedRequest, response: recordedResponse, startedAt: started, duration: duration) }
         return response
     }
 

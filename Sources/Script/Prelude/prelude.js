@@ -527,15 +527,41 @@ const source = {
     setVariable(value) { N.setSourceVariable(str(value)); },
     put(key, value) { N.cachePut('v_' + N.sourceKey() + '_' + key, String(value)); return value; },
     get(key) { const v = N.cacheGet('v_' + N.sourceKey() + '_' + key); return v === null ? '' : v; },
-    getLoginInfo() { return null; },
-    getLoginInfoMap() { return null; },
-    getLoginHeader() { return null; },
-    getLoginHeaderMap() { return null; },
-    putLoginInfo() { return false; },
-    putLoginHeader() {},
-    removeLoginInfo() {},
-    removeLoginHeader() {}
+    // The login kept for the source (bookrule login): the form's values and the headers every request gets.
+    getLoginInfo() { return N.loginValue('info'); },
+    getLoginInfoMap() { return loginMap(N.loginValue('info')); },
+    getLoginHeader() { return N.loginValue('header'); },
+    getLoginHeaderMap() { return loginMap(N.loginValue('header')); },
+    putLoginInfo(info) { N.setLoginValue('info', jsonText(info)); return true; },
+    putLoginHeader(header) { N.setLoginValue('header', jsonText(header)); },
+    removeLoginInfo() { N.setLoginValue('info', null); },
+    removeLoginHeader() { N.setLoginValue('header', null); N.removeCookie(N.sourceKey()); },
+    // Legado's BaseSource.login(): loginUrl's script, then its login() with `this` the global object.
+    login() {
+        const code = N.loginScript();
+        if (code === null) { N.loginThroughURL(); return; }
+        const run = new Function('java', 'source', 'cookie', 'cache', 'result',
+            code + '\n;if (typeof login === "function") return login.apply(this);\n'
+            + 'throw new Error("loginUrl defines no login() function");');
+        return run.call(G, java, source, cookie, cache, loginMap(N.loginValue('info')));
+    }
 };
+// A stored JSON object as a script reads it: its members, and Java Map's get/containsKey as Legado's sources use.
+function loginMap(text) {
+    if (text === null || text === undefined) return null;
+    let map;
+    try { map = JSON.parse(text); } catch (e) { return null; }
+    if (map === null || typeof map !== 'object' || Array.isArray(map)) return null;
+    hide(map, 'get', function (name) { const v = this[String(name)]; return v === undefined ? null : v; });
+    hide(map, 'containsKey', function (name) { return Object.prototype.hasOwnProperty.call(this, String(name)); });
+    hide(map, 'size', function () { return Object.keys(this).length; });
+    hide(map, 'isEmpty', function () { return Object.keys(this).length === 0; });
+    return map;
+}
+function jsonText(value) {
+    if (value !== null && typeof value === 'object') return JSON.stringify(value);
+    return str(value);
+}
 const cookie = {
     getCookie(url) { return N.cookie(String(url)); },
     getKey(url, name) { const v = cookieMap(N.cookie(String(url)))[String(name)]; return v === undefined ? '' : v; },
