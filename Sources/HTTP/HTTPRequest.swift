@@ -12,8 +12,8 @@ public struct HTTPRequest: Sendable, Hashable {
     /// `CookieJar` sets it); nil gives the chain a store of its own, forgotten afterwards.
     public var cookies: CookieStore?
     /// Values that must not be written anywhere in clear (a login's credentials and headers): a recording
-    /// replaces them, in the request and its response, with `REDACTED`. Not sent.
-    public var secrets: [String] = []
+    /// replaces them, in every exchange it holds, with `REDACTED`. Not sent.
+    public var secrets: SecretSet?
 
     /// Creates a request.
     public init(

@@ -4,7 +4,7 @@ import BookRuleLocking
 
 /// One source's login on the way out: the stored login headers are set on every request of the source (as
 /// Legado adds them to every URL the source fetches), and every request carries the login's values as
-/// `secrets`, so a recording redacts them. It also keeps the login: what scripts store (`putLoginHeader`,
+/// `secrets` (every value the login has held in this run), so a recording redacts them. It also keeps the login: what scripts store (`putLoginHeader`,
 /// `putLoginInfo`) is saved at once, and `keepCookies()` saves the cookies a login left in the source's jar.
 public final class SourceLoginTransport: HTTPTransport {
     private let upstream: any HTTPTransport
@@ -14,6 +14,7 @@ public final class SourceLoginTransport: HTTPTransport {
     private let jar: CookieStore?
     private let state: Locked<StoredLogin>
     private let sites = Locked<Set<String>>([])
+    private let secrets = SecretSet()
 
     /// The login of `sourceKey` kept in `store`, sent through `upstream`; its stored cookies go into `jar` (the
     /// source's cookie jar, nil when the source has none).
@@ -25,6 +26,7 @@ public final class SourceLoginTransport: HTTPTransport {
         self.jar = jar
         let login = try store.login(forSource: sourceKey) ?? StoredLogin()
         state = Locked(login)
+        secrets.insert(login.secrets)
         if let jar {
             for (url, pairs) in login.cookies.sorted(by: { $0.key < $1.key }) {
                 let fields = pairs.split(separator: ";").map { HTTPHeader("Set-Cookie", $0.trimmingASCIIWhitespace() + "; Path=/") }
@@ -43,6 +45,7 @@ public final class SourceLoginTransport: HTTPTransport {
             change(&login)
             return login
         }
+        secrets.insert(login.secrets)
         try store.save(login, forSource: sourceKey)
     }
 
@@ -73,7 +76,7 @@ public final class SourceLoginTransport: HTTPTransport {
         var outgoing = request
         let login = login
         for field in login.headerFields { outgoing.headers.set(field.name, field.value) }
-        outgoing.secrets += login.secrets
+        outgoing.secrets = secrets
         if let site = Self.site(of: request.url) { sites.withLock { _ = $0.insert(site) } }
         return outgoing
     }
