@@ -269,7 +269,7 @@ public struct BookSource: Sendable {
     /// Rules that run but probably do not mean what was written, with the spelling that does (see
     /// `RuleMisreading`).
     public var warnings: [SourceProblem] {
-        search.warnings + bookInfo.warnings + toc.warnings + content.warnings + explore.warnings
+        search.warnings + bookInfo.warnings + toc.warnings + content.warnings + explore.warnings + login.warnings
     }
 
     /// The section an explore page's books are read with: `ruleExplore` when it has a `bookList`, else

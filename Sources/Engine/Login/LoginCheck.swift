@@ -12,16 +12,25 @@ enum LoginCheck {
     /// builder gives them.
     static let requestHelpers: Set<String> = ["initUrl", "getStrResponse", "getResponse", "ruleUrl", "url", "key"]
 
-    /// Why `snippet` cannot run as a check, or nil.
-    static func problem(in snippet: ScriptSnippet) -> String? {
-        if let error = ScriptRuntime.checkSyntax(snippet.code) {
+    /// A login script checked at load: a syntax error, or a helper of a kind in `refusing`, is the problem
+    /// that stops it; other helpers it names that cannot run here (except those in `allowing`, which the check
+    /// provides) are warnings.
+    static func check(_ code: String, field: String, location: SourceLocation?, refusing: Set<ScriptHelperProblem.Kind>,
+                      allowing: Set<String>) -> (problem: SourceProblem?, warnings: [SourceProblem]) {
+        if let error = ScriptRuntime.checkSyntax(code) {
             let column = error.column.map { ", column \($0)" } ?? ""
-            return "JavaScript syntax error at line \(error.line)\(column): \(error.message)"
+            return (SourceProblem(field: field, location: location, dialect: .javaScript,
+                                  reason: "JavaScript syntax error at line \(error.line)\(column): \(error.message)"), [])
         }
-        let unsupported = ScriptRuntime.unsupportedHelpers(in: snippet.code).filter { helper in
-            !requestHelpers.contains(String(helper.name.dropFirst("java.".count)))
+        let helpers = ScriptRuntime.unsupportedHelpers(in: code).filter { !allowing.contains(String($0.name.dropFirst("java.".count))) }
+        let problem = helpers.first { refusing.contains($0.kind) }.map {
+            SourceProblem(field: field, location: location, dialect: .javaScript, reason: "\($0.name): \($0.reason)")
         }
-        return unsupported.first.map { "\($0.name): \($0.reason)" }
+        let warnings = helpers.filter { !refusing.contains($0.kind) }.map {
+            SourceProblem(field: field, location: location, dialect: .javaScript,
+                          reason: "\($0.name): \($0.reason); the script runs, and fails only if it calls it")
+        }
+        return (problem, warnings)
     }
 
     /// The snippet that runs `check` on a response given as `result` (its JSON text) for `request`: the

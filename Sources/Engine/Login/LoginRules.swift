@@ -21,6 +21,12 @@ public struct LoginRules: Sendable {
     public let checkScript: ScriptSnippet?
     /// What could not be used, named by field (`loginUrl`, `loginUi`, `loginCheckJs`).
     public let problems: [SourceProblem]
+    /// Helpers the login's scripts name that cannot run here (a browser, a person, a fork's helper): the
+    /// scripts still run, and fail naming the helper only if they reach it (a loginUrl script is mostly a
+    /// library of button functions, a check calls the browser only on a challenge page).
+    public let warnings: [SourceProblem]
+    /// Whether the source writes login JavaScript (a `loginUrl` script or a `loginCheckJs`), usable or not.
+    public let writesScript: Bool
 
     /// Whether the source has anything to log in with.
     public var canLogIn: Bool { action != nil }
@@ -44,20 +50,23 @@ public struct LoginRules: Sendable {
     /// Reads the login fields of a source object; `prefix` is the `[3].` of a source in an array file.
     init(object: JSONObject, prefix: String) {
         var problems: [SourceProblem] = []
-        action = Self.action(object["loginUrl"], field: prefix + "loginUrl", problems: &problems)
+        var warnings: [SourceProblem] = []
+        var writesScript = false
+        action = Self.action(object["loginUrl"], field: prefix + "loginUrl", problems: &problems, warnings: &warnings,
+                             writesScript: &writesScript)
         fields = Self.fields(object["loginUi"], field: prefix + "loginUi", problems: &problems)
         var check: ScriptSnippet?
         if let node = object["loginCheckJs"] {
             if case .string(let text) = node.value {
                 let code = BookSource.wholeScript(text) ?? text
                 if !code.trimmingASCIIWhitespace().isEmpty {
+                    writesScript = true
                     let snippet = ScriptSnippet(code: code, field: prefix + "loginCheckJs", placement: .whole)
-                    if let reason = LoginCheck.problem(in: snippet) {
-                        problems.append(SourceProblem(field: prefix + "loginCheckJs", location: node.location,
-                                                      dialect: .javaScript, reason: reason))
-                    } else {
-                        check = snippet
-                    }
+                    // A check runs on every page: Java it cannot have would fail every page, so it is not run.
+                    let checked = LoginCheck.check(code, field: snippet.field, location: node.location, refusing: [.refused],
+                                                   allowing: LoginCheck.requestHelpers)
+                    warnings += checked.warnings
+                    if let problem = checked.problem { problems.append(problem) } else { check = snippet }
                 }
             } else if node.value != .null {
                 problems.append(SourceProblem(field: prefix + "loginCheckJs", location: node.location,
@@ -66,9 +75,12 @@ public struct LoginRules: Sendable {
         }
         checkScript = check
         self.problems = problems
+        self.warnings = warnings
+        self.writesScript = writesScript
     }
 
-    private static func action(_ node: JSONNode?, field: String, problems: inout [SourceProblem]) -> Action? {
+    private static func action(_ node: JSONNode?, field: String, problems: inout [SourceProblem],
+                               warnings: inout [SourceProblem], writesScript: inout Bool) -> Action? {
         guard let node else { return nil }
         guard case .string(var text) = node.value else {
             if node.value != .null {
@@ -100,9 +112,12 @@ public struct LoginRules: Sendable {
             }
         }
         // Legado evaluates any other loginUrl as the script of login() (BaseSource.getLoginJs).
+        writesScript = true
         let code = loginScript(text)
-        if let reason = ScriptCheck.problem(in: [ScriptSnippet(code: code, field: field, placement: .whole)]) {
-            problems.append(SourceProblem(field: field, location: node.location, dialect: .javaScript, reason: reason))
+        let checked = LoginCheck.check(code, field: field, location: node.location, refusing: [], allowing: [])
+        warnings += checked.warnings
+        if let problem = checked.problem {
+            problems.append(problem)
             return nil
         }
         return .script(code)
