@@ -62,6 +62,10 @@ extension SourceEngine {
               let action = button.action else {
             throw LoginError.unknownButton(name: name, buttons: buttons.map { $0.name.trimmingASCIIWhitespace() })
         }
+        let trimmed = action.trimmingASCIIWhitespace()
+        if trimmed.lowercased().hasPrefix("http://") || trimmed.lowercased().hasPrefix("https://") {
+            throw LoginError.opensPage(button: name, url: trimmed)
+        }
         var script = ""
         if case .script(let code)? = source.login.action { script = code }
         return try await offPoolForLogin {
