@@ -22,7 +22,10 @@ extension EngineScriptHost {
             try login.update { stored in
                 switch field {
                 case .info: stored.info = value
-                case .header: stored.header = value
+                case .header:
+                    stored.header = value
+                    // Legado's removeLoginHeader forgets the site's cookies too, for good.
+                    if value == nil { stored.cookies = [:] }
                 }
             }
         } catch {
