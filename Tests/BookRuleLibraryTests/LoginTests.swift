@@ -1,6 +1,7 @@
 import BookRuleEngine
 import BookRuleHTTP
 import BookRuleLibrary
+import BookRuleScript
 import Foundation
 import Testing
 import TestSupport
@@ -87,6 +88,24 @@ struct LoginTests {
         } throws: { error in
             "\(error)".contains("loginCheckJs") && "\(error)".contains("boom")
         }
+    }
+
+    @Test("a loginCheckJs that never ends is stopped by the script time limit and fails the page naming loginCheckJs")
+    func loginCheckHasATimeLimit() async throws {
+        let site = try LoginSite()
+        let folder = try ScratchDirectory("login")
+        let json = site.sourceJSON(.url).replacingOccurrences(of: "\"loginUrl\"", with: "\"loginCheckJs\": \"while (true) {}\", \"loginUrl\"")
+        let source = try #require(try BookSource.load(bytes: Array(json.utf8), path: "locked.json").first)
+        let stack = TransportStack.live(hostStatePath: nil).withLogins(LoginVault(directory: folder.path + "/config"))
+        let options = EngineOptions(scriptLimits: ScriptLimits(timeLimit: .milliseconds(200)))
+        let engine = SourceEngine(source: source, transport: stack.transport(for: source).transport, options: options)
+        let started = ContinuousClock.now
+        await #expect {
+            _ = try await engine.content(of: Self.chapter(site))
+        } throws: { error in
+            "\(error)".contains("loginCheckJs") && "\(error)".contains("time")
+        }
+        #expect(ContinuousClock.now - started < .seconds(10 * TestTime.scale))
     }
 
     @Test("no credential is in clear on disk: the vault's files hold neither the password nor the header, the key is 0600")
