@@ -42,7 +42,7 @@ public final class RecordingTransport: HTTPTransport {
     /// carried (as they stand now) written as `REDACTED`.
     public var recording: HARRecording {
         let (exchanges, secrets) = state.withLock { ($0.exchanges, $0.secrets) }
-        let redaction = SecretRedaction(secrets.flatMap(\.values))
+        let redaction = SecretRedaction(secrets.flatMap(\.values), formValues: secrets.flatMap(\.formValues))
         var recording = start
         for exchange in exchanges {
             let request = redaction.isEmpty ? exchange.request : redaction.request(exchange.request)

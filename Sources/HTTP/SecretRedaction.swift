@@ -1,30 +1,38 @@
-/// Replaces secrets (a login's credentials and header values) with `REDACTED` in what a recording keeps:
-/// each secret as written and percent-encoded (as a form body or a query carries it). Secrets shorter than
-/// four characters are replaced only where they are a whole header value, since replacing every occurrence
-/// of two letters would wreck the recording without hiding much.
+/// Replaces secrets (a login's passwords and header values) with `REDACTED` in what a recording keeps:
+/// each secret as written and percent-encoded (as a form body or a query carries it), and the login form's
+/// other values in request bodies only. Secrets shorter than four characters are replaced only where they are
+/// a whole header value, since replacing every occurrence of two letters would wreck the recording without
+/// hiding much.
 struct SecretRedaction {
     private let whole: Set<String>
     private let pieces: [[UInt8]]
+    private let bodyPieces: [[UInt8]]
 
-    init(_ secrets: [String]) {
+    init(_ secrets: [String], formValues: [String] = []) {
         whole = Set(secrets.filter { !$0.isEmpty })
+        pieces = Self.pieces(of: whole)
+        bodyPieces = Self.pieces(of: whole.union(formValues.filter { !$0.isEmpty }))
+    }
+
+    var isEmpty: Bool { whole.isEmpty && bodyPieces.isEmpty }
+
+    /// Each secret of four characters or more as written and percent-encoded, longest first (so a secret
+    /// holding another is replaced whole).
+    private static func pieces(of secrets: Set<String>) -> [[UInt8]] {
         var pieces: Set<[UInt8]> = []
-        for secret in whole where secret.count >= 4 {
+        for secret in secrets where secret.count >= 4 {
             pieces.insert(Array(secret.utf8))
             pieces.insert(Array(FormEncoding.encode(secret, spaceAsPlus: true).utf8))
             pieces.insert(Array(FormEncoding.encode(secret, spaceAsPlus: false).utf8))
         }
-        // Longest first, so a secret holding another is replaced whole.
-        self.pieces = pieces.sorted { $0.count > $1.count }
+        return pieces.sorted { $0.count > $1.count }
     }
-
-    var isEmpty: Bool { whole.isEmpty }
 
     func request(_ request: HTTPRequest) -> HTTPRequest {
         var redacted = request
         redacted.url = text(request.url)
         redacted.headers = headers(request.headers)
-        redacted.body = request.body.map(bytes)
+        redacted.body = request.body.map { bytes($0, pieces: bodyPieces) }
         return redacted
     }
 
@@ -32,7 +40,7 @@ struct SecretRedaction {
         var redacted = response
         redacted.url = text(response.url)
         redacted.headers = headers(response.headers)
-        redacted.body = bytes(response.body)
+        redacted.body = bytes(response.body, pieces: pieces)
         return redacted
     }
 
@@ -43,10 +51,10 @@ struct SecretRedaction {
     }
 
     private func text(_ text: String) -> String {
-        String(decoding: bytes(Array(text.utf8)), as: UTF8.self)
+        String(decoding: bytes(Array(text.utf8), pieces: pieces), as: UTF8.self)
     }
 
-    private func bytes(_ input: [UInt8]) -> [UInt8] {
+    private func bytes(_ input: [UInt8], pieces: [[UInt8]]) -> [UInt8] {
         var data = input
         let marker = Array(Self.marker.utf8)
         for piece in pieces where !piece.isEmpty && piece.count <= data.count {

@@ -44,6 +44,15 @@ public struct LoginRules: Sendable {
     /// The `text` and `password` rows (what the form asks for).
     public var inputs: [LoginField] { fields.filter { $0.kind != .button } }
 
+    /// The fields whose values are secrets: `password` rows, and `text` rows named like one (`密码`, `token`…),
+    /// as sources often ask for a password in a text field.
+    public var secretFieldNames: Set<String> {
+        let hints = ["密码", "密钥", "口令", "令牌", "password", "passwd", "pwd", "token", "secret", "cookie", "key"]
+        return Set(inputs.filter { field in
+            field.kind == .password || hints.contains { field.name.lowercased().contains($0) }
+        }.map(\.name))
+    }
+
     /// The `button` rows with an action.
     public var buttons: [LoginField] { fields.filter { $0.kind == .button && $0.action != nil } }
 

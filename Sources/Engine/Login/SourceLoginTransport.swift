@@ -15,18 +15,22 @@ public final class SourceLoginTransport: HTTPTransport {
     private let state: Locked<StoredLogin>
     private let sites = Locked<Set<String>>([])
     private let secrets = SecretSet()
+    private let secretFields: Set<String>
 
     /// The login of `sourceKey` kept in `store`, sent through `upstream`; its stored cookies go into `jar` (the
-    /// source's cookie jar, nil when the source has none).
+    /// source's cookie jar, nil when the source has none). The form's `secretFields` (its passwords) are
+    /// redacted wherever they appear in a recording, its other values only in request bodies.
     /// - Throws: when the store cannot be read.
-    public init(upstream: any HTTPTransport, sourceKey: String, store: any LoginStore, jar: CookieStore?) throws {
+    public init(upstream: any HTTPTransport, sourceKey: String, store: any LoginStore, jar: CookieStore?,
+                secretFields: Set<String> = []) throws {
+        self.secretFields = secretFields
         self.upstream = upstream
         self.sourceKey = sourceKey
         self.store = store
         self.jar = jar
         let login = try store.login(forSource: sourceKey) ?? StoredLogin()
         state = Locked(login)
-        secrets.insert(login.secrets)
+        keepSecrets(of: login)
         if let jar {
             for (url, pairs) in login.cookies.sorted(by: { $0.key < $1.key }) {
                 let fields = pairs.split(separator: ";").map { HTTPHeader("Set-Cookie", $0.trimmingASCIIWhitespace() + "; Path=/") }
@@ -45,7 +49,7 @@ public final class SourceLoginTransport: HTTPTransport {
             change(&login)
             return login
         }
-        secrets.insert(login.secrets)
+        keepSecrets(of: login)
         try store.save(login, forSource: sourceKey)
     }
 
@@ -79,6 +83,12 @@ public final class SourceLoginTransport: HTTPTransport {
         outgoing.secrets = secrets
         if let site = Self.site(of: request.url) { sites.withLock { _ = $0.insert(site) } }
         return outgoing
+    }
+
+    private func keepSecrets(of login: StoredLogin) {
+        let found = login.secrets(secretFields: secretFields)
+        secrets.insert(found.secrets)
+        secrets.insert(formValues: found.formValues)
     }
 
     /// `https://host:443/`: where a site's cookies are kept and read back.

@@ -8,7 +8,8 @@ extension SourceTransport {
                           jar: CookieStore?, warnings: inout [String]) -> any HTTPTransport {
         guard let carrier = stack as? LoginStoreTransport, !source.url.isEmpty else { return transport }
         do {
-            return try SourceLoginTransport(upstream: transport, sourceKey: source.url, store: carrier.store, jar: jar)
+            return try SourceLoginTransport(upstream: transport, sourceKey: source.url, store: carrier.store, jar: jar,
+                                            secretFields: source.login.secretFieldNames)
         } catch {
             warnings.append("the stored login cannot be used, so requests go without it: \(error)")
             return transport

@@ -30,10 +30,17 @@ public struct StoredLogin: Sendable, Equatable {
         Self.members(info)
     }
 
-    /// Every value that must never be written in clear: the form's values and the headers' values.
-    public var secrets: [String] {
-        (infoFields + headerFields).map(\.value).filter { !$0.isEmpty }
-            + cookies.values.flatMap { pairs in
+    /// Every value that must never be written in clear: the values of the form's `secretFields`, the headers'
+    /// values and the cookies' values; and the form's other values, which the login sends (`formValues`).
+    public func secrets(secretFields: Set<String>) -> (secrets: [String], formValues: [String]) {
+        let info = infoFields
+        let secret = info.filter { secretFields.contains($0.name) }.map(\.value)
+        let others = info.filter { !secretFields.contains($0.name) }.map(\.value)
+        return ((secret + headerFields.map(\.value) + cookieValues).filter { !$0.isEmpty }, others.filter { !$0.isEmpty })
+    }
+
+    private var cookieValues: [String] {
+        cookies.values.flatMap { pairs in
                 pairs.split(separator: ";").compactMap { pair in
                     pair.split(separator: "=", maxSplits: 1).dropFirst().first.map { String($0).trimmingASCIIWhitespace() }
                 }
