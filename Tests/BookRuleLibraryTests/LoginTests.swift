@@ -61,6 +61,17 @@ struct LoginTests {
         #expect(try vault.login(forSource: site.baseURL)?.header == "{\"X-Token\":\"\(LoginSite.token)\"}")
     }
 
+    @Test("a login() that turns java.post's cookies into a Cookie header, as community sources write it, opens the chapter")
+    func cookieMapShapes() async throws {
+        let site = try LoginSite()
+        let folder = try ScratchDirectory("login")
+        let (engine, _) = try Self.engine(site, .scriptCookieHeader, vault: LoginVault(directory: folder.path + "/config"))
+        _ = try await engine.logIn(values: Self.credentials)
+        let (later, _) = try Self.engine(site, .scriptCookieHeader, vault: LoginVault(directory: folder.path + "/config"))
+        #expect(try await later.content(of: Self.chapter(site)).text == LoginSite.text(1))
+        #expect(site.server.records.last?.request.header("Cookie")?.contains("session=sess-1") == true)
+    }
+
     @Test("loginCheckJs logs in again when the site answers \"please log in\", and the refetched page is read")
     func loginCheckLogsInAgain() async throws {
         let site = try LoginSite()

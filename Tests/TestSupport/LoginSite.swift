@@ -26,6 +26,10 @@ package final class LoginSite: Sendable {
         case script
         /// As `.url`, with a `loginCheckJs` that logs in again and fetches again when a page asks for a login.
         case urlWithCheck
+        /// JavaScript whose `login()` posts the form with `java.post` and keeps the answer's cookies as a
+        /// `Cookie` login header, in the two ways community sources write it: from the Java Map's `{a=1}` text,
+        /// and by iterating its entries.
+        case scriptCookieHeader
     }
 
     package let server: FaultServer
@@ -106,6 +110,15 @@ package final class LoginSite: Sendable {
             let script = "function login() { var info = source.getLoginInfoMap(); "
                 + "var answer = java.post(source.getKey() + '/api/token', 'user=' + info.get('user') + '&password=' + info['password'], {}); "
                 + "source.putLoginHeader(JSON.stringify({'X-Token': JSON.parse(answer.body()).token})); }"
+            how = "\"loginUrl\": \"\(script)\","
+        case .scriptCookieHeader:
+            let script = "function login() { var info = source.getLoginInfoMap(); "
+                + "var answer = java.post(source.getKey() + '/login', 'user=' + info.get('user') + '&password=' + info.get('password'), "
+                + "{'Content-Type': 'application/x-www-form-urlencoded'}); "
+                + "var fromText = String(answer.cookies()).match(/[{](.*?)[}]/)[1].replace(/,/g, ';'); "
+                + "var fromEntries = Array.from(answer.cookies(), ([k, v]) => k + '=' + v).join(';'); "
+                + "if (fromText !== fromEntries) throw new Error(fromText + ' != ' + fromEntries); "
+                + "source.putLoginHeader(JSON.stringify({Cookie: fromText})); }"
             how = "\"loginUrl\": \"\(script)\","
         case .urlWithCheck:
             let check = "if (String(result.body()).indexOf('\(LoginSite.notice)') >= 0) { source.login(); java.initUrl(); "

@@ -200,8 +200,9 @@ function jsoupResponse(response) {
         header(name) { return headerNamed(response.headers, name); },
         hasHeader(name) { return headerNamed(response.headers, name) !== null; },
         headers() { return response.headers; },
-        // Read natively, by the Set-Cookie reader the cookie store uses.
-        cookies() { return Object.assign({}, response.cookies); },
+        // Read natively, by the Set-Cookie reader the cookie store uses; a Java Map to scripts (login scripts
+        // turn it into a Cookie header from its `{a=1, b=2}` text, or iterate its entries).
+        cookies() { return javaMap(Object.assign({}, response.cookies)); },
         cookie(name) {
             return Object.prototype.hasOwnProperty.call(response.cookies, String(name)) ? response.cookies[String(name)] : null;
         },
@@ -546,16 +547,23 @@ const source = {
         return run.call(G, java, source, cookie, cache, loginMap(N.loginValue('info')));
     }
 };
-// A stored JSON object as a script reads it: its members, and Java Map's get/containsKey as Legado's sources use.
+// A stored JSON object as a script reads it: its members, and what Legado's sources use of a Java Map.
 function loginMap(text) {
     if (text === null || text === undefined) return null;
     let map;
     try { map = JSON.parse(text); } catch (e) { return null; }
     if (map === null || typeof map !== 'object' || Array.isArray(map)) return null;
+    return javaMap(map);
+}
+// An object that also reads as a Java Map: get/containsKey/size/isEmpty, `{a=1, b=2}` as its text, and its
+// entries when iterated (`Array.from(map, ([k, v]) => …)`).
+function javaMap(map) {
     hide(map, 'get', function (name) { const v = this[String(name)]; return v === undefined ? null : v; });
     hide(map, 'containsKey', function (name) { return Object.prototype.hasOwnProperty.call(this, String(name)); });
     hide(map, 'size', function () { return Object.keys(this).length; });
     hide(map, 'isEmpty', function () { return Object.keys(this).length === 0; });
+    hide(map, 'toString', function () { return '{' + Object.keys(this).map(k => k + '=' + this[k]).join(', ') + '}'; });
+    hide(map, Symbol.iterator, function* () { for (const k of Object.keys(this)) yield [k, this[k]]; });
     return map;
 }
 function jsonText(value) {
