@@ -7,7 +7,7 @@ import BookRuleScript
 public struct LoginCheckReport: Sendable {
     /// Whether a login (form values, headers or cookies) is stored for the source.
     public var stored: Bool
-    /// The page checked (the source's own URL), its status after `loginCheckJs`, and whether the check ran.
+    /// The page checked: the source's own URL.
     public var url: String
     /// The status of the page after the check.
     public var status: Int?
@@ -27,7 +27,7 @@ extension SourceEngine {
         guard let login = transport as? SourceLoginTransport else { throw LoginError.noStore }
         let info = values.isEmpty ? nil : Self.jsonObject(values)
         try login.update { $0.info = info }
-        return try await offPoolForLogin {
+        return try await offPoolForScripts {
             switch action {
             case .script:
                 try runLoginScript("source.login()", result: nil)
@@ -36,7 +36,7 @@ extension SourceEngine {
                 let request: HTTPRequest
                 do {
                     request = try LoginRequest.make(template, rules: source.login, login: login.login, sourceKey: source.url,
-                                                    headers: try loginHeaders(bindings), script: try scripts?.scope(bindings))
+                                                    headers: try requestHeaders(bindings), script: try scripts?.scope(bindings))
                 } catch let error as RuleError {
                     throw EngineError.rule(url: source.url, error: error)
                 }
@@ -68,7 +68,7 @@ extension SourceEngine {
         }
         var script = ""
         if case .script(let code)? = source.login.action { script = code }
-        return try await offPoolForLogin {
+        return try await offPoolForScripts {
             try runLoginScript(script + "\n" + action, result: Self.jsonObject(values))
             if let login = transport as? SourceLoginTransport { try login.keepCookies() }
             return scripts?.host.drainMessages() ?? []
@@ -81,8 +81,8 @@ extension SourceEngine {
         let stored = (transport as? SourceLoginTransport).map { !$0.login.isEmpty } ?? false
         var report = LoginCheckReport(stored: stored, url: source.url, status: nil,
                                       checked: source.login.checkScript != nil, messages: [])
-        return try await offPoolForLogin {
-            let request = HTTPRequest(url: source.url, headers: try loginHeaders(ScriptBindings(baseURL: source.url)))
+        return try await offPoolForScripts {
+            let request = HTTPRequest(url: source.url, headers: try requestHeaders(ScriptBindings(baseURL: source.url)))
             let response: HTTPResponse
             do {
                 response = try await transport.send(request)
@@ -93,16 +93,6 @@ extension SourceEngine {
             report.messages = scripts?.host.drainMessages() ?? []
             return report
         }
-    }
-
-    /// A login runs where a step runs (see `offPoolForScripts`): its scripts block on their fetches.
-    private func offPoolForLogin<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        guard let executor = scripts?.stepExecutor else { return try await body() }
-        return try await withTaskExecutorPreference(executor) { try await body() }
-    }
-
-    private func loginHeaders(_ bindings: ScriptBindings) throws(EngineError) -> [HTTPHeader] {
-        try scripts?.headers(bindings: bindings) ?? source.headers
     }
 
     /// Runs `code` in the source's runtime, `result` (JSON object text) given as a map with Java's `get`.
