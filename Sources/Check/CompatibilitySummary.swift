@@ -17,6 +17,12 @@ public struct CompatibilitySummary: Sendable {
     public private(set) var withExplore = 0
     /// Of those, sources whose explore runs: `exploreUrl` usable and nothing stopping the explore step.
     public private(set) var exploreRunnable = 0
+    /// Sources with login JavaScript: a `loginUrl` script or a `loginCheckJs`.
+    public private(set) var withLoginScript = 0
+    /// Of those, sources whose `loginUrl`, `loginUi` and `loginCheckJs` are all usable.
+    public private(set) var loginScriptRunnable = 0
+    /// Of the runnable ones, those naming a helper that cannot run here (a browser, a person), on some path.
+    public private(set) var loginScriptWarned = 0
     /// Per field path (`ruleToc.chapterList`): how many sources set it, and in how many it runs.
     public private(set) var fields: [String: (present: Int, runnable: Int)] = [:]
     /// Per dialect: how many rules use it, and how many of those run.
@@ -43,6 +49,13 @@ public struct CompatibilitySummary: Sendable {
             withExplore += 1
             if source.problems(stopping: .explore).isEmpty, source.exploreListSection[.bookList] != nil {
                 exploreRunnable += 1
+            }
+        }
+        if source.login.writesScript {
+            withLoginScript += 1
+            if !problems.contains(where: { ["loginUrl", "loginUi", "loginCheckJs"].contains($0.1.split(separator: "[").first.map(String.init) ?? $0.1) }) {
+                loginScriptRunnable += 1
+                if !source.login.warnings.isEmpty { loginScriptWarned += 1 }
             }
         }
         for (problem, field) in problems {
@@ -84,6 +97,8 @@ public struct CompatibilitySummary: Sendable {
             "every ruleToc and ruleContent rule runnable: \(tocAndContentRunnable) (\(percent(tocAndContentRunnable, counted)))",
             "every rule runnable: \(fullyRunnable) (\(percent(fullyRunnable, counted)))",
             "explore runnable (of the sources with an exploreUrl): \(exploreRunnable) of \(withExplore) (\(percent(exploreRunnable, withExplore)))",
+            "login scripts runnable (of the sources with a loginUrl script or loginCheckJs): \(loginScriptRunnable) of \(withLoginScript) (\(percent(loginScriptRunnable, withLoginScript)))"
+                + "; \(loginScriptWarned) of them name a helper bookrule lacks (a browser…), failing if they reach it",
             "",
             "per field (sources that set it: runnable):",
         ]

@@ -51,6 +51,8 @@ public struct BookSource: Sendable {
     public let explore: RuleSection
     /// Every field that could not be used, in file order.
     public private(set) var problems: [SourceProblem]
+    /// `loginUrl`, `loginUi` and `loginCheckJs`: how to log in, and how to notice a lost login.
+    public let login: LoginRules
     /// Whether `exploreUrl` needs the script runtime (it is JavaScript, or a category URL holds a script).
     let exploreNeedsScript: Bool
     /// The whole source object as written, unknown keys included.
@@ -221,6 +223,8 @@ public struct BookSource: Sendable {
         exploreCategories = explore.categories
         exploreNeedsScript = explore.needsScript
         problems += explore.problems
+        login = LoginRules(object: object, prefix: prefix)
+        problems += login.problems
 
         var sections: [RuleSectionName: RuleSection] = [:]
         for name in RuleSectionName.allCases {
@@ -258,14 +262,14 @@ public struct BookSource: Sendable {
 
     /// Whether anything in the source is JavaScript, so its engine needs a script runtime.
     public var hasScripts: Bool {
-        if jsLib != nil || headerScript != nil || searchURL?.needsScript == true || exploreNeedsScript { return true }
+        if jsLib != nil || headerScript != nil || searchURL?.needsScript == true || exploreNeedsScript || login.needsScript { return true }
         return [search, bookInfo, toc, content, explore].contains { section in section.rules.values.contains { !$0.scripts.isEmpty } }
     }
 
     /// Rules that run but probably do not mean what was written, with the spelling that does (see
     /// `RuleMisreading`).
     public var warnings: [SourceProblem] {
-        search.warnings + bookInfo.warnings + toc.warnings + content.warnings + explore.warnings
+        search.warnings + bookInfo.warnings + toc.warnings + content.warnings + explore.warnings + login.warnings
     }
 
     /// The section an explore page's books are read with: `ruleExplore` when it has a `bookList`, else

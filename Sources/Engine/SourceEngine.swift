@@ -443,7 +443,7 @@ public struct SourceEngine: Sendable {
     /// evaluating it until the answer comes; on Swift's pool (two threads on a two-core machine) two such
     /// steps could hold every thread while a third task that the fetches wait for (another request to the same
     /// host, in its turn) could not resume. A source without scripts never blocks and stays on the pool.
-    private func offPoolForScripts<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    func offPoolForScripts<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         guard let scripts else { return try await body() }
         return try await withTaskExecutorPreference(scripts.stepExecutor ?? SerialQueueExecutor.scriptFetch()) { try await body() }
     }
@@ -456,7 +456,7 @@ public struct SourceEngine: Sendable {
     }
 
     /// The headers every request of the source sends: `header`, or what its script computes.
-    private func requestHeaders(_ bindings: ScriptBindings) throws(EngineError) -> [HTTPHeader] {
+    func requestHeaders(_ bindings: ScriptBindings) throws(EngineError) -> [HTTPHeader] {
         try scripts?.headers(bindings: bindings) ?? source.headers
     }
 
@@ -486,7 +486,7 @@ public struct SourceEngine: Sendable {
                 tracer.record(fetch: trace)
             }
         }
-        let response: HTTPResponse
+        var response: HTTPResponse
         do {
             if scripts?.stepExecutor != nil {
                 // A step of a source with scripts runs on its runtime's thread, which a script's blocking
@@ -501,6 +501,7 @@ public struct SourceEngine: Sendable {
             trace.error = "\(error)"
             throw EngineError.transport(url: request.url, error: error)
         }
+        response = try await checkedLogin(response, for: request)
         trace.finalURL = response.url
         trace.status = response.status
         trace.bytes = response.body.count

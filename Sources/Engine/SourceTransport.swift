@@ -2,7 +2,8 @@ import BookRuleHTTP
 
 /// What a source's engine sends through, set up as every command that fetches sets it up: the source's
 /// `concurrentRate` replaces the default pacing for its host on the shared `PoliteFetcher`, and the source
-/// keeps cookies in a jar of its own unless it sets `enabledCookieJar` to false.
+/// keeps cookies in a jar of its own unless it sets `enabledCookieJar` to false; over a `LoginStoreTransport`
+/// the source's stored login goes on every request (`SourceLoginTransport`).
 public struct SourceTransport: Sendable {
     /// The transport to give the source's `SourceEngine`.
     public let transport: any HTTPTransport
@@ -21,7 +22,8 @@ public struct SourceTransport: Sendable {
                 warnings.append("concurrentRate \"\(text)\" ignored: \(error)")
             }
         }
-        transport = source.enabledCookieJar ? CookieJar(upstream: upstream) : upstream
+        let jar = source.enabledCookieJar ? CookieJar(upstream: upstream) : nil
+        transport = Self.withLogin(of: source, over: jar ?? upstream, stack: upstream, jar: jar?.store, warnings: &warnings)
         self.warnings = warnings
     }
 

@@ -11,6 +11,9 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The cookie store a transport reads and fills on every hop of a redirect chain (a source's
     /// `CookieJar` sets it); nil gives the chain a store of its own, forgotten afterwards.
     public var cookies: CookieStore?
+    /// Values that must not be written anywhere in clear (a login's credentials and headers): a recording
+    /// replaces them, in every exchange it holds, with `REDACTED`. Not sent.
+    public var secrets: SecretSet?
 
     /// Creates a request.
     public init(

@@ -31,4 +31,12 @@ public protocol ScriptHost: Sendable {
     func cacheRemove(_ key: String)
     /// The clock and randomness scripts see: `.fixed` under `bookrule test`, so replays are identical.
     var clock: ScriptClock { get }
+    /// The source's stored login value (`source.getLoginInfo()`, `getLoginHeader()`), nil when none is kept.
+    func loginValue(_ field: ScriptLoginField) -> String?
+    /// Keeps (nil: forgets) the source's login value (`source.putLoginInfo`, `putLoginHeader`, `remove…`).
+    func setLoginValue(_ field: ScriptLoginField, _ value: String?)
+    /// The JavaScript of the source's `loginUrl` when it is a script defining `login()`, for `source.login()`.
+    func loginScript() -> String?
+    /// Logs in through the source's `loginUrl` when it is a URL (`source.login()` of such a source).
+    func loginThroughURL() throws
 }

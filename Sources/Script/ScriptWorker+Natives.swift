@@ -52,6 +52,20 @@ extension ScriptWorker {
                 host.removeCookie(Self.text(arguments, 0))
                 return .undefined
             }),
+            ("loginValue", { [unowned self] arguments in
+                ScriptLoginField(rawValue: Self.text(arguments, 0)).flatMap { host.loginValue($0) }.map(ScriptValue.string) ?? .null
+            }),
+            ("setLoginValue", { [unowned self] arguments in
+                if let field = ScriptLoginField(rawValue: Self.text(arguments, 0)) {
+                    host.setLoginValue(field, arguments.count > 1 ? arguments[1].optionalText : nil)
+                }
+                return .undefined
+            }),
+            ("loginScript", { [unowned self] _ in host.loginScript().map(ScriptValue.string) ?? .null }),
+            ("loginThroughURL", { [unowned self] _ in
+                do { try host.loginThroughURL() } catch { throw HelperFailure("source.login(): \(error)") }
+                return .undefined
+            }),
             ("cacheGet", { [unowned self] arguments in host.cacheGet(Self.text(arguments, 0)).map(ScriptValue.string) ?? .null }),
             ("cachePut", { [unowned self] arguments in
                 let seconds = arguments.count > 2 ? arguments[2].text.flatMap { Int($0) } : nil

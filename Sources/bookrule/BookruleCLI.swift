@@ -26,6 +26,8 @@ enum BookruleCLI {
       rules     Import, list and test replace rules (Legado's replaceRule JSON), which export, fetch and
                 chapter apply
       library   List saved books, or remove one
+      login     Log in to a source (its loginUrl and loginUi), kept encrypted for every command; --check
+      logout    Remove a source's kept login
       test      Check sources against their recorded fixtures, rule by rule
       lint      Check source files without fetching anything
       try       Evaluate one rule on a page (saved or fetched) and show what it matched
@@ -88,6 +90,8 @@ enum BookruleCLI {
             return RulesCommand.run(rest, terminal: terminal)
         case "library":
             return LibraryCommand.run(rest, terminal: terminal)
+        case "login", "logout":
+            return await LoginCommand.run(command, rest, terminal: terminal)
         default:
             terminal.error("error: unknown command \"\(command)\"\nsee 'bookrule --help'")
             return 2

@@ -25,6 +25,9 @@ enum ExitStatus: Int32 {
         case EngineError.unusableRules, EngineError.missingRule: self = .cannotRun
         case LibraryError.notALibrary, LibraryError.newerSchema, LibraryError.cannotCreateDirectory: self = .cannotRun
         case ExportError.unusableDirectory, ExportError.outsideDirectory: self = .cannotRun
+        // A login store that cannot be used, a source with nothing to log in to, a button it does not have.
+        case is LoginVaultError, LoginError.nothingToLogIn, LoginError.unknownButton, LoginError.opensPage,
+             LoginError.noStore: self = .cannotRun
         // A rules file that cannot be read or is not rules; keeping the library's own rules is work that failed.
         case ReplaceRuleError.cannotStore: self = .workFailed
         case is ReplaceRuleError: self = .cannotRun

@@ -58,7 +58,7 @@ struct FetchOptions {
     /// sees every request event too, `waits` every wait as it starts and ends.
     func stack(
         terminal: Terminal, offline: OfflinePages? = nil, observe: (@Sendable (FetchEvent) -> Void)? = nil,
-        waits: (@Sendable (FetchWait) -> Void)? = nil
+        waits: (@Sendable (FetchWait) -> Void)? = nil, logins: LoginVault? = nil
     ) throws -> TransportStack {
         if let offline, offline.isOffline {
             var answers: (@Sendable (ObservingTransport.Exchange) -> Void)?
@@ -68,6 +68,13 @@ struct FetchOptions {
         }
         return TransportStack.live(policy: policy, curl: curl, hostStatePath: Self.hostStatePath(),
                                    observers: observers(terminal: terminal, observe: observe, waits: waits))
+            .withLogins(logins ?? Self.loginVault())
+    }
+
+    /// The stored logins (`bookrule login`): `$XDG_CONFIG_HOME/bookrule/`, or `~/.config/bookrule/`; read only
+    /// when a source asks for its login.
+    static func loginVault(environment: [String: String] = ProcessInfo.processInfo.environment) -> LoginVault {
+        LoginVault(directory: LoginVault.defaultDirectory(environment: environment))
     }
 
     /// The polite fetcher every live request of this run goes through (see `stack`), for commands that only

@@ -104,10 +104,11 @@ enum TestCommand {
     }
 
     /// The transport of each source's live requests: through the one polite fetcher all sources share, so two
-    /// sources on one host still take turns.
+    /// sources on one host still take turns, with each source's stored login (`bookrule login`).
     static func liveTransport(_ fetcher: PoliteFetcher, terminal: Terminal) -> CheckRun.LiveTransport {
-        { source in
-            let wrapped = SourceTransport(for: source, over: fetcher)
+        let logins = LoginStoreTransport(fetcher, store: FetchOptions.loginVault())
+        return { source in
+            let wrapped = SourceTransport(for: source, over: logins, pacing: fetcher)
             for warning in wrapped.warnings { terminal.error("warning: \(source.name): \(warning)") }
             return wrapped.transport
         }

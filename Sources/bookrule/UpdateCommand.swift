@@ -50,7 +50,7 @@ enum UpdateCommand {
             books = chosen
             let options = try FetchOptions(arguments)
             let fetcher = options.fetcher(terminal: terminal, observe: { display.handle($0) }, waits: { display.handle($0) })
-            update = LibraryUpdate(store: store, transport: fetcher, pacing: fetcher,
+            update = LibraryUpdate(store: store, transport: LoginStoreTransport(fetcher, store: FetchOptions.loginVault()), pacing: fetcher,
                                    options: EngineOptions(scriptCacheDirectory: LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)))
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: "update"))

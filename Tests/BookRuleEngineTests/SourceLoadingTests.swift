@@ -121,3 +121,58 @@ struct HostileSourceTests {
         #expect(RuleMisreading.warning(for: "a/@href", kind: .groupField) == nil)
     }
 }
+
+@Suite("login fields as community sources write them")
+struct LoginRulesTests {
+    private func source(_ members: String) throws -> BookSource {
+        try #require(try BookSource.load(bytes: Array("{\"bookSourceUrl\": \"https://a.test\", \(members)}".utf8), path: "s.json").first)
+    }
+
+    @Test("loginUrl: a URL, @js:, <js>…</js>, plain code defining login(), and {\"url\": \"\"} as none")
+    func loginURLForms() throws {
+        guard case .url(let template)? = try source(#""loginUrl": "/login.php""#).login.action else {
+            Issue.record("a path is a URL")
+            return
+        }
+        #expect(template.text == "/login.php")
+        guard case .script(let code)? = try source(#""loginUrl": "@js:function login() {}""#).login.action else {
+            Issue.record("@js: is a script")
+            return
+        }
+        #expect(code == "function login() {}")
+        guard case .script(let tagged)? = try source(#""loginUrl": "<js>function login() {}</js>""#).login.action else {
+            Issue.record("<js> is a script")
+            return
+        }
+        #expect(tagged == "function login() {}")
+        guard case .script? = try source(#""loginUrl": "var a = 1;\nfunction login() { java.log(a) }""#).login.action else {
+            Issue.record("plain code is a script")
+            return
+        }
+        #expect(try source(#""loginUrl": "{\n  \"url\": \"null\"\n}""#).login.action == nil)
+        #expect(try source(#""loginUrl": "{\"url\": \"\"}""#).login.canLogIn == false)
+    }
+
+    @Test("loginUi read leniently (unquoted names, single quotes) into fields and buttons; a bad one is a problem naming loginUi")
+    func loginUIForms() throws {
+        let rules = try source(#""loginUi": "[{name: '账号', type: 'text'}, {name: '密码', type: 'password'}, {name: '取码', type: 'button', action: 'getCode()'}, {name: '说明', type: 'button'}]", "loginUrl": "function login() {}""#).login
+        #expect(rules.inputs == [LoginField(name: "账号", kind: .text), LoginField(name: "密码", kind: .password)])
+        #expect(rules.buttons == [LoginField(name: "取码", kind: .button, action: "getCode()")])
+        let broken = try source(#""loginUi": "not json""#)
+        #expect(broken.problems.map(\.field) == ["loginUi"])
+    }
+
+    @Test("a login script naming a browser helper runs (a warning); a syntax error or a check with Java is a problem")
+    func loginScriptChecks() throws {
+        let browser = try source(#""loginUrl": "function login() {} function open() { java.startBrowserAwait('https://a.test', 'x') }""#)
+        #expect(browser.problems.isEmpty && browser.login.canLogIn)
+        #expect(browser.warnings.contains { $0.field == "loginUrl" && $0.reason.contains("startBrowserAwait") })
+        let syntax = try source(#""loginUrl": "function login( {""#)
+        #expect(syntax.problems.map(\.field) == ["loginUrl"] && !syntax.login.canLogIn)
+        let check = try source(#""loginCheckJs": "java.initUrl(); java.getStrResponse()""#)
+        #expect(check.problems.isEmpty && check.login.checkScript != nil)
+        let java = try source(#""loginCheckJs": "Packages.io.legado.app.help.http.StrResponse(result.url(), '')""#)
+        #expect(java.problems.map(\.field) == ["loginCheckJs"] && java.login.checkScript == nil)
+        #expect(try source(#""loginCheckJs": "result""#).hasScripts)
+    }
+}

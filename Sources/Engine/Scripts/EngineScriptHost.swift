@@ -12,12 +12,15 @@ final class EngineScriptHost: ScriptHost {
     let sourceKey: String
     let sourceName: String
     let clock: ScriptClock
-    private let sourceHeaders: [HTTPHeader]
+    let sourceHeaders: [HTTPHeader]
     private let transport: any HTTPTransport
     private let cookies: CookieStore?
     private let cache: ScriptCache
     private let executor = SerialQueueExecutor.scriptFetch()
     private let messages = Locked<[String]>([])
+    /// The source's stored login, when its transport keeps one (see `EngineScriptHost+Login.swift`).
+    let login: SourceLoginTransport?
+    let loginRules: LoginRules
 
     init(source: BookSource, transport: any HTTPTransport, options: EngineOptions) {
         sourceKey = source.url
@@ -27,6 +30,8 @@ final class EngineScriptHost: ScriptHost {
         self.transport = transport
         cookies = (transport as? CookieJar)?.store
         cache = ScriptCache(directory: options.scriptCacheDirectory, sourceKey: source.url)
+        login = transport as? SourceLoginTransport
+        loginRules = source.login
     }
 
     func fetch(_ request: ScriptRequest) throws -> ScriptResponse {
@@ -47,9 +52,19 @@ final class EngineScriptHost: ScriptHost {
             httpRequest = HTTPRequest(url: absolute, method: method.uppercased(), headers: all,
                                       body: body.map { Array($0.utf8) })
         }
+        return try send(httpRequest, charset: charsetOption)
+    }
+
+    /// Sends `request` through the engine's transport, waiting for the answer, as scripts read it.
+    func send(_ request: HTTPRequest, charset: String?) throws -> ScriptResponse {
         let transport = self.transport
-        let response = try executor.blockingRun { try await transport.send(httpRequest) }
-        let decision = try? CharsetDetector.decide(bytes: response.body, sourceOption: charsetOption, contentType: response.contentType,
+        let response = try executor.blockingRun { try await transport.send(request) }
+        return Self.scriptResponse(response, charset: charset)
+    }
+
+    /// `response` as scripts read it: the body decoded by the page's charset (the `charset` option first).
+    static func scriptResponse(_ response: HTTPResponse, charset: String?) -> ScriptResponse {
+        let decision = try? CharsetDetector.decide(bytes: response.body, sourceOption: charset, contentType: response.contentType,
                                                    savedCharset: response.savedCharset)
         let body = decision.flatMap { try? TextTranscoder.utf8Bytes(from: response.body, charset: $0.charset) }
             .map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: response.body, as: UTF8.self)

@@ -96,10 +96,22 @@ public struct TransportStack: Sendable {
         return TransportStack(transport: transport, fetcher: nil, recorder: nil)
     }
 
-    /// This stack with every exchange recorded as a HAR entry, after the entries of `recording`.
+    /// This stack with every exchange recorded as a HAR entry, after the entries of `recording` (a login's
+    /// credentials and headers redacted).
     public func recording(appendingTo recording: HARRecording = HARRecording()) -> TransportStack {
+        if let logins = transport as? LoginStoreTransport {
+            // The recording goes under the login store, which must stay on top for the sources to find it.
+            let recorder = RecordingTransport(upstream: logins.upstream, appendingTo: recording)
+            return TransportStack(transport: LoginStoreTransport(recorder, store: logins.store), fetcher: fetcher, recorder: recorder)
+        }
         let recorder = RecordingTransport(upstream: transport, appendingTo: recording)
         return TransportStack(transport: recorder, fetcher: fetcher, recorder: recorder)
+    }
+
+    /// This stack with the logins of `store`: every source's transport (`transport(for:)`, and any
+    /// `SourceTransport` built over `transport`) sends its source's stored login headers and cookies.
+    public func withLogins(_ store: any LoginStore) -> TransportStack {
+        TransportStack(transport: LoginStoreTransport(transport, store: store), fetcher: fetcher, recorder: recorder)
     }
 
     /// What `source`'s engine sends through: the stack, with the source's cookie jar, and its

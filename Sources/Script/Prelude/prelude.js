@@ -200,8 +200,9 @@ function jsoupResponse(response) {
         header(name) { return headerNamed(response.headers, name); },
         hasHeader(name) { return headerNamed(response.headers, name) !== null; },
         headers() { return response.headers; },
-        // Read natively, by the Set-Cookie reader the cookie store uses.
-        cookies() { return Object.assign({}, response.cookies); },
+        // Read natively, by the Set-Cookie reader the cookie store uses; a Java Map to scripts (login scripts
+        // turn it into a Cookie header from its `{a=1, b=2}` text, or iterate its entries).
+        cookies() { return javaMap(Object.assign({}, response.cookies)); },
         cookie(name) {
             return Object.prototype.hasOwnProperty.call(response.cookies, String(name)) ? response.cookies[String(name)] : null;
         },
@@ -527,15 +528,48 @@ const source = {
     setVariable(value) { N.setSourceVariable(str(value)); },
     put(key, value) { N.cachePut('v_' + N.sourceKey() + '_' + key, String(value)); return value; },
     get(key) { const v = N.cacheGet('v_' + N.sourceKey() + '_' + key); return v === null ? '' : v; },
-    getLoginInfo() { return null; },
-    getLoginInfoMap() { return null; },
-    getLoginHeader() { return null; },
-    getLoginHeaderMap() { return null; },
-    putLoginInfo() { return false; },
-    putLoginHeader() {},
-    removeLoginInfo() {},
-    removeLoginHeader() {}
+    // The login kept for the source (bookrule login): the form's values and the headers every request gets.
+    getLoginInfo() { return N.loginValue('info'); },
+    getLoginInfoMap() { return loginMap(N.loginValue('info')); },
+    getLoginHeader() { return N.loginValue('header'); },
+    getLoginHeaderMap() { return loginMap(N.loginValue('header')); },
+    putLoginInfo(info) { N.setLoginValue('info', jsonText(info)); return true; },
+    putLoginHeader(header) { N.setLoginValue('header', jsonText(header)); },
+    removeLoginInfo() { N.setLoginValue('info', null); },
+    removeLoginHeader() { N.setLoginValue('header', null); N.removeCookie(N.sourceKey()); },
+    // Legado's BaseSource.login(): loginUrl's script, then its login() with `this` the global object.
+    login() {
+        const code = N.loginScript();
+        if (code === null) { N.loginThroughURL(); return; }
+        const run = new Function('java', 'source', 'cookie', 'cache', 'result',
+            code + '\n;if (typeof login === "function") return login.apply(this);\n'
+            + 'throw new Error("loginUrl defines no login() function");');
+        return run.call(G, java, source, cookie, cache, loginMap(N.loginValue('info')));
+    }
 };
+// A stored JSON object as a script reads it: its members, and what Legado's sources use of a Java Map.
+function loginMap(text) {
+    if (text === null || text === undefined) return null;
+    let map;
+    try { map = JSON.parse(text); } catch (e) { return null; }
+    if (map === null || typeof map !== 'object' || Array.isArray(map)) return null;
+    return javaMap(map);
+}
+// An object that also reads as a Java Map: get/containsKey/size/isEmpty, `{a=1, b=2}` as its text, and its
+// entries when iterated (`Array.from(map, ([k, v]) => …)`).
+function javaMap(map) {
+    hide(map, 'get', function (name) { const v = this[String(name)]; return v === undefined ? null : v; });
+    hide(map, 'containsKey', function (name) { return Object.prototype.hasOwnProperty.call(this, String(name)); });
+    hide(map, 'size', function () { return Object.keys(this).length; });
+    hide(map, 'isEmpty', function () { return Object.keys(this).length === 0; });
+    hide(map, 'toString', function () { return '{' + Object.keys(this).map(k => k + '=' + this[k]).join(', ') + '}'; });
+    hide(map, Symbol.iterator, function* () { for (const k of Object.keys(this)) yield [k, this[k]]; });
+    return map;
+}
+function jsonText(value) {
+    if (value !== null && typeof value === 'object') return JSON.stringify(value);
+    return str(value);
+}
 const cookie = {
     getCookie(url) { return N.cookie(String(url)); },
     getKey(url, name) { const v = cookieMap(N.cookie(String(url)))[String(name)]; return v === undefined ? '' : v; },

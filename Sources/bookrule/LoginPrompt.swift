@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Asks for a login form's value on standard input: on a terminal with a prompt on stderr (a password with
+/// the echo off, through termios, restored whatever happens); otherwise one line per value, without prompts,
+/// so `printf 'alice\nsecret\n' | bookrule login …` works.
+enum LoginPrompt {
+    /// The next value for `label`, nil at the end of the input.
+    static func ask(_ label: String, secret: Bool, terminal: Terminal) -> String? {
+        let interactive = isatty(STDIN_FILENO) == 1
+        if interactive { terminal.errorRaw("\(label): ") }
+        guard interactive, secret else { return readLine(strippingNewline: true) }
+        var saved = termios()
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return readLine(strippingNewline: true) }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        defer {
+            _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            terminal.errorRaw("\n")
+        }
+        return readLine(strippingNewline: true)
+    }
+}
