@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import BookRuleLocking
+import CSpawn
+import Foundation
+
+/// One headless Chromium process, driven over `--remote-debugging-pipe`: the DevTools protocol on the child's
+/// file descriptors 3 (it reads) and 4 (it writes), here both ends of one Unix socket pair, so a write to a
+/// browser that died fails with EPIPE (`MSG_NOSIGNAL`) instead of raising SIGPIPE.
+///
+/// The profile is a fresh temporary folder, removed when the process is closed. Foundation's `Process`
+/// cannot place descriptors at 3 and 4, so the child is made with `posix_spawn` and its file actions.
+final class ChromiumProcess: @unchecked Sendable {
+    /// The process id.
+    let pid: pid_t
+    /// Our end of the DevTools socket.
+    let socket: Int32
+    /// The temporary profile folder.
+    let profile: String
+    private let ended = Locked(false)
+
+    /// Where Chromium is looked for: `BOOKRULE_CHROMIUM` first, then Debian's and other distributions' names.
+    static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        var paths: [String] = []
+        if let own = environment["BOOKRULE_CHROMIUM"], !own.isEmpty { paths.append(own) }
+        paths += ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/chromium/chromium", "/usr/bin/google-chrome"]
+        return paths
+    }
+
+    /// The first executable candidate, or nil when Chromium is not installed.
+    static func executable() -> String? {
+        candidates().first { access($0, X_OK) == 0 }
+    }
+
+    /// The flags for a browser that reaches nothing by itself: every request it makes is paused and answered by
+    /// bookrule (`Fetch.enable`), and the proxy on a closed port refuses whatever would slip past, loopback
+    /// included (`<-loopback>`); host resolution is mapped to nothing, so DNS prefetching resolves nothing.
+    static func arguments(profile: String, limits: BrowserLimits) -> [String] {
+        var arguments = [
+            "--headless=new", "--remote-debugging-pipe", "--user-data-dir=\(profile)", "--no-first-run",
+            "--no-default-browser-check", "--disable-gpu", "--disable-extensions", "--disable-component-extensions-with-background-pages",
+            "--disable-background-networking", "--disable-component-update", "--disable-default-apps", "--disable-sync",
+            "--disable-breakpad", "--disable-crash-reporter", "--disable-domain-reliability", "--disable-client-side-phishing-detection",
+            "--disable-features=Translate,MediaRouter,OptimizationHints,DnsOverHttps,NetworkPrediction",
+            "--dns-prefetch-disable", "--no-pings", "--mute-audio", "--disable-dev-shm-usage", "--metrics-recording-only",
+            "--proxy-server=127.0.0.1:\(limits.refusingProxyPort)", "--proxy-bypass-list=<-loopback>",
+            "--host-resolver-rules=MAP * ~NOTFOUND",
+            "--js-flags=--max-old-space-size=\(limits.heapMiB)",
+            "--renderer-process-limit=\(max(1, limits.concurrentPages))",
+        ]
+        // Chromium refuses to start as root with its sandbox on (zygote_host: "Running as root without
+        // --no-sandbox is not supported"); as any other user the sandbox stays.
+        if geteuid() == 0 { arguments.append("--no-sandbox") }
+        arguments.append("about:blank")
+        return arguments
+    }
+
+    /// Starts Chromium; throws `BrowserError.notInstalled` when there is none and `.startFailed` when the
+    /// system refuses.
+    init(limits: BrowserLimits) throws(BrowserError) {
+        guard let path = Self.executable() else { throw .notInstalled(searched: Self.candidates()) }
+        var template = Array((NSTemporaryDirectory() + "bookrule-chromium-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) else {
+            throw .startFailed("no temporary profile folder: \(String(cString: strerror(errno)))")
+        }
+        profile = String(cString: made)
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Self.removeProfile(profile)
+            throw .startFailed("socketpair: \(reason)")
+        }
+        // The child's end at 3 and 4; moved above them first, so dup2 never meets itself (it would keep CLOEXEC).
+        let child = fcntl(pair[1], F_DUPFD_CLOEXEC, 10)
+        close(pair[1])
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, child, 3)
+        posix_spawn_file_actions_adddup2(&actions, child, 4)
+        posix_spawn_file_actions_addclosefrom_np(&actions, 5)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Its own process group, so a Ctrl-C at the terminal reaches bookrule, which ends the browser itself.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        let argv = ([path] + Self.arguments(profile: profile, limits: limits)).map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        var processID: pid_t = 0
+        var terminated = argv + [nil]
+        let spawned = terminated.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let argvPointer = buffer.baseAddress else { return EINVAL }
+            return posix_spawn(&processID, path, &actions, &attributes, argvPointer, environ)
+        }
+        close(child)
+        guard spawned == 0 else {
+            close(pair[0])
+            Self.removeProfile(profile)
+            throw .startFailed("posix_spawn \(path): \(String(cString: strerror(spawned)))")
+        }
+        pid = processID
+        socket = pair[0]
+    }
+
+    /// Ends the browser (SIGKILL: its state is a throwaway profile), reaps it and removes the profile.
+    func terminate() {
+        // Once only: a reaped pid may already belong to another process.
+        let first = ended.withLock { ended in
+            defer { ended = true }
+            return !ended
+        }
+        guard first else { return }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        Self.removeProfile(profile)
+    }
+
+    private static func removeProfile(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
