@@ -1,0 +1,59 @@
+import BookRuleBrowser
+import BookRuleEngine
+import BookRuleHTTP
+import Foundation
+import Testing
+import TestSupport
+
+/// A browser whose pages get a few seconds, for the page that never finishes.
+private let shortBrowser = ChromiumBrowser(limits: BrowserLimits(pageSeconds: TestTime.seconds(3)))
+
+@Suite("webView pages: sniffed media URLs and the time limit")
+struct WebViewLimitTests {
+    @Test("sourceRegex gives the first media URL the page loads, which is not downloaded")
+    func sourceRegexFindsMediaURL() async throws {
+        try #require(ChromiumBrowser.isInstalled, "chromium is not installed (apt install chromium)")
+        let site = TestSite(html: [
+            "http://site.test/play/1.html": """
+            <html><body><img src="/cover.jpg"><script>
+            setTimeout(() => { const audio = document.createElement('audio'); audio.preload = 'auto';
+                               audio.src = '/media/' + (40 + 2) + '.mp3?sig=' + (7 * 6); document.body.appendChild(audio); }, 50);
+            </script></body></html>
+            """,
+        ])
+        let page = WebViewPage(request: HTTPRequest(url: "http://site.test/play/1.html"), sourceRegex: ".*\\.mp3.*")
+        let result = try await shortBrowser.render(page, through: site)
+        #expect(result.content == "http://site.test/media/42.mp3?sig=42")
+        #expect(site.requests.map(\.url).contains("http://site.test/cover.jpg"))
+        #expect(!site.requests.map(\.url).contains { $0.contains(".mp3") })
+    }
+
+    @Test("a page whose script never ends is stopped within its limit, reported with the field, and the browser goes on")
+    func endlessPageScriptStopped() async throws {
+        try #require(ChromiumBrowser.isInstalled, "chromium is not installed (apt install chromium)")
+        let site = TestSite(html: [
+            "http://site.test/book/1/": "<html><body><h1>书</h1><a id=\"toc\" href=\"toc.html\">目录</a></body></html>",
+            "http://site.test/book/1/toc.html": "<html><body><ul id=\"list\"></ul><script>while (true) {}</script></body></html>",
+            "http://site.test/fine.html": "<html><body><p id=\"x\"></p><script>document.getElementById('x').textContent = 'ok'</script></body></html>",
+        ])
+        let source = try loadSource("""
+        {"bookSourceName": "loops", "bookSourceUrl": "http://site.test", "bookSourceType": 0,
+         "ruleBookInfo": {"name": "//h1/text()", "tocUrl": "//a[@id='toc']/@href@js:result + ',{\\"webView\\": true}'"},
+         "ruleToc": {"chapterList": "//li", "chapterName": "//a/text()", "chapterUrl": "//a/@href"}}
+        """)
+        let engine = SourceEngine(source: source, transport: site, options: EngineOptions(webView: shortBrowser))
+        let info = try await engine.bookInfo(url: "http://site.test/book/1/")
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: EngineError.self) { try await engine.toc(of: info) }
+        #expect(clock.now - start < .seconds(TestTime.seconds(3) + 10))
+        let message = error.map { "\($0)" } ?? ""
+        #expect(message.contains("ruleBookInfo.tocUrl"), "\(message)")
+        #expect(message.contains("was stopped after"), "\(message)")
+        // The runaway renderer was ended with its context: the next page renders.
+        let next = try await shortBrowser.render(WebViewPage(request: HTTPRequest(url: "http://site.test/fine.html"),
+                                                             script: "document.getElementById('x').textContent"),
+                                                 through: site)
+        #expect(next.content == "ok")
+    }
+}
