@@ -92,7 +92,11 @@ struct PageSession {
         ]))], session: session)
 
         let url = page.request.url
-        if page.request.method != "GET" {
+        if let html = page.html {
+            let response = HTTPResponse(url: url, status: 200, headers: [HTTPHeader("Content-Type", "text/html; charset=utf-8")],
+                                        body: Array(html.utf8))
+            progress.state.withLock { $0.prefetched[url] = response }
+        } else if page.request.method != "GET" {
             // Legado fetches a POST page first and loads its answer with the URL as the base.
             let response = try await transport.send(page.request)
             progress.state.withLock { $0.prefetched[url] = response }

@@ -17,10 +17,13 @@ public struct WebViewPage: Sendable {
     public var field: String
     /// `name=value` cookies to put in the page's fresh browser context before it loads (the source's jar).
     public var cookies: [String]
+    /// Markup to load as the page at the request's URL instead of fetching it (`java.webView(html, url, js)`).
+    public var html: String?
 
     /// A page; see the properties.
     public init(request: HTTPRequest, script: String? = nil, sourceRegex: String? = nil, overrideURLRegex: String? = nil,
-                delaySeconds: Double = 0, field: String = "", cookies: [String] = []) {
+                delaySeconds: Double = 0, field: String = "", cookies: [String] = [], html: String? = nil) {
+        self.html = html
         self.request = request
         self.script = script
         self.sourceRegex = sourceRegex

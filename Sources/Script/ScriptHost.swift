@@ -31,4 +31,19 @@ public protocol ScriptHost: Sendable {
     func cacheRemove(_ key: String)
     /// The clock and randomness scripts see: `.fixed` under `bookrule test`, so replays are identical.
     var clock: ScriptClock { get }
+    /// Renders `page` in a browser whose every request goes through the host's fetcher, and gives what it
+    /// asked for (`java.webView` and its companions).
+    func webView(_ page: ScriptWebView) throws -> String
+}
+
+extension ScriptHost {
+    /// A host without a browser refuses webView pages.
+    public func webView(_ page: ScriptWebView) throws -> String {
+        throw ScriptWebViewUnavailable()
+    }
+}
+
+/// What a host without a browser says to `java.webView`.
+public struct ScriptWebViewUnavailable: Error, CustomStringConvertible {
+    public var description: String { "java.webView needs a browser, and this script host has none" }
 }

@@ -57,6 +57,28 @@ struct WebViewSourceTests {
         #expect(site.hits.count == served)
     }
 
+    @Test("java.webView renders a page (fetched, or markup given with its URL) through the source's transport, from a rule's script")
+    func scriptWebViewRendersThroughHost() async throws {
+        try #require(ChromiumBrowser.isInstalled, "chromium is not installed (apt install chromium)")
+        let site = TestSite(html: [
+            "http://site.test/c/1.html": """
+            <html><body><p id="t"></p><script>
+            fetch('/c/1.json').then(r => r.json()).then(d => { document.getElementById('t').textContent = d.text })
+            </script></body></html>
+            """,
+            "http://site.test/c/1.json": "{\"text\": \"正文来自脚本\"}",
+        ])
+        let source = try loadSource("""
+        {"bookSourceName": "scripted", "bookSourceUrl": "http://site.test", "bookSourceType": 0,
+         "ruleContent": {"content": "@js: java.webView(null, baseUrl, \\"document.getElementById('t').textContent\\") + '|' + java.webView('<b id=x>给定</b><script>x.textContent += String(6 * 7)</script>', 'http://site.test/c/given.html', 'x.textContent')"}}
+        """)
+        let engine = SourceEngine(source: source, transport: site, options: EngineOptions(webView: browser))
+        let content = try await engine.content(of: Chapter(index: 0, title: "一", url: "http://site.test/c/1.html"))
+        #expect(content.text == "正文来自脚本|给定42")
+        // The markup given was loaded as it is: its URL was never fetched.
+        #expect(!site.requests.map(\.url).contains("http://site.test/c/given.html"))
+    }
+
     static func finished(_ events: AsyncThrowingStream<DownloadEvent, any Error>) async throws -> DownloadSummary? {
         var summary: DownloadSummary?
         for try await event in events {
