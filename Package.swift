@@ -189,7 +189,7 @@ let package = Package(
             name: "BookRuleBrowserTests",
             dependencies: [
                 "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleBrowser", "BookRuleEngine",
-                "BookRuleLibrary", "TestSupport",
+                "BookRuleLibrary", "BookRuleCheck", "TestSupport",
             ]
         ),
         .testTarget(

@@ -24,7 +24,7 @@ public enum BrowserError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notInstalled(let searched):
-            return "webView pages need Chromium, which is not installed (looked for \(searched.joined(separator: ", "))): apt install chromium, or set BOOKRULE_CHROMIUM to its path"
+            return "webView pages need Chromium, which is not installed (looked for \(searched.joined(separator: ", "))): apt install chromium (or set BOOKRULE_CHROMIUM to its path)"
         case .startFailed(let reason): return "Chromium could not be started: \(reason)"
         case .browserExited: return "Chromium exited while rendering the page"
         case .protocolError(let method, let message): return "Chromium refused \(method): \(message)"

@@ -22,10 +22,13 @@ public final class ChromiumBrowser: Sendable {
     private let running = Locked<(process: ChromiumProcess, pipe: DevToolsPipe)?>(nil)
     private let places: PagePlaces
     private let started = Locked(0)
+    private let executable: String?
 
-    /// A browser with `limits`; nothing starts until the first page.
-    public init(limits: BrowserLimits = BrowserLimits()) {
+    /// A browser with `limits`; nothing starts until the first page. `executable` is the Chromium to run (nil:
+    /// `BOOKRULE_CHROMIUM`, else `/usr/bin/chromium` and the other usual places).
+    public init(limits: BrowserLimits = BrowserLimits(), executable: String? = nil) {
         self.limits = limits
+        self.executable = executable
         places = PagePlaces(count: max(1, limits.concurrentPages))
     }
 
@@ -64,7 +67,7 @@ public final class ChromiumBrowser: Sendable {
                 ExitCleanup.forget(dead.process)
             }
             running = nil
-            let process = try ChromiumProcess(limits: limits)
+            let process = try ChromiumProcess(limits: limits, executable: executable)
             let pipe: DevToolsPipe
             do throws(BrowserError) {
                 pipe = try DevToolsPipe(socket: process.socket)

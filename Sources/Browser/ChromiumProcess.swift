@@ -22,12 +22,11 @@ final class ChromiumProcess: @unchecked Sendable {
     let profile: String
     private let ended = Locked(false)
 
-    /// Where Chromium is looked for: `BOOKRULE_CHROMIUM` first, then Debian's and other distributions' names.
+    /// Where Chromium is looked for: only `BOOKRULE_CHROMIUM` when it is set, else Debian's and other
+    /// distributions' names.
     static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
-        var paths: [String] = []
-        if let own = environment["BOOKRULE_CHROMIUM"], !own.isEmpty { paths.append(own) }
-        paths += ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/chromium/chromium", "/usr/bin/google-chrome"]
-        return paths
+        if let own = environment["BOOKRULE_CHROMIUM"], !own.isEmpty { return [own] }
+        return ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/chromium/chromium", "/usr/bin/google-chrome"]
     }
 
     /// The first executable candidate, or nil when Chromium is not installed.
@@ -60,8 +59,9 @@ final class ChromiumProcess: @unchecked Sendable {
 
     /// Starts Chromium; throws `BrowserError.notInstalled` when there is none and `.startFailed` when the
     /// system refuses.
-    init(limits: BrowserLimits) throws(BrowserError) {
-        guard let path = Self.executable() else { throw .notInstalled(searched: Self.candidates()) }
+    init(limits: BrowserLimits, executable: String? = nil) throws(BrowserError) {
+        let searched = executable.map { [$0] } ?? Self.candidates()
+        guard let path = searched.first(where: { access($0, X_OK) == 0 }) else { throw .notInstalled(searched: searched) }
         var template = Array((NSTemporaryDirectory() + "bookrule-chromium-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) else {
             throw .startFailed("no temporary profile folder: \(String(cString: strerror(errno)))")

@@ -380,7 +380,8 @@ public struct SourceEngine: Sendable {
             visited.insert(key)
             let headers = try requestHeaders(bindings)
             let page = try pageRequest(pageURL, headers: headers, field: "ruleToc.chapterUrl")
-            let document = try await fetchDocument(page.request, charset: nil, webView: page.webView.map { ($0, "ruleToc.chapterUrl") })
+            let document = try await fetchDocument(page.request, charset: nil,
+                                                   webView: page.webView.map { (source.contentWebViewDefaults($0), "ruleToc.chapterUrl") })
             Self.noteTruncation(document, &warnings)
             visited.insert(Self.pageKey(document.url))
             pages.append(document.url)
