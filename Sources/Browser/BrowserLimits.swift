@@ -15,9 +15,9 @@ public struct BrowserLimits: Sendable, Equatable {
     /// The closed port the browser's proxy points at, so anything not intercepted fails at once.
     public var refusingProxyPort: Int
 
-    /// The defaults: 30 s per page, 2 pages at once, 512 MiB of heap, 30 tries, 0.3 s of quiet, proxy on port 9.
+    /// The defaults: 30 s per page, 2 pages at once, 512 MiB of heap, 30 tries, 0.5 s of quiet, proxy on port 9.
     public init(pageSeconds: Double = 30, concurrentPages: Int = 2, heapMiB: Int = 512, scriptTries: Int = 30,
-                settleSeconds: Double = 0.3, refusingProxyPort: Int = 9) {
+                settleSeconds: Double = 0.5, refusingProxyPort: Int = 9) {
         self.pageSeconds = pageSeconds
         self.concurrentPages = concurrentPages
         self.heapMiB = heapMiB

@@ -38,13 +38,25 @@ public final class ChromiumBrowser: Sendable {
     /// How many times this browser was started (a restart after it died counts), for tests.
     public var startCount: Int { started.withLock { $0 } }
 
+    /// The running browser's process id, for tests that end it from outside.
+    package var processID: Int32? { running.withLock { $0?.process.pid } }
+
     /// Renders `page`, answering every request it makes through `transport`.
     public func render(_ page: WebViewPage, through transport: any HTTPTransport) async throws -> RenderedPage {
         guard URLReference.isHTTP(page.request.url) else { throw BrowserError.notHTTP(page.request.url) }
         try await places.acquire()
         defer { Task { await places.release() } }
-        let pipe = try pipe()
-        return try await PageSession(pipe: pipe, page: page, transport: transport, limits: limits, stuck: { [self] in close() }).run()
+        // A browser found dead at the page's first command is started again, once.
+        for attempt in 1...2 {
+            let pipe = try pipe()
+            do {
+                return try await PageSession(pipe: pipe, page: page, transport: transport, limits: limits,
+                                             stuck: { [self] in close() }).run()
+            } catch BrowserError.browserExited where attempt == 1 {
+                continue
+            }
+        }
+        throw BrowserError.browserExited
     }
 
     /// Ends the browser now (the next page starts another).
@@ -61,7 +73,7 @@ public final class ChromiumBrowser: Sendable {
     /// The running browser's pipe, starting (or restarting) the browser when there is none or it died.
     private func pipe() throws(BrowserError) -> DevToolsPipe {
         try running.withLock { (running) throws(BrowserError) -> DevToolsPipe in
-            if let current = running, !current.pipe.isClosed { return current.pipe }
+            if let current = running, !current.pipe.isClosed, !current.process.hasExited { return current.pipe }
             if let dead = running {
                 dead.process.terminate()
                 ExitCleanup.forget(dead.process)

@@ -20,7 +20,7 @@ final class ChromiumProcess: @unchecked Sendable {
     let socket: Int32
     /// The temporary profile folder.
     let profile: String
-    private let ended = Locked(false)
+    private let life = Locked((reaped: false, terminated: false))
 
     /// Where Chromium is looked for: only `BOOKRULE_CHROMIUM` when it is set, else Debian's and other
     /// distributions' names.
@@ -109,18 +109,31 @@ final class ChromiumProcess: @unchecked Sendable {
         socket = pair[0]
     }
 
-    /// Ends the browser (SIGKILL: its state is a throwaway profile), reaps it and removes the profile.
-    func terminate() {
-        // Once only: a reaped pid may already belong to another process.
-        let first = ended.withLock { ended in
-            defer { ended = true }
-            return !ended
+    /// Whether the process has ended (it is reaped then; `terminate` still removes the profile).
+    var hasExited: Bool {
+        life.withLock { life in
+            if life.reaped { return true }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid { life.reaped = true }
+            return life.reaped
         }
-        guard first else { return }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        Self.removeProfile(profile)
+    }
+
+    /// Ends the browser (SIGKILL: its state is a throwaway profile), reaps it and removes the profile; once.
+    func terminate() {
+        let first = life.withLock { life in
+            defer { life.terminated = true }
+            guard !life.terminated else { return false }
+            // A reaped pid may already belong to another process: only an unreaped one is signalled.
+            if !life.reaped {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                life.reaped = true
+            }
+            return true
+        }
+        if first { Self.removeProfile(profile) }
     }
 
     private static func removeProfile(_ path: String) {

@@ -110,7 +110,15 @@ struct PageSession {
 
         progress.state.withLock { $0.stage = "waiting for the page's requests" }
         let settle = Duration.seconds(limits.settleSeconds)
-        try await waitUntil(progress) { $0.matched != nil || ($0.inFlight == 0 && ContinuousClock.now - $0.lastActivity >= settle) }
+        // Quiet on the network is not yet quiet in the page: its script may still be handling the last answer.
+        // A round trip through the renderer's task queue follows, and the wait starts again if that brought
+        // new requests (the list built, its pictures asked for).
+        while true {
+            try await waitUntil(progress) { $0.matched != nil || ($0.inFlight == 0 && ContinuousClock.now - $0.lastActivity >= settle) }
+            let mark = progress.state.withLock { $0.lastActivity }
+            _ = try? await evaluate("new Promise(done => setTimeout(done, 0))", session: session)
+            if progress.state.withLock({ $0.matched != nil || ($0.lastActivity == mark && $0.inFlight == 0) }) { break }
+        }
         if page.delaySeconds > 0, progress.state.withLock({ $0.matched == nil }) {
             progress.state.withLock { $0.stage = "webViewDelayTime" }
             try await Task.sleep(for: .seconds(page.delaySeconds))

@@ -2,6 +2,9 @@ import BookRuleBrowser
 import BookRuleEngine
 import BookRuleHTTP
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TestSupport
 
@@ -55,5 +58,48 @@ struct WebViewLimitTests {
                                                              script: "document.getElementById('x').textContent"),
                                                  through: site)
         #expect(next.content == "ok")
+    }
+}
+
+@Suite("The browser: reaches nothing by itself, and is started again when it dies")
+struct BrowserProcessTests {
+    @Test("a WebSocket (which the Fetch domain does not pause), a preconnect and a DNS prefetch reach no server: the refusing proxy (loopback included) and the empty host resolver each stop it")
+    func preconnectRefusedByProxy() async throws {
+        try #require(ChromiumBrowser.isInstalled, "chromium is not installed (apt install chromium)")
+        // A listener nobody accepts on: a connection made to it waits in its backlog, where poll sees it.
+        let (listener, port) = try LoopbackListener.open(backlog: 4)
+        defer { close(listener) }
+        let other = "http://127.0.0.1:\(port)"
+        let site = TestSite(html: [
+            "http://site.test/p.html": """
+            <html><head><link rel="preconnect" href="\(other)"><link rel="dns-prefetch" href="//bystander.test">
+            <link rel="prefetch" href="\(other)/next.html"></head><body><p id="x">seen</p>
+            <script>try { new WebSocket('ws://127.0.0.1:\(port)/socket') } catch (e) {}</script></body></html>
+            """,
+        ])
+        let page = try await shortBrowser.render(WebViewPage(request: HTTPRequest(url: "http://site.test/p.html"),
+                                                             script: "document.getElementById('x').textContent"),
+                                                 through: site)
+        #expect(page.content == "seen")
+        var waiting = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&waiting, 1, 0) == 0, "a connection reached the loopback listener around the fetcher")
+        // The prefetch, a request, was asked of bookrule like any other.
+        #expect(site.requests.map(\.url).contains("\(other)/next.html"))
+    }
+
+    @Test("a browser that died is started again at the next page")
+    func restartedAfterDeath() async throws {
+        try #require(ChromiumBrowser.isInstalled, "chromium is not installed (apt install chromium)")
+        let browser = ChromiumBrowser(limits: BrowserLimits(pageSeconds: TestTime.seconds(10)))
+        defer { browser.close() }
+        let site = TestSite(html: ["http://site.test/a.html": "<html><body><p id=\"x\">a</p></body></html>"])
+        let page = WebViewPage(request: HTTPRequest(url: "http://site.test/a.html"), script: "document.getElementById('x').textContent")
+        #expect(try await browser.render(page, through: site).content == "a")
+        let pid = try #require(browser.processID)
+        kill(pid, SIGKILL)
+        // The next page finds it dead (its pipe closed, or a command failing on it) and starts another.
+        #expect(try await browser.render(page, through: site).content == "a")
+        #expect(browser.startCount == 2)
+        #expect(browser.processID != pid)
     }
 }

@@ -40,6 +40,8 @@ struct WebViewSourceTests {
             #expect(next.start - previous.end >= delay, "\(previous.target) → \(next.target)")
         }
         #expect(hits.filter { $0.target.hasPrefix("/api/text") }.allSatisfy { $0.cookie.contains("reader=yes") })
+        // Exactly the requests bookrule sent (and recorded) reached the server: none went around it.
+        #expect(recorder.recording.entries.count == hits.count)
         // The cookie the page's script set is in the source's jar afterwards.
         let jar = try #require(fetch.engine.transport as? CookieJar)
         #expect(jar.cookies(for: site.base + "/book/1/").contains("reader=yes"))
