@@ -63,7 +63,6 @@ public final class ChromiumBrowser: Sendable {
     public func close() {
         running.withLock { running in
             guard let current = running else { return }
-            current.pipe.close()
             current.process.terminate()
             ExitCleanup.forget(current.process)
             running = nil
@@ -84,7 +83,6 @@ public final class ChromiumBrowser: Sendable {
             do throws(BrowserError) {
                 pipe = try DevToolsPipe(socket: process.socket)
             } catch {
-                Glibc.close(process.socket)
                 process.terminate()
                 throw error
             }

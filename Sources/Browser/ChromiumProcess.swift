@@ -11,15 +11,17 @@ import Foundation
 /// file descriptors 3 (it reads) and 4 (it writes), here both ends of one Unix socket pair, so a write to a
 /// browser that died fails with EPIPE (`MSG_NOSIGNAL`) instead of raising SIGPIPE.
 ///
-/// The profile is a fresh temporary folder, removed when the process is closed. Foundation's `Process`
+/// The profile is a fresh temporary folder, removed when the browser ends, by `terminate` or by the shell the
+/// browser runs under (when bookrule dies without cleaning up, Chromium sees its pipe close). Foundation's `Process`
 /// cannot place descriptors at 3 and 4, so the child is made with `posix_spawn` and its file actions.
 final class ChromiumProcess: @unchecked Sendable {
     /// The process id.
     let pid: pid_t
     /// Our end of the DevTools socket.
     let socket: Int32
-    /// The temporary profile folder.
-    let profile: String
+    /// The temporary folder: the profile (`profile/`) and the browser's own temporary files (`tmp/`, its
+    /// `TMPDIR`), removed with it.
+    let folder: String
     private let life = Locked((reaped: false, terminated: false))
 
     /// Where Chromium is looked for: only `BOOKRULE_CHROMIUM` when it is set, else Debian's and other
@@ -66,11 +68,17 @@ final class ChromiumProcess: @unchecked Sendable {
         guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) else {
             throw .startFailed("no temporary profile folder: \(String(cString: strerror(errno)))")
         }
-        profile = String(cString: made)
+        folder = String(cString: made)
+        let profile = folder + "/profile"
+        for inside in [profile, folder + "/tmp"] where mkdir(inside, 0o700) != 0 {
+            let reason = String(cString: strerror(errno))
+            Self.removeFolder(folder)
+            throw .startFailed("no temporary profile folder: \(reason)")
+        }
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             let reason = String(cString: strerror(errno))
-            Self.removeProfile(profile)
+            Self.removeFolder(folder)
             throw .startFailed("socketpair: \(reason)")
         }
         // The child's end at 3 and 4; moved above them first, so dup2 never meets itself (it would keep CLOEXEC).
@@ -91,18 +99,29 @@ final class ChromiumProcess: @unchecked Sendable {
         // Its own process group, so a Ctrl-C at the terminal reaches bookrule, which ends the browser itself.
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(&attributes, 0)
-        let argv = ([path] + Self.arguments(profile: profile, limits: limits)).map { strdup($0) }
+        // Through a shell that removes the folder once Chromium has ended: Chromium ends when its pipe closes,
+        // so the folder goes even when bookrule itself is killed and runs no cleanup of its own.
+        let script = #"folder=$1; shift; "$@"; status=$?; rm -rf -- "$folder"; exit $status"#
+        let words = ["/bin/sh", "-c", script, "bookrule-chromium", folder, path] + Self.arguments(profile: profile, limits: limits)
+        let argv = words.map { strdup($0) }
         defer { argv.forEach { free($0) } }
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = folder + "/tmp"
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
+        defer { envp.forEach { free($0) } }
         var processID: pid_t = 0
-        var terminated = argv + [nil]
-        let spawned = terminated.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let argvPointer = buffer.baseAddress else { return EINVAL }
-            return posix_spawn(&processID, path, &actions, &attributes, argvPointer, environ)
+        var argvList = argv + [nil]
+        var envpList = envp + [nil]
+        let spawned = argvList.withUnsafeMutableBufferPointer { arguments -> Int32 in
+            envpList.withUnsafeMutableBufferPointer { variables -> Int32 in
+                guard let argvPointer = arguments.baseAddress, let envpPointer = variables.baseAddress else { return EINVAL }
+                return posix_spawn(&processID, "/bin/sh", &actions, &attributes, argvPointer, envpPointer)
+            }
         }
         close(child)
         guard spawned == 0 else {
             close(pair[0])
-            Self.removeProfile(profile)
+            Self.removeFolder(folder)
             throw .startFailed("posix_spawn \(path): \(String(cString: strerror(spawned)))")
         }
         pid = processID
@@ -119,24 +138,33 @@ final class ChromiumProcess: @unchecked Sendable {
         }
     }
 
-    /// Ends the browser (SIGKILL: its state is a throwaway profile), reaps it and removes the profile; once.
+    /// Ends the browser, once: its pipe is shut, so it exits by itself (and ends its renderers); one that has
+    /// not within two seconds is killed with its whole process group. Then it is reaped, the socket closed
+    /// and the folder removed.
     func terminate() {
         let first = life.withLock { life in
             defer { life.terminated = true }
             guard !life.terminated else { return false }
-            // A reaped pid may already belong to another process: only an unreaped one is signalled.
+            shutdown(socket, Int32(SHUT_RDWR))
+            // A reaped pid may already belong to another process: only an unreaped one is waited for or signalled.
+            var status: Int32 = 0
+            let deadline = ContinuousClock.now + .seconds(2)
+            while !life.reaped, ContinuousClock.now < deadline {
+                if waitpid(pid, &status, WNOHANG) == pid { life.reaped = true } else { usleep(20_000) }
+            }
             if !life.reaped {
-                kill(pid, SIGKILL)
-                var status: Int32 = 0
+                kill(-pid, SIGKILL)
                 while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
                 life.reaped = true
             }
             return true
         }
-        if first { Self.removeProfile(profile) }
+        guard first else { return }
+        close(socket)
+        Self.removeFolder(folder)
     }
 
-    private static func removeProfile(_ path: String) {
+    private static func removeFolder(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
     }
 }

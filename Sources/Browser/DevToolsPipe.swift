@@ -27,7 +27,7 @@ final class DevToolsPipe: Sendable {
     private let state = Locked(State())
     private let writeLock = Locked(())
 
-    /// Starts reading `socket`, which the pipe owns from now on.
+    /// Starts reading `socket` (which `ChromiumProcess` owns and closes).
     init(socket: Int32) throws(BrowserError) {
         self.socket = socket
         let started = BlockingWorkThread.start { [self] in readLoop() }
@@ -74,11 +74,6 @@ final class DevToolsPipe: Sendable {
         state.withLock { $0.handlers[session] = handler }
     }
 
-    /// Closes our end; the browser sees its pipe close and exits.
-    func close() {
-        shutdown(socket, Int32(SHUT_RDWR))
-    }
-
     private func fail(_ id: Int, _ error: any Error) {
         state.withLock { $0.waiting.removeValue(forKey: id) }?.continuation.resume(throwing: error)
     }
@@ -123,7 +118,8 @@ final class DevToolsPipe: Sendable {
             return state.waiting.values.map(\.continuation)
         }
         waiting.forEach { $0.resume(throwing: BrowserError.browserExited) }
-        Glibc.close(socket)
+        // The socket is closed by its owner, `ChromiumProcess.terminate`, never here: a number closed here could
+        // be reused before the owner shuts it.
     }
 
     private func dispatch(_ bytes: [UInt8]) {

@@ -96,7 +96,7 @@ struct BrowserProcessTests {
         let page = WebViewPage(request: HTTPRequest(url: "http://site.test/a.html"), script: "document.getElementById('x').textContent")
         #expect(try await browser.render(page, through: site).content == "a")
         let pid = try #require(browser.processID)
-        kill(pid, SIGKILL)
+        kill(-pid, SIGKILL)  // the browser's whole process group, as a crash of Chromium ends it
         // The next page finds it dead (its pipe closed, or a command failing on it) and starts another.
         #expect(try await browser.render(page, through: site).content == "a")
         #expect(browser.startCount == 2)
