@@ -8,14 +8,10 @@ import Glibc
 import Testing
 import TestSupport
 
-/// A browser whose pages get a few seconds, for the page that never finishes.
-private let shortBrowser = ChromiumBrowser(limits: BrowserLimits(pageSeconds: TestTime.seconds(3)))
-
-@Suite("webView pages: sniffed media URLs and the time limit")
+@Suite("webView pages: sniffed media URLs and the time limit", .needsChromium)
 struct WebViewLimitTests {
     @Test("sourceRegex gives the first media URL the page loads, which is not downloaded")
     func sourceRegexFindsMediaURL() async throws {
-        try #require(ChromiumBrowser.isInstalled, "chromium is not installed (apt install chromium)")
         let site = TestSite(html: [
             "http://site.test/play/1.html": """
             <html><body><img src="/cover.jpg"><script>
@@ -25,7 +21,7 @@ struct WebViewLimitTests {
             """,
         ])
         let page = WebViewPage(request: HTTPRequest(url: "http://site.test/play/1.html"), sourceRegex: ".*\\.mp3.*")
-        let result = try await shortBrowser.render(page, through: site)
+        let result = try await Browsers.short.render(page, through: site)
         #expect(result.content == "http://site.test/media/42.mp3?sig=42")
         #expect(site.requests.map(\.url).contains("http://site.test/cover.jpg"))
         #expect(!site.requests.map(\.url).contains { $0.contains(".mp3") })
@@ -33,7 +29,6 @@ struct WebViewLimitTests {
 
     @Test("a page whose script never ends is stopped within its limit, reported with the field, and the browser goes on")
     func endlessPageScriptStopped() async throws {
-        try #require(ChromiumBrowser.isInstalled, "chromium is not installed (apt install chromium)")
         let site = TestSite(html: [
             "http://site.test/book/1/": "<html><body><h1>书</h1><a id=\"toc\" href=\"toc.html\">目录</a></body></html>",
             "http://site.test/book/1/toc.html": "<html><body><ul id=\"list\"></ul><script>while (true) {}</script></body></html>",
@@ -44,7 +39,7 @@ struct WebViewLimitTests {
          "ruleBookInfo": {"name": "//h1/text()", "tocUrl": "//a[@id='toc']/@href@js:result + ',{\\"webView\\": true}'"},
          "ruleToc": {"chapterList": "//li", "chapterName": "//a/text()", "chapterUrl": "//a/@href"}}
         """)
-        let engine = SourceEngine(source: source, transport: site, options: EngineOptions(webView: shortBrowser))
+        let engine = SourceEngine(source: source, transport: site, options: EngineOptions(webView: Browsers.short))
         let info = try await engine.bookInfo(url: "http://site.test/book/1/")
         let clock = ContinuousClock()
         let start = clock.now
@@ -54,18 +49,17 @@ struct WebViewLimitTests {
         #expect(message.contains("ruleBookInfo.tocUrl"), "\(message)")
         #expect(message.contains("was stopped after"), "\(message)")
         // The runaway renderer was ended with its context: the next page renders.
-        let next = try await shortBrowser.render(WebViewPage(request: HTTPRequest(url: "http://site.test/fine.html"),
+        let next = try await Browsers.short.render(WebViewPage(request: HTTPRequest(url: "http://site.test/fine.html"),
                                                              script: "document.getElementById('x').textContent"),
                                                  through: site)
         #expect(next.content == "ok")
     }
 }
 
-@Suite("The browser: reaches nothing by itself, and is started again when it dies")
+@Suite("The browser: reaches nothing by itself, and is started again when it dies", .needsChromium)
 struct BrowserProcessTests {
     @Test("a WebSocket (which the Fetch domain does not pause), a preconnect and a DNS prefetch reach no server: the refusing proxy (loopback included) and the empty host resolver each stop it")
     func preconnectRefusedByProxy() async throws {
-        try #require(ChromiumBrowser.isInstalled, "chromium is not installed (apt install chromium)")
         // A listener nobody accepts on: a connection made to it waits in its backlog, where poll sees it.
         let (listener, port) = try LoopbackListener.open(backlog: 4)
         defer { close(listener) }
@@ -77,7 +71,7 @@ struct BrowserProcessTests {
             <script>try { new WebSocket('ws://127.0.0.1:\(port)/socket') } catch (e) {}</script></body></html>
             """,
         ])
-        let page = try await shortBrowser.render(WebViewPage(request: HTTPRequest(url: "http://site.test/p.html"),
+        let page = try await Browsers.short.render(WebViewPage(request: HTTPRequest(url: "http://site.test/p.html"),
                                                              script: "document.getElementById('x').textContent"),
                                                  through: site)
         #expect(page.content == "seen")
@@ -89,7 +83,6 @@ struct BrowserProcessTests {
 
     @Test("a browser that died is started again at the next page")
     func restartedAfterDeath() async throws {
-        try #require(ChromiumBrowser.isInstalled, "chromium is not installed (apt install chromium)")
         let browser = ChromiumBrowser(limits: BrowserLimits(pageSeconds: TestTime.seconds(10)))
         defer { browser.close() }
         let site = TestSite(html: ["http://site.test/a.html": "<html><body><p id=\"x\">a</p></body></html>"])

@@ -6,14 +6,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// One browser for the suite: its start is the costly part.
-private let browser = ChromiumBrowser(limits: BrowserLimits(pageSeconds: TestTime.seconds(20)))
-
-@Suite("webView sources: pages rendered by headless Chromium, every request through the polite fetcher")
+@Suite("webView sources: pages rendered by headless Chromium, every request through the polite fetcher", .needsChromium)
 struct WebViewSourceTests {
     @Test("a book whose TOC and text only a browser builds is read exactly, live through the polite fetcher and again from the recording")
     func scriptBuiltBookReadLiveThenReplayed() async throws {
-        try #require(ChromiumBrowser.isInstalled, "chromium is not installed (apt install chromium)")
         let site = try ScriptedSite()
         let source = try loadSource(site.sourceJSON())
         let delay = Duration.milliseconds(150)
@@ -21,7 +17,7 @@ struct WebViewSourceTests {
                                     policy: PolitenessPolicy(delay: delay, failureDelay: .milliseconds(300), jitter: false))
         let recorder = RecordingTransport(upstream: fetcher)
         let scratch = try ScratchDirectory("webview")
-        let options = EngineOptions(webView: browser)
+        let options = EngineOptions(webView: Browsers.standard)
 
         let live = try LibraryStore(path: scratch.path + "/live.sqlite")
         let fetch = BookFetch(source: source, transport: recorder, pacing: fetcher, store: live, options: options)
@@ -61,7 +57,6 @@ struct WebViewSourceTests {
 
     @Test("java.webView renders a page (fetched, or markup given with its URL) through the source's transport, from a rule's script")
     func scriptWebViewRendersThroughHost() async throws {
-        try #require(ChromiumBrowser.isInstalled, "chromium is not installed (apt install chromium)")
         let site = TestSite(html: [
             "http://site.test/c/1.html": """
             <html><body><p id="t"></p><script>
@@ -74,7 +69,7 @@ struct WebViewSourceTests {
         {"bookSourceName": "scripted", "bookSourceUrl": "http://site.test", "bookSourceType": 0,
          "ruleContent": {"content": "@js: java.webView(null, baseUrl, \\"document.getElementById('t').textContent\\") + '|' + java.webView('<b id=x>给定</b><script>x.textContent += String(6 * 7)</script>', 'http://site.test/c/given.html', 'x.textContent')"}}
         """)
-        let engine = SourceEngine(source: source, transport: site, options: EngineOptions(webView: browser))
+        let engine = SourceEngine(source: source, transport: site, options: EngineOptions(webView: Browsers.standard))
         let content = try await engine.content(of: Chapter(index: 0, title: "一", url: "http://site.test/c/1.html"))
         #expect(content.text == "正文来自脚本|给定42")
         // The markup given was loaded as it is: its URL was never fetched.

@@ -44,6 +44,12 @@ public struct WebViewOptions: Sendable, Equatable {
                               overrideURLRegex: text("overrideUrlRegex"), delaySeconds: max(0, milliseconds) / 1000)
     }
 
+    /// `url` without the options after it that ask for a browser (the fields keep those for the step that
+    /// renders the page): the page's address, as a list of chapters without a browser would give it.
+    public static func address(of url: String) -> String {
+        SourceEngine.splitWebView(url).url
+    }
+
     /// Whether the options text after a URL (`{"webView": true}`) asks for a browser.
     static func asked(in optionsText: String) -> Bool {
         guard optionsText.contains("webView"),
