@@ -50,7 +50,6 @@ final class ChromiumProcess: @unchecked Sendable {
             "--proxy-server=127.0.0.1:\(limits.refusingProxyPort)", "--proxy-bypass-list=<-loopback>",
             "--host-resolver-rules=MAP * ~NOTFOUND",
             "--js-flags=--max-old-space-size=\(limits.heapMiB)",
-            "--renderer-process-limit=\(max(1, limits.concurrentPages))",
         ]
         // Chromium refuses to start as root with its sandbox on (zygote_host: "Running as root without
         // --no-sandbox is not supported"); as any other user the sandbox stays.

@@ -35,6 +35,9 @@ struct PageSession {
             var session: String?
             /// Answers fetched before the browser asked (a POST page; the target of a redirect).
             var prefetched: [String: HTTPResponse] = [:]
+            /// The URLs the browser was redirected to: their answers are given as they are, whatever URL the
+            /// transport reports, so a URL spelled differently cannot redirect the page forever.
+            var redirectTargets: Set<String> = []
         }
         let state = Locked(State())
     }
@@ -233,8 +236,15 @@ struct PageSession {
             pipe.send("Fetch.failRequest", [("requestId", .string(requestID)), ("errorReason", .string("Failed"))], session: session)
             return
         }
-        if response.url != request.url, URLReference.isHTTP(response.url) {
-            progress.state.withLock { $0.prefetched[response.url] = response }
+        let redirect = progress.state.withLock { state -> Bool in
+            guard response.url != request.url, URLReference.isHTTP(response.url), !state.redirectTargets.contains(request.url) else {
+                return false
+            }
+            state.prefetched[response.url] = response
+            state.redirectTargets.insert(response.url)
+            return true
+        }
+        if redirect {
             pipe.send("Fetch.fulfillRequest", [
                 ("requestId", .string(requestID)), ("responseCode", .number("302")),
                 ("responseHeaders", DevToolsPipe.array([Self.header("Location", response.url)])),

@@ -17,7 +17,8 @@ public struct EngineOptions: Sendable {
     /// error naming the package when it is not installed), or nil to refuse them.
     public var webView: (any WebViewRendering)?
 
-    /// The defaults: 500 pages, the system clock, an in-memory cache, 2 s and 256 MiB per evaluation.
+    /// The defaults: 500 pages, the system clock, an in-memory cache, 2 s and 256 MiB per evaluation, and the
+    /// process's Chromium for webView pages (`ChromiumBrowser.shared`, started at the first such page).
     public init(pageCap: Int = 500, scriptClock: ScriptClock = .system, scriptCacheDirectory: String? = nil,
                 scriptLimits: ScriptLimits = ScriptLimits(), webView: (any WebViewRendering)? = ChromiumBrowser.shared) {
         self.webView = webView

@@ -1,6 +1,7 @@
 import BookRuleBrowser
 import BookRuleEngine
 import BookRuleHTTP
+import BookRuleLocking
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,7 @@ import Glibc
 import Testing
 import TestSupport
 
-@Suite("webView pages: sniffed media URLs and the time limit", .needsChromium)
+@Suite("webView pages: redirects, sniffed media URLs and the time limit", .needsChromium)
 struct WebViewLimitTests {
     @Test("sourceRegex gives the first media URL the page loads, which is not downloaded")
     func sourceRegexFindsMediaURL() async throws {
@@ -27,7 +28,45 @@ struct WebViewLimitTests {
         #expect(!site.requests.map(\.url).contains { $0.contains(".mp3") })
     }
 
-    @Test("a page whose script never ends is stopped within its limit, reported with the field, and the browser goes on")
+    @Test("a redirect the transport followed is shown to the browser as one, so the page's URL is where it ended")
+    func followedRedirectBecomesPageURL() async throws {
+        struct Moved: HTTPTransport {
+            let site: TestSite
+            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+                var moved = request
+                if request.url == "http://site.test/old.html" { moved.url = "http://site.test/new.html" }
+                return try await site.send(moved)
+            }
+        }
+        let site = TestSite(html: ["http://site.test/new.html": "<html><body><p id=\"x\">new</p></body></html>"])
+        let page = WebViewPage(request: HTTPRequest(url: "http://site.test/old.html"),
+                               script: "location.pathname + ' ' + document.getElementById('x').textContent")
+        let result = try await Browsers.short.render(page, through: Moved(site: site))
+        #expect(result.content == "/new.html new")
+        #expect(result.url == "http://site.test/new.html")
+        // The redirect's target was answered from memory: the site was asked once.
+        #expect(site.requests.filter { $0.url == "http://site.test/new.html" }.count == 1)
+    }
+
+    @Test("overrideUrlRegex gives the URL the page navigates to; a POST page is fetched first and loaded at its URL")
+    func overrideURLAndPostPage() async throws {
+        let site = TestSite(html: [
+            "http://site.test/go.html": "<html><body><script>setTimeout(() => { location.href = '/play?id=' + (3 + 4) }, 20)</script></body></html>",
+            "http://site.test/search": "<html><body><p id=\"x\"></p><script>x.textContent = location.pathname + ' built'</script></body></html>",
+        ])
+        let override = WebViewPage(request: HTTPRequest(url: "http://site.test/go.html"), overrideURLRegex: ".*/play\\?id=\\d+")
+        #expect(try await Browsers.short.render(override, through: site).content == "http://site.test/play?id=7")
+        #expect(!site.requests.map(\.url).contains("http://site.test/play?id=7"))
+
+        let post = WebViewPage(request: HTTPRequest(url: "http://site.test/search", method: "POST", body: Array("q=%E5%A4%9C".utf8)),
+                               script: "x.textContent")
+        #expect(try await Browsers.short.render(post, through: site).content == "/search built")
+        let asked = site.requests.filter { $0.url == "http://site.test/search" }
+        #expect(asked.map(\.method) == ["POST"])
+        #expect(asked.first?.body == Array("q=%E5%A4%9C".utf8))
+    }
+
+    @Test("a page whose script never ends is stopped within its limit and reported with the field; other pages render beside it and after it")
     func endlessPageScriptStopped() async throws {
         let site = TestSite(html: [
             "http://site.test/book/1/": "<html><body><h1>书</h1><a id=\"toc\" href=\"toc.html\">目录</a></body></html>",
@@ -42,17 +81,29 @@ struct WebViewLimitTests {
         let engine = SourceEngine(source: source, transport: site, options: EngineOptions(webView: Browsers.short))
         let info = try await engine.bookInfo(url: "http://site.test/book/1/")
         let clock = ContinuousClock()
-        let start = clock.now
-        let error = await #expect(throws: EngineError.self) { try await engine.toc(of: info) }
-        #expect(clock.now - start < .seconds(TestTime.seconds(3) + 10))
-        let message = error.map { "\($0)" } ?? ""
+        async let stopped: String = {
+            do {
+                return "no error: \(try await engine.toc(of: info).chapters.count) chapters"
+            } catch {
+                return "\(error)"
+            }
+        }()
+        try await eventually("the endless page loaded") { site.requests.contains { $0.url.hasSuffix("toc.html") } }
+        let start = clock.now  // the page has its place and is loading (the wait for a place is not its time)
+        // Beside it, another page renders meanwhile: each page has its own context, so its own renderer.
+        let fine = WebViewPage(request: HTTPRequest(url: "http://site.test/fine.html"), script: "document.getElementById('x').textContent")
+        let beside = try await Browsers.short.render(fine, through: site)
+        let besideTime = clock.now - start
+        #expect(beside.content == "ok")
+        let message = await stopped
+        let stoppedTime = clock.now - start
+        #expect(besideTime < stoppedTime)
+        // Its limit, then at most 5 s to close it and 2 s to end a browser that could not.
+        #expect(stoppedTime < .seconds(TestTime.seconds(3) + 10), "stopped after \(stoppedTime)")
         #expect(message.contains("ruleBookInfo.tocUrl"), "\(message)")
         #expect(message.contains("was stopped after"), "\(message)")
-        // The runaway renderer was ended with its context: the next page renders.
-        let next = try await Browsers.short.render(WebViewPage(request: HTTPRequest(url: "http://site.test/fine.html"),
-                                                             script: "document.getElementById('x').textContent"),
-                                                 through: site)
-        #expect(next.content == "ok")
+        // And after it: the runaway renderer was ended with its context.
+        #expect(try await Browsers.short.render(fine, through: site).content == "ok")
     }
 }
 
@@ -79,6 +130,33 @@ struct BrowserProcessTests {
         #expect(poll(&waiting, 1, 0) == 0, "a connection reached the loopback listener around the fetcher")
         // The prefetch, a request, was asked of bookrule like any other.
         #expect(site.requests.map(\.url).contains("\(other)/next.html"))
+    }
+
+    @Test("at most concurrentPages pages render at once: with one place, two pages' requests never overlap")
+    func pagesBoundedByPlaces() async throws {
+        final class Overlap: HTTPTransport {
+            let site: TestSite
+            let counts = Locked((now: 0, most: 0))
+            init(_ site: TestSite) { self.site = site }
+            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+                counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                defer { counts.withLock { $0.now -= 1 } }
+                try await Task.sleep(for: .milliseconds(200))
+                return try await site.send(request)
+            }
+        }
+        let browser = ChromiumBrowser(limits: BrowserLimits(pageSeconds: TestTime.seconds(10), concurrentPages: 1))
+        defer { browser.close() }
+        let transport = Overlap(TestSite(html: [
+            "http://site.test/1.html": "<html><body><p id=\"x\">1</p></body></html>",
+            "http://site.test/2.html": "<html><body><p id=\"x\">2</p></body></html>",
+        ]))
+        async let first = browser.render(WebViewPage(request: HTTPRequest(url: "http://site.test/1.html"), script: "x.textContent"),
+                                         through: transport)
+        async let second = browser.render(WebViewPage(request: HTTPRequest(url: "http://site.test/2.html"), script: "x.textContent"),
+                                          through: transport)
+        #expect(try await [first.content, second.content] == ["1", "2"])
+        #expect(transport.counts.withLock { $0.most } == 1)
     }
 
     @Test("a browser that died is started again at the next page")
