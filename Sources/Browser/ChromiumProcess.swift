@@ -19,7 +19,7 @@ final class ChromiumProcess: @unchecked Sendable {
     let pid: pid_t
     /// Our end of the DevTools socket.
     let socket: Int32
-    /// The temporary folder: the profile (`profile/`) and the browser's own temporary files (`tmp/`, its
+    /// The temporary folder: the profile (`profile/`) and the browser's own temporary files (`t/`, its
     /// `TMPDIR`), removed with it.
     let folder: String
     private let life = Locked((reaped: false, terminated: false))
@@ -63,13 +63,16 @@ final class ChromiumProcess: @unchecked Sendable {
     init(limits: BrowserLimits, executable: String? = nil) throws(BrowserError) {
         let searched = executable.map { [$0] } ?? Self.candidates()
         guard let path = searched.first(where: { access($0, X_OK) == 0 }) else { throw .notInstalled(searched: searched) }
-        var template = Array((NSTemporaryDirectory() + "bookrule-chromium-XXXXXX").utf8CString)
+        // Chromium keeps a Unix socket at TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket and exits when that
+        // path passes the 108 bytes a socket address holds: a long temporary directory gives way to /tmp.
+        let base = NSTemporaryDirectory().utf8.count <= 28 ? NSTemporaryDirectory() : "/tmp/"
+        var template = Array((base + "bookrule-chromium-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) else {
             throw .startFailed("no temporary profile folder: \(String(cString: strerror(errno)))")
         }
         folder = String(cString: made)
         let profile = folder + "/profile"
-        for inside in [profile, folder + "/tmp"] where mkdir(inside, 0o700) != 0 {
+        for inside in [profile, folder + "/t"] where mkdir(inside, 0o700) != 0 {
             let reason = String(cString: strerror(errno))
             Self.removeFolder(folder)
             throw .startFailed("no temporary profile folder: \(reason)")
@@ -105,7 +108,7 @@ final class ChromiumProcess: @unchecked Sendable {
         let argv = words.map { strdup($0) }
         defer { argv.forEach { free($0) } }
         var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = folder + "/tmp"
+        environment["TMPDIR"] = folder + "/t"
         let envp = environment.map { strdup("\($0.key)=\($0.value)") }
         defer { envp.forEach { free($0) } }
         var processID: pid_t = 0

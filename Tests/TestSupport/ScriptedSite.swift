@@ -1,35 +1,41 @@
 import BookRuleHTTP
 import BookRuleLocking
 import Foundation
-import TestSupport
 
 /// A loopback site that only a browser can read: the TOC exists only after the page's script fetches JSON
 /// and builds the list, and a chapter's text comes from an API that wants a cookie the page's script sets
-/// and a token the script computes. Every request is logged with its arrival and end, for the pacing checks.
-final class ScriptedSite: Sendable {
-    struct Hit: Sendable {
-        var target: String
-        var userAgent: String
-        var cookie: String
-        var start: ContinuousClock.Instant
-        var end: ContinuousClock.Instant
+/// and a token the script computes. Every request is logged with its arrival and end, for the pacing checks
+/// (issue #25's acceptance site; read by `BookRuleBrowserTests` and the CLI's tests).
+package final class ScriptedSite: Sendable {
+    /// One request as the server saw it: its target, User-Agent and Cookie, when it arrived and was answered.
+    package struct Hit: Sendable {
+        package var target: String
+        package var userAgent: String
+        package var cookie: String
+        package var start: ContinuousClock.Instant
+        package var end: ContinuousClock.Instant
     }
 
-    static let titles = ["第一章 灯下", "第二章 夜雨", "第三章 归舟"]
+    /// The chapters' titles, in order.
+    package static let titles = ["第一章 灯下", "第二章 夜雨", "第三章 归舟"]
 
     /// The chapter's text, as the API gives it.
-    static func text(_ number: Int) -> String { "第\(number)章的正文：灯火照着夜雨，舟归了。" }
+    package static func text(_ number: Int) -> String { "第\(number)章的正文：灯火照着夜雨，舟归了。" }
 
     /// The token the chapter page's script computes, computed here the same way.
-    static func token(_ number: Int) -> String { String((number * 7919 + 104_729) % 65_521, radix: 16) }
+    package static func token(_ number: Int) -> String { String((number * 7919 + 104_729) % 65_521, radix: 16) }
 
-    let server: LoopbackServer
+    /// The server.
+    package let server: LoopbackServer
     private let log = Locked<[Hit]>([])
 
-    var hits: [Hit] { log.withLock { $0 } }
-    var base: String { "http://127.0.0.1:\(server.port)" }
+    /// Every request served, in order.
+    package var hits: [Hit] { log.withLock { $0 } }
+    /// `http://127.0.0.1:PORT`.
+    package var base: String { "http://127.0.0.1:\(server.port)" }
 
-    init(maxRequests: Int = 60) throws {
+    /// A site serving at most `maxRequests` requests.
+    package init(maxRequests: Int = 60) throws {
         let log = self.log
         server = try LoopbackServer(maxConnections: maxRequests, lifetime: 120) { request, _, writer in
             let start = ContinuousClock.now
@@ -97,7 +103,7 @@ final class ScriptedSite: Sendable {
     }
 
     /// The book source that reads the site through a browser: the TOC and every chapter are webView pages.
-    func sourceJSON() -> String {
+    package func sourceJSON() -> String {
         """
         {
           "bookSourceName": "webView 测试站", "bookSourceUrl": "\(base)", "bookSourceType": 0,
