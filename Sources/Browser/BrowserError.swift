@@ -21,6 +21,7 @@ public enum BrowserError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The page's `webJs` threw.
     case scriptFailed(url: String, message: String)
 
+    /// The error in words, naming the package when Chromium is missing and the stage a page was stopped in.
     public var description: String {
         switch self {
         case .notInstalled(let searched):

@@ -45,5 +45,6 @@ extension ScriptHost {
 
 /// What a host without a browser says to `java.webView`.
 public struct ScriptWebViewUnavailable: Error, CustomStringConvertible {
+    /// The refusal in words.
     public var description: String { "java.webView needs a browser, and this script host has none" }
 }

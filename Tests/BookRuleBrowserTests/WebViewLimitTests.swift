@@ -81,11 +81,11 @@ struct WebViewLimitTests {
         let engine = SourceEngine(source: source, transport: site, options: EngineOptions(webView: Browsers.short))
         let info = try await engine.bookInfo(url: "http://site.test/book/1/")
         let clock = ContinuousClock()
-        async let stopped: String = {
+        async let stopped: (message: String, cause: FailureCause?) = {
             do {
-                return "no error: \(try await engine.toc(of: info).chapters.count) chapters"
+                return ("no error: \(try await engine.toc(of: info).chapters.count) chapters", nil)
             } catch {
-                return "\(error)"
+                return ("\(error)", FailureCause(error))
             }
         }()
         try await eventually("the endless page loaded") { site.requests.contains { $0.url.hasSuffix("toc.html") } }
@@ -95,8 +95,9 @@ struct WebViewLimitTests {
         let beside = try await Browsers.short.render(fine, through: site)
         let besideTime = clock.now - start
         #expect(beside.content == "ok")
-        let message = await stopped
+        let (message, cause) = await stopped
         let stoppedTime = clock.now - start
+        #expect(cause == .scriptFailed)  // the source's script, as `bookrule test` classes it
         #expect(besideTime < stoppedTime)
         // Its limit, then at most 5 s to close it and 2 s to end a browser that could not.
         #expect(stoppedTime < .seconds(TestTime.seconds(3) + 10), "stopped after \(stoppedTime)")

@@ -19,10 +19,12 @@ public struct WebViewFailure: Error, CustomStringConvertible {
     /// What went wrong (`BrowserError` from Chromium).
     public let error: any Error
 
+    /// The field, then the error.
     public var description: String { field.isEmpty ? "\(error)" : "\(field): \(error)" }
 }
 
 /// No browser was given to the engine (`EngineOptions.webView` is nil).
 public struct NoWebViewRenderer: Error, CustomStringConvertible {
+    /// Says that none was given and where one goes.
     public var description: String { "this source needs a browser for webView pages, and none was given (EngineOptions.webView)" }
 }
