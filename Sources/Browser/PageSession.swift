@@ -32,6 +32,8 @@ struct PageSession {
             var requested: [String] = []
             var documents = 0
             var stage = "loading"
+            /// The status the page's own document was answered with.
+            var documentStatus: Int?
             var session: String?
             /// Answers fetched before the browser asked (a POST page; the target of a redirect).
             var prefetched: [String: HTTPResponse] = [:]
@@ -138,7 +140,7 @@ struct PageSession {
         }
         let finalURL = (try? await evaluate("location.href", session: session)).flatMap { $0.isEmpty ? nil : $0 } ?? url
         let cookies = try await pipe.call("Storage.getCookies", [("browserContextId", .string(contextID))])
-        return RenderedPage(url: finalURL, content: content ?? "",
+        return RenderedPage(url: finalURL, status: progress.state.withLock { $0.documentStatus } ?? 200, content: content ?? "",
                             cookies: Self.setCookieHeaders(cookies, pageURL: finalURL),
                             requested: progress.state.withLock { $0.requested })
     }
@@ -179,7 +181,10 @@ struct PageSession {
                         sourcePattern: RegexPattern?, overridePattern: RegexPattern?) {
         switch method {
         case "Page.loadEventFired":
-            progress.state.withLock { $0.loaded = true }
+            // Only once the page's own document was asked for: a load before that is the blank page's.
+            progress.state.withLock { state in
+                if state.documents > 0 { state.loaded = true }
+            }
         case "Fetch.requestPaused":
             guard let requestID = params["requestId"]?.value.stringValue,
                   let request = params["request"]?.value.objectValue,
@@ -245,11 +250,15 @@ struct PageSession {
             return true
         }
         if redirect {
+            if failOnError { progress.state.withLock { $0.documentStatus = 302 } }
             pipe.send("Fetch.fulfillRequest", [
                 ("requestId", .string(requestID)), ("responseCode", .number("302")),
                 ("responseHeaders", DevToolsPipe.array([Self.header("Location", response.url)])),
             ], session: session)
             return
+        }
+        if failOnError || redirectTargetOfDocument(request.url, progress) {
+            progress.state.withLock { $0.documentStatus = response.status }
         }
         // The transport already decoded the body and measured it: its encoding and length no longer apply.
         let dropped: Set<String> = ["content-encoding", "content-length", "transfer-encoding"]
@@ -259,6 +268,11 @@ struct PageSession {
             ("responseHeaders", DevToolsPipe.array(headers)),
             ("body", .string(Data(response.body).base64EncodedString())),
         ], session: session)
+    }
+
+    /// Whether `url` is where the page's document was redirected to (so its answer is the document's).
+    private func redirectTargetOfDocument(_ url: String, _ progress: Progress) -> Bool {
+        progress.state.withLock { $0.redirectTargets.contains(url) && $0.documentStatus == 302 }
     }
 
     /// The browser's request as bookrule sends it: its method, body and headers, but not the browser's own

@@ -38,6 +38,9 @@ public struct WebViewPage: Sendable {
 public struct RenderedPage: Sendable, Equatable {
     /// The page's URL after its navigations.
     public var url: String
+    /// The HTTP status the page's own document was answered with (the engine treats a page answered with 404
+    /// as it treats a fetched one).
+    public var status: Int
     /// The result: `webJs`'s value (the page's `outerHTML` by default), or the URL `sourceRegex` or
     /// `overrideUrlRegex` matched.
     public var content: String

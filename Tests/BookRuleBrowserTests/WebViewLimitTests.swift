@@ -28,7 +28,7 @@ struct WebViewLimitTests {
         #expect(!site.requests.map(\.url).contains { $0.contains(".mp3") })
     }
 
-    @Test("a redirect the transport followed is shown to the browser as one, so the page's URL is where it ended")
+    @Test("a redirect the transport followed is shown to the browser as one, so the page's URL is where it ended; the document's status is kept")
     func followedRedirectBecomesPageURL() async throws {
         struct Moved: HTTPTransport {
             let site: TestSite
@@ -44,6 +44,11 @@ struct WebViewLimitTests {
         let result = try await Browsers.short.render(page, through: Moved(site: site))
         #expect(result.content == "/new.html new")
         #expect(result.url == "http://site.test/new.html")
+        #expect(result.status == 200)
+        // A page answered 404 says so, as a fetched one does.
+        let missing = try await Browsers.short.render(WebViewPage(request: HTTPRequest(url: "http://site.test/gone.html")),
+                                                      through: Moved(site: site))
+        #expect(missing.status == 404)
         // The redirect's target was answered from memory: the site was asked once.
         #expect(site.requests.filter { $0.url == "http://site.test/new.html" }.count == 1)
     }

@@ -46,7 +46,7 @@ final class EngineScriptHost: ScriptHost {
                                        overrideURLRegex: options.overrideURLRegex, delaySeconds: options.delaySeconds,
                                        field: "java.ajax")
                 let rendered = try render(page)
-                return ScriptResponse(url: rendered.url, statusCode: 200, fields: [("Content-Type", "text/html; charset=utf-8")],
+                return ScriptResponse(url: rendered.url, statusCode: rendered.status, fields: [("Content-Type", "text/html; charset=utf-8")],
                                       body: rendered.content)
             }
             httpRequest = resolved.request

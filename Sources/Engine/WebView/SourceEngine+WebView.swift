@@ -40,7 +40,7 @@ extension SourceEngine {
             throw WebViewFailure(field: field, error: error)
         }
         jar?.store.keep(result.cookies, from: result.url)
-        return HTTPResponse(url: result.url, status: 200, headers: [HTTPHeader("Content-Type", "text/html; charset=utf-8")],
+        return HTTPResponse(url: result.url, status: result.status, headers: [HTTPHeader("Content-Type", "text/html; charset=utf-8")],
                             body: Array(result.content.utf8))
     }
 }
