@@ -29,6 +29,8 @@ let package = Package(
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
         // The C library's `wcwidth` (terminal display widths), which Swift's Glibc module leaves out.
         .systemLibrary(name: "CWideCharacter", path: "Sources/CWideCharacter"),
+        // glibc's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
 
         // A value behind a pthread mutex (ThreadSanitizer sees it; Synchronization's Mutex it does not), for
         // every layer below.
@@ -59,10 +61,17 @@ let package = Package(
         .target(
             name: "BookRuleHTTP", dependencies: ["BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "CCurl", "CPSL"], path: "Sources/HTTP"
         ),
+        // webView pages: headless Chromium over the DevTools pipe, every request answered through an HTTPTransport.
+        .target(
+            name: "BookRuleBrowser",
+            dependencies: ["BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleHTTP", "CSpawn"],
+            path: "Sources/Browser"
+        ),
         .target(
             name: "BookRuleEngine",
             dependencies: ["BookRuleLocking", 
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleScript",
+                "BookRuleBrowser",
             ],
             path: "Sources/Engine"
         ),
@@ -87,7 +96,7 @@ let package = Package(
             name: "BookRule",
             dependencies: [
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleScript", "BookRuleHTTP",
-                "BookRuleEngine", "BookRuleLibrary", "BookRuleCheck",
+                "BookRuleBrowser", "BookRuleEngine", "BookRuleLibrary", "BookRuleCheck",
             ]
         ),
         // `bookrule studio`: a loopback web page over Check's trials and the engine's steps. Not in the umbrella:
@@ -183,6 +192,13 @@ let package = Package(
             dependencies: [
                 "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleScript", "BookRuleHTTP", "BookRuleEngine",
                 "BookRuleLibrary", "CLibZip", "TestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "BookRuleBrowserTests",
+            dependencies: [
+                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleBrowser", "BookRuleEngine",
+                "BookRuleLibrary", "BookRuleCheck", "TestSupport",
             ]
         ),
         .testTarget(

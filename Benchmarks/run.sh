@@ -167,4 +167,11 @@ if [[ -n "$SWIFT_BIN" ]]; then
     echo
     echo "Studio benchmark: edit to highlight on the 5,000-chapter TOC (server side) vs SourceEngine.toc (target < 100 ms)"
     "$SWIFT_BIN" studio "$OUT/toc-$CHAPTERS-utf8.html" "$ITERATIONS"
+    echo
+    if command -v chromium >/dev/null 2>&1 || [[ -n "${BOOKRULE_CHROMIUM:-}" ]]; then
+        echo "webView benchmark: Chromium's start, and a 500-chapter TOC a page script builds vs the same list as plain HTML"
+        "$SWIFT_BIN" webview 500 5
+    else
+        echo "webView benchmark skipped: Chromium is not installed (apt install chromium)"
+    fi
 fi

@@ -1,5 +1,6 @@
 // The one module apps import: it re-exports every library layer, so `import BookRule` gives the whole public
 // API while the layers themselves stay separate targets whose dependencies the compiler checks.
+@_exported import BookRuleBrowser
 @_exported import BookRuleCheck
 @_exported import BookRuleDocument
 @_exported import BookRuleEngine

@@ -29,10 +29,21 @@ public struct CompatibilitySummary: Sendable {
     public private(set) var dialects: [String: (rules: Int, runnable: Int)] = [:]
     /// Problem reasons (field and reason, without the source's index) with how many sources have them.
     public private(set) var reasons: [String: Int] = [:]
+    /// Sources with webView pages (`BookSource.webViewFields`), rendered by headless Chromium.
+    public private(set) var withWebView = 0
+    /// Of those, sources whose every `ruleToc` and `ruleContent` rule runs (0 when Chromium is not installed).
+    public private(set) var webViewTocAndContentRunnable = 0
+    /// Whether Chromium is installed: without it, a source with webView pages runs nothing that needs them.
+    public let browserInstalled: Bool
     private var seen: Set<String> = []
 
-    /// An empty summary.
-    public init() {}
+    /// An empty summary; `browserInstalled` says whether webView pages can be rendered here.
+    public init(browserInstalled: Bool = true) {
+        self.browserInstalled = browserInstalled
+    }
+
+    /// The reason counted for a webView source when Chromium is missing.
+    public static let browserMissing = "webView: needs Chromium, which is not installed (apt install chromium)"
 
     /// Counts `source` (skipped when it is a duplicate or not a text source).
     public mutating func add(_ source: BookSource) {
@@ -40,10 +51,15 @@ public struct CompatibilitySummary: Sendable {
         guard source.type == .text, !source.url.isEmpty, seen.insert(source.url).inserted else { return }
         counted += 1
         let problems = source.problems.map { ($0, Self.unindexed($0.field)) }
-        if problems.isEmpty { fullyRunnable += 1 }
+        let webView = !source.webViewFields.isEmpty
+        let blocked = webView && !browserInstalled
+        if webView { withWebView += 1 }
+        if blocked { reasons[Self.browserMissing, default: 0] += 1 }
+        if problems.isEmpty, !blocked { fullyRunnable += 1 }
         let tocContent = problems.filter { $0.1.hasPrefix("ruleToc.") || $0.1.hasPrefix("ruleContent.") || $0.1 == "ruleToc" || $0.1 == "ruleContent" }
-        if tocContent.isEmpty, source.toc[.chapterList] != nil, source.content[.content] != nil {
+        if tocContent.isEmpty, !blocked, source.toc[.chapterList] != nil, source.content[.content] != nil {
             tocAndContentRunnable += 1
+            if webView { webViewTocAndContentRunnable += 1 }
         }
         if source.exploreURL != nil {
             withExplore += 1
@@ -99,6 +115,7 @@ public struct CompatibilitySummary: Sendable {
             "explore runnable (of the sources with an exploreUrl): \(exploreRunnable) of \(withExplore) (\(percent(exploreRunnable, withExplore)))",
             "login scripts runnable (of the sources with a loginUrl script or loginCheckJs): \(loginScriptRunnable) of \(withLoginScript) (\(percent(loginScriptRunnable, withLoginScript)))"
                 + "; \(loginScriptWarned) of them name a helper bookrule lacks (a browser…), failing if they reach it",
+            "with webView pages (headless Chromium, \(browserInstalled ? "installed" : "not installed: apt install chromium")): \(withWebView); every ruleToc and ruleContent rule runnable: \(webViewTocAndContentRunnable) (\(percent(webViewTocAndContentRunnable, withWebView)))",
             "",
             "per field (sources that set it: runnable):",
         ]

@@ -1,3 +1,4 @@
+import BookRuleBrowser
 import BookRuleScript
 
 /// Limits for one engine, and what its scripts see.
@@ -12,10 +13,15 @@ public struct EngineOptions: Sendable {
     public var scriptCacheDirectory: String?
     /// Time and memory limits for each evaluation of a script.
     public var scriptLimits: ScriptLimits
+    /// What renders `webView` pages: the process's headless Chromium (started at the first such page; a clear
+    /// error naming the package when it is not installed), or nil to refuse them.
+    public var webView: (any WebViewRendering)?
 
-    /// The defaults: 500 pages, the system clock, an in-memory cache, 2 s and 256 MiB per evaluation.
+    /// The defaults: 500 pages, the system clock, an in-memory cache, 2 s and 256 MiB per evaluation, and the
+    /// process's Chromium for webView pages (`ChromiumBrowser.shared`, started at the first such page).
     public init(pageCap: Int = 500, scriptClock: ScriptClock = .system, scriptCacheDirectory: String? = nil,
-                scriptLimits: ScriptLimits = ScriptLimits()) {
+                scriptLimits: ScriptLimits = ScriptLimits(), webView: (any WebViewRendering)? = ChromiumBrowser.shared) {
+        self.webView = webView
         self.pageCap = pageCap
         self.scriptClock = scriptClock
         self.scriptCacheDirectory = scriptCacheDirectory

@@ -1,3 +1,4 @@
+import BookRuleBrowser
 import BookRuleHTTP
 import BookRuleScript
 
@@ -54,6 +55,9 @@ public enum FailureCause: Sendable, Equatable {
             }
         case is SavedPageError: self = .notRecorded
         case is ScriptError: self = .scriptFailed
+        case let error as WebViewFailure: self = FailureCause(error.error)
+        // A page's script that never ended or threw is the source's; no Chromium is a check that could not run.
+        case BrowserError.timeLimit, BrowserError.scriptFailed, BrowserError.emptyResult, BrowserError.badPattern: self = .scriptFailed
         default: self = .other
         }
     }

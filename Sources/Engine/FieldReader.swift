@@ -114,8 +114,12 @@ struct FieldReader {
     /// One candidate URL resolved against the page; nil (with a warning when it is not a URL) when empty.
     private func resolve(_ value: String, isMarkup: Bool, _ field: RuleField, _ warnings: inout Warnings) -> String? {
         var trimmed = value.trimmingASCIIWhitespace()
-        // Legado's `url,{options}` (`,{'webView': true}`) asks for how to fetch, and is not part of the address.
+        // Legado's `url,{options}` (`,{'webView': true}`) asks for how to fetch, and is not part of the address;
+        // options that ask for a browser stay after the resolved URL, for the step that loads it.
+        var webViewOptions: String?
         if trimmed.utf8.contains(UInt8(ascii: "{")), let comma = trimmed.range(of: ",{") ?? trimmed.range(of: ", {") {
+            let options = String(trimmed[trimmed.index(before: comma.upperBound)...])
+            if WebViewOptions.asked(in: options) { webViewOptions = options }
             trimmed = String(trimmed[..<comma.lowerBound]).trimmingASCIIWhitespace()
         }
         if trimmed.isEmpty { return nil }
@@ -124,7 +128,7 @@ struct FieldReader {
             warnings.add("\(section.name.rawValue).\(field.rawValue): \"\(trimmed)\" is not a URL")
             return nil
         }
-        return absolute
+        return webViewOptions.map { absolute + "," + $0 } ?? absolute
     }
 
     /// A yes/no field (isVolume, isVip, isPay): true when the rule yields anything but "", "false", "0" or "null".

@@ -102,9 +102,10 @@ public struct SourceEngine: Sendable {
     private func bookListPage(_ template: URLTemplate, key: String?, page: Int, section: RuleSection,
                               step: SourceStep) async throws -> SearchPage {
         let request: HTTPRequest
+        let webView: WebViewOptions?
         do {
             let bindings = ScriptBindings(key: key, page: page, baseURL: source.url)
-            request = try template.request(key: key ?? "", page: page, baseURL: source.url,
+            (request, webView) = try template.resolved(key: key ?? "", page: page, baseURL: source.url,
                                            sourceHeaders: try requestHeaders(bindings), script: try scripts?.scope(bindings))
         } catch let error as EngineError {
             throw error
@@ -113,7 +114,7 @@ public struct SourceEngine: Sendable {
                 SourceProblem(field: error.field, location: nil, dialect: error.dialect, reason: error.reason),
             ])
         }
-        let document = try await fetchDocument(request, charset: template.charset)
+        let document = try await fetchDocument(request, charset: template.charset, webView: webView.map { ($0, template.field) })
         var warnings = Warnings()
         Self.noteTruncation(document, &warnings)
         let searchBindings = ScriptBindings(key: key, page: page, baseURL: document.baseURL)
@@ -159,7 +160,8 @@ public struct SourceEngine: Sendable {
         try requireRules(source.bookInfo, step: .bookInfo)  // before fetching: a refused step sends nothing
         let absolute = try absoluteURL(url, field: "book URL")
         let headers = try requestHeaders(ScriptBindings(baseURL: absolute))
-        let document = try await fetchDocument(HTTPRequest(url: absolute, headers: headers), charset: nil)
+        let page = try pageRequest(absolute, headers: headers, field: "ruleSearch.bookUrl")
+        let document = try await fetchDocument(page.request, charset: nil, webView: page.webView.map { ($0, "ruleSearch.bookUrl") })
         var warnings = Warnings()
         Self.noteTruncation(document, &warnings)
         var info = try readBookInfo(document, variables: RuleVariables(variables), warnings: &warnings)
@@ -237,7 +239,8 @@ public struct SourceEngine: Sendable {
             let document: HTMLDocument
             do {
                 let headers = try requestHeaders(ScriptBindings(baseURL: pageURL, book: Self.scriptBook(book)))
-                document = try await fetchDocument(HTTPRequest(url: pageURL, headers: headers), charset: nil)
+                let page = try pageRequest(pageURL, headers: headers, field: "ruleBookInfo.tocUrl")
+                document = try await fetchDocument(page.request, charset: nil, webView: page.webView.map { ($0, "ruleBookInfo.tocUrl") })
             } catch {
                 // A later page that fails leaves the chapters read so far: most of a book beats none of it.
                 guard !pages.isEmpty else { throw error }
@@ -376,7 +379,9 @@ public struct SourceEngine: Sendable {
             }
             visited.insert(key)
             let headers = try requestHeaders(bindings)
-            let document = try await fetchDocument(HTTPRequest(url: pageURL, headers: headers), charset: nil)
+            let page = try pageRequest(pageURL, headers: headers, field: "ruleToc.chapterUrl")
+            let document = try await fetchDocument(page.request, charset: nil,
+                                                   webView: page.webView.map { (source.contentWebViewDefaults($0), "ruleToc.chapterUrl") })
             Self.noteTruncation(document, &warnings)
             visited.insert(Self.pageKey(document.url))
             pages.append(document.url)
@@ -474,7 +479,7 @@ public struct SourceEngine: Sendable {
     }
 
     /// Fetches and parses a page, turning statuses and transport failures into `EngineError`s.
-    func fetchDocument(_ request: HTTPRequest, charset: String?) async throws -> HTMLDocument {
+    func fetchDocument(_ request: HTTPRequest, charset: String?, webView: (options: WebViewOptions, field: String)? = nil) async throws -> HTMLDocument {
         let clock = ContinuousClock()
         let start = clock.now
         var trace = FetchTrace(url: request.url, finalURL: request.url, method: request.method, status: nil,
@@ -488,7 +493,9 @@ public struct SourceEngine: Sendable {
         }
         var response: HTTPResponse
         do {
-            if scripts?.stepExecutor != nil {
+            if let webView {
+                response = try await rendered(request, webView.options, field: webView.field)
+            } else if scripts?.stepExecutor != nil {
                 // A step of a source with scripts runs on its runtime's thread, which a script's blocking
                 // `java.ajax` may hold while it waits for its turn at the host: the request's turn must be
                 // given back (in the fetcher's code after the answer) on a thread that is not held, and not
@@ -554,10 +561,11 @@ public struct SourceEngine: Sendable {
     }
 
     private func absoluteURL(_ url: String, field: String) throws -> String {
-        guard let absolute = URLReference.resolve(url, against: source.url), URLReference.isHTTP(absolute) else {
+        let (address, webView) = Self.splitWebView(url)
+        guard let absolute = URLReference.resolve(address, against: source.url), URLReference.isHTTP(absolute) else {
             throw EngineError.invalidURL(field: field, url: url)
         }
-        return absolute
+        return webView.map { absolute + "," + $0 } ?? absolute
     }
 
     /// Runs a list rule, reporting it to the tracer and turning its failure into an `EngineError`.

@@ -34,6 +34,8 @@ public struct URLTemplate: Sendable {
     let scriptPass: [ScriptSplitter.Part]?
     /// The `js` option: run on the finished URL.
     let optionScript: ScriptSnippet?
+    /// The `webView` option and its companions; nil when the page is fetched, not rendered.
+    public let webView: WebViewOptions?
 
     /// Every piece of JavaScript in the template, for checks at load.
     public var scripts: [ScriptSnippet] {
@@ -76,6 +78,7 @@ public struct URLTemplate: Sendable {
             charset = nil
             headers = []
             optionScript = nil
+            webView = nil
             return
         }
         scriptPass = nil
@@ -105,6 +108,7 @@ public struct URLTemplate: Sendable {
             optionScript = nil
         }
         url = try Self.pieces(urlText, field: field, whole: text)
+        webView = WebViewOptions.reading(options)
         method = (options["method"]?.value.stringValue ?? "GET").uppercased()
         if let bodyNode = options["body"] {
             let bodyText: String
@@ -150,6 +154,14 @@ public struct URLTemplate: Sendable {
     public func request(key: String = "", page: Int = 1, baseURL: String, sourceHeaders: [HTTPHeader] = [],
                         script: (any ScriptEvaluating)? = nil,
                         variables: RuleVariables = RuleVariables()) throws(RuleError) -> HTTPRequest {
+        try resolved(key: key, page: page, baseURL: baseURL, sourceHeaders: sourceHeaders, script: script, variables: variables).request
+    }
+
+    /// `request(key:page:baseURL:sourceHeaders:script:variables:)` with the `webView` options of the template
+    /// it came to (a script pass's result may ask for a browser).
+    public func resolved(key: String = "", page: Int = 1, baseURL: String, sourceHeaders: [HTTPHeader] = [],
+                         script: (any ScriptEvaluating)? = nil,
+                         variables: RuleVariables = RuleVariables()) throws(RuleError) -> (request: HTTPRequest, webView: WebViewOptions?) {
         let environment = RuleEnvironment(baseURL: baseURL, variables: variables, script: script)
         if let scriptPass {
             let computed = try runScriptPass(scriptPass, environment: environment)
@@ -158,7 +170,7 @@ public struct URLTemplate: Sendable {
                 throw RuleError(field: field, dialect: .javaScript,
                                 reason: "the URL's script gave JavaScript again (\"\(computed.prefix(60))\") instead of a URL", rule: text)
             }
-            return try URLTemplate(computed, field: field).request(key: key, page: page, baseURL: baseURL,
+            return try URLTemplate(computed, field: field).resolved(key: key, page: page, baseURL: baseURL,
                                                                      sourceHeaders: sourceHeaders, script: script,
                                                                      variables: variables)
         }
@@ -200,7 +212,7 @@ public struct URLTemplate: Sendable {
                 headers.append(HTTPHeader("Content-Type", isJSON ? "application/json" : "application/x-www-form-urlencoded"))
             }
         }
-        return HTTPRequest(url: absolute, method: method, headers: headers, body: bodyBytes)
+        return (HTTPRequest(url: absolute, method: method, headers: headers, body: bodyBytes), webView)
     }
 
     /// Percent-encodes `text` in `charset` (every byte but the RFC 3986 unreserved ones), as a browser encodes

@@ -15,11 +15,12 @@ enum ScriptHelpers {
         "aesEncodeToBase64ByteArray", "desDecodeToString", "desBase64DecodeToString", "desEncodeToBase64String",
         "tripleDESDecodeStr", "tripleDESDecodeArgsBase64Str", "tripleDESEncodeBase64Str", "t2s", "s2t",
         "htmlFormat", "randomUUID", "androidId", "getWebViewUA", "toNumChapter", "toURL", "getCookie",
+        "webView", "webViewGetSource", "webViewGetOverrideUrl",
     ]
 
-    /// Helpers that show a web page or run a browser's JavaScript.
+    /// Helpers that show a browser window to a person (the headless `webView` ones are implemented).
     static let needBrowser: Set<String> = [
-        "webView", "webViewGetSource", "webViewGetOverrideUrl", "startBrowser", "startBrowserAwait",
+        "startBrowser", "startBrowserAwait",
         "startBrowserDp", "showBrowser", "showReadingBrowser",
     ]
 
@@ -76,7 +77,7 @@ enum ScriptHelpers {
             let name = "java." + helper
             if implemented.contains(helper) { continue }
             if needBrowser.contains(helper) {
-                add(name, .needsBrowser, "\(name) needs a browser, which bookrule does not have")
+                add(name, .needsBrowser, "\(name) needs a browser window a person looks at, which bookrule does not show")
             } else if needPerson.contains(helper) {
                 add(name, .needsPerson, "\(name) needs a person to answer, and bookrule runs unattended")
             } else if files.contains(helper) {

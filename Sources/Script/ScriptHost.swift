@@ -39,4 +39,20 @@ public protocol ScriptHost: Sendable {
     func loginScript() -> String?
     /// Logs in through the source's `loginUrl` when it is a URL (`source.login()` of such a source).
     func loginThroughURL() throws
+    /// Renders `page` in a browser whose every request goes through the host's fetcher, and gives what it
+    /// asked for (`java.webView` and its companions).
+    func webView(_ page: ScriptWebView) throws -> String
+}
+
+extension ScriptHost {
+    /// A host without a browser refuses webView pages.
+    public func webView(_ page: ScriptWebView) throws -> String {
+        throw ScriptWebViewUnavailable()
+    }
+}
+
+/// What a host without a browser says to `java.webView`.
+public struct ScriptWebViewUnavailable: Error, CustomStringConvertible {
+    /// The refusal in words.
+    public var description: String { "java.webView needs a browser, and this script host has none" }
 }

@@ -32,6 +32,13 @@ extension ScriptWorker {
             ("get", { [unowned self] arguments in .string(frames.last?.environment.variables[Self.text(arguments, 0)] ?? "") }),
             // Host
             ("fetch", { [unowned self] in try fetch($0) }),
+            ("webView", { [unowned self] arguments in
+                .string(try host.webView(ScriptWebView(
+                    html: arguments.first?.optionalText, url: arguments.count > 1 ? arguments[1].optionalText : nil,
+                    script: arguments.count > 2 ? arguments[2].optionalText : nil,
+                    sourceRegex: arguments.count > 3 ? arguments[3].optionalText : nil,
+                    overrideURLRegex: arguments.count > 4 ? arguments[4].optionalText : nil)))
+            }),
             ("message", { [unowned self] arguments in
                 host.message(Self.text(arguments, 0), kind: ScriptMessageKind(rawValue: Self.text(arguments, 1)) ?? .log)
                 return .undefined

@@ -42,7 +42,7 @@ enum LintCommand {
                 files.append(path)
             }
         }
-        var summary = CompatibilitySummary()
+        var summary = CompatibilitySummary(browserInstalled: ChromiumBrowser.isInstalled)
         var status: Int32 = 0
         for file in files {
             do {
@@ -74,6 +74,7 @@ enum LintCommand {
         }
         if arguments.has("--summary") { return summary(arguments.positionals, terminal: terminal) }
         var status: Int32 = 0
+        let chromium = ChromiumBrowser.isInstalled
         for path in arguments.positionals {
             let sources: [BookSource]
             do {
@@ -84,7 +85,9 @@ enum LintCommand {
                 continue
             }
             let broken = sources.filter { !$0.problems.isEmpty }
-            terminal.print("\(path): \(sources.count) source(s), \(sources.count - broken.count) fully usable")
+            let browsing = sources.filter { !$0.webViewFields.isEmpty }.count
+            let browser = browsing == 0 ? "" : ", \(browsing) with webView pages (headless Chromium\(chromium ? "" : ", not installed: apt install chromium"))"
+            terminal.print("\(path): \(sources.count) source(s), \(sources.count - broken.count) fully usable\(browser)")
             if !broken.isEmpty && status == 0 { status = 1 }
             guard !arguments.has("--quiet") else { continue }
             for source in sources {
@@ -97,6 +100,11 @@ enum LintCommand {
                 for problem in source.problems {
                     let location = problem.location.map { ":\($0.line):\($0.column)" } ?? ""
                     terminal.print("          \(path)\(location): \(problem)")
+                }
+                let fields = source.webViewFields
+                if !fields.isEmpty {
+                    terminal.print("          needs Chromium for webView pages (\(fields.joined(separator: ", ")))"
+                                   + (chromium ? "" : ": not installed, apt install chromium"))
                 }
                 for warning in source.warnings {
                     let location = warning.location.map { ":\($0.line):\($0.column)" } ?? ""

@@ -1,4 +1,5 @@
 import BookRuleLocking
+import BookRuleBrowser
 import BookRuleDocument
 import BookRuleHTTP
 import BookRuleRules
@@ -21,6 +22,7 @@ final class EngineScriptHost: ScriptHost {
     /// The source's stored login, when its transport keeps one (see `EngineScriptHost+Login.swift`).
     let login: SourceLoginTransport?
     let loginRules: LoginRules
+    private let renderer: (any WebViewRendering)?
 
     init(source: BookSource, transport: any HTTPTransport, options: EngineOptions) {
         sourceKey = source.url
@@ -32,6 +34,7 @@ final class EngineScriptHost: ScriptHost {
         cache = ScriptCache(directory: options.scriptCacheDirectory, sourceKey: source.url)
         login = transport as? SourceLoginTransport
         loginRules = source.login
+        renderer = options.webView
     }
 
     func fetch(_ request: ScriptRequest) throws -> ScriptResponse {
@@ -39,9 +42,19 @@ final class EngineScriptHost: ScriptHost {
         var charsetOption: String?
         switch request {
         case .spec(let spec):
-            // The same `url,{options}` reading as every URL of the source (method, body, charset, headers).
+            // The same `url,{options}` reading as every URL of the source (method, body, charset, headers,
+            // and `webView`, rendered in the browser).
             let template = try URLTemplate(spec, field: "java.ajax")
-            httpRequest = try template.request(baseURL: sourceKey, sourceHeaders: sourceHeaders)
+            let resolved = try template.resolved(baseURL: sourceKey, sourceHeaders: sourceHeaders)
+            if let options = resolved.webView {
+                let page = WebViewPage(request: resolved.request, script: options.script, sourceRegex: options.sourceRegex,
+                                       overrideURLRegex: options.overrideURLRegex, delaySeconds: options.delaySeconds,
+                                       field: "java.ajax")
+                let rendered = try render(page)
+                return ScriptResponse(url: rendered.url, statusCode: rendered.status, fields: [("Content-Type", "text/html; charset=utf-8")],
+                                      body: rendered.content)
+            }
+            httpRequest = resolved.request
             charsetOption = template.charset
         case .explicit(let url, let method, let headers, let body):
             guard let absolute = URLReference.resolve(url, against: sourceKey), URLReference.isHTTP(absolute) else {
@@ -70,6 +83,35 @@ final class EngineScriptHost: ScriptHost {
             .map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: response.body, as: UTF8.self)
         return ScriptResponse(url: response.url, statusCode: response.status,
                               fields: response.headers.map { ($0.name, $0.value) }, body: body)
+    }
+
+    func webView(_ request: ScriptWebView) throws -> String {
+        let url = request.url.flatMap { $0.isEmpty ? nil : $0 } ?? sourceKey
+        guard let absolute = URLReference.resolve(url, against: sourceKey), URLReference.isHTTP(absolute) else {
+            throw ScriptHostFailure("java.webView: \"\(url)\" is not an http(s) URL")
+        }
+        let page = WebViewPage(request: HTTPRequest(url: absolute, headers: sourceHeaders), script: request.script,
+                               sourceRegex: request.sourceRegex, overrideURLRegex: request.overrideURLRegex,
+                               field: "java.webView", html: request.html.flatMap { $0.isEmpty ? nil : $0 })
+        return try render(page).content
+    }
+
+    /// Renders `page` through the source's transport (the script waits, off the runtime's turn at the host, as
+    /// `fetch` does), keeping the cookies it set in the source's jar.
+    private func render(_ page: WebViewPage) throws -> RenderedPage {
+        guard let renderer else { throw WebViewFailure(field: page.field, error: NoWebViewRenderer()) }
+        var seeded = page
+        seeded.cookies = cookies?.cookies(for: page.request.url) ?? []
+        let transport = self.transport
+        let ready = seeded
+        let rendered: RenderedPage
+        do {
+            rendered = try executor.blockingRun { try await renderer.render(ready, through: transport) }
+        } catch {
+            throw WebViewFailure(field: page.field, error: error)
+        }
+        cookies?.keep(rendered.cookies, from: rendered.url)
+        return rendered
     }
 
     func message(_ text: String, kind: ScriptMessageKind) {

@@ -20,7 +20,7 @@ hide(String.prototype, 'matches', function (pattern) { return new RegExp('^(?:' 
 // Refusals: what a source may not reach, with the reason in the error.
 const FILES = 'sources may not read or write files';
 const JAVA = 'Java classes are not available: sources run JavaScript only (no Java, no reflection)';
-const BROWSER = 'needs a browser, which bookrule does not have';
+const BROWSER = 'needs a browser window a person looks at, which bookrule does not show';
 const PERSON = 'needs a person to answer, and bookrule runs unattended';
 function refused(name, why) {
     return function () { throw new Error(name + ' is refused: ' + why); };
@@ -484,9 +484,12 @@ const java = {
         return value === undefined ? '' : value;
     },
     getVerificationCode: unavailable('java.getVerificationCode', PERSON),
-    webView: unavailable('java.webView', BROWSER),
-    webViewGetSource: unavailable('java.webViewGetSource', BROWSER),
-    webViewGetOverrideUrl: unavailable('java.webViewGetOverrideUrl', BROWSER),
+    // Rendered by headless Chromium through the host: every request the page makes goes through the fetcher.
+    webView(html, url, js) { return N.webView(str(html), str(url), str(js), null, null); },
+    webViewGetSource(html, url, js, sourceRegex) { return N.webView(str(html), str(url), str(js), str(sourceRegex), null); },
+    webViewGetOverrideUrl(html, url, js, overrideUrlRegex) {
+        return N.webView(str(html), str(url), str(js), null, str(overrideUrlRegex));
+    },
     startBrowser: unavailable('java.startBrowser', BROWSER),
     startBrowserAwait: unavailable('java.startBrowserAwait', BROWSER),
     startBrowserDp: unavailable('java.startBrowserDp', BROWSER),
