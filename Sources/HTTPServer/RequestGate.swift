@@ -1,5 +1,9 @@
 import BookRuleLocking
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The checks a server makes before any route, shared by the studio and `bookrule serve` (and its WebSocket
 /// server): the `Host` must name the server as it listens (a page on another site that rebinds its name to the
 /// server's address sends its own name as Host), an `Origin`, where it is checked, must be the server's own, and
@@ -52,6 +56,13 @@ package final class RequestGate: Sendable {
     /// Whether `address` is a loopback address (127.0.0.0/8 or ::1).
     package static func isLoopback(_ address: String) -> Bool {
         address.hasPrefix("127.") || address == "::1" || address == "[::1]"
+    }
+
+    /// Whether `text` is an IPv4 or IPv6 address literal (without brackets).
+    package static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 
     /// Whether `address` is every address of the machine.
@@ -146,9 +157,7 @@ package final class RequestGate: Sendable {
     }
 
     private static func isIPLiteral(_ name: String) -> Bool {
-        if name.hasPrefix("[") && name.hasSuffix("]") { return true }
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { UInt8($0) != nil }
+        name.hasPrefix("[") && name.hasSuffix("]") ? isIPAddress(String(name.dropFirst().dropLast())) : isIPAddress(name)
     }
 }
 

@@ -1,0 +1,44 @@
+import BookRuleLocking
+import Dispatch
+
+/// One piece of work per key at a time, however many ask: the first caller for a key starts it, and every
+/// caller that asks while it runs waits for the same result instead of starting its own. Ten readers opening one
+/// unsaved chapter cause one site request.
+///
+/// Callers are server connection threads, which may block: `run` waits at most `seconds` (the work goes on and
+/// its result is kept, as a chapter fetched is saved whether or not its first reader still waits).
+final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private final class Flight: Sendable {
+        let finished = DispatchGroup()
+        let result = Locked<Value?>(nil)
+    }
+
+    private let flights = Locked<[Key: Flight]>([:])
+
+    /// How many keys have work running (tests watch it).
+    var running: Int { flights.withLock { $0.count } }
+
+    /// The result of `work` for `key`, started now or already running; nil when it did not finish within
+    /// `seconds`.
+    func run(_ key: Key, seconds: Double, _ work: @escaping @Sendable () async -> Value) -> Value? {
+        let (flight, starts) = flights.withLock { table -> (Flight, Bool) in
+            if let running = table[key] { return (running, false) }
+            let flight = Flight()
+            flight.finished.enter()
+            table[key] = flight
+            return (flight, true)
+        }
+        if starts {
+            Task {
+                let value = await work()
+                flight.result.withLock { $0 = value }
+                // Gone from the table before the waiters wake: a later caller starts afresh (and finds what this
+                // one saved).
+                self.flights.withLock { $0[key] = nil }
+                flight.finished.leave()
+            }
+        }
+        guard flight.finished.wait(timeout: .now() + seconds) == .success else { return nil }
+        return flight.result.withLock { $0 }
+    }
+}
