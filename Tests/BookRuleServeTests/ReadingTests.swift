@@ -1,0 +1,83 @@
+import BookRuleJSON
+import BookRuleLibrary
+import BookRuleServe
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("bookrule serve: chapter text, single-flight fetches, progress and replace rules",
+       .timeLimit(.minutes(2 * TestTime.scale)))
+struct ReadingTests {
+    @Test("getBookContent answers saved text as saved, and fetches an unsaved chapter once and saves it")
+    func savedAndFetched() async throws {
+        let workspace = try await ServeWorkspace()
+        let url = ServeWorkspace.encoded(workspace.site.bookURL)
+        let saved = try ServeWorkspace.data(try await workspace.get("/getBookContent?url=\(url)&index=0"))
+        let chapters = try workspace.store.chapters(bookID: workspace.book.id)
+        #expect(saved == .string(try #require(try workspace.store.text(bookID: workspace.book.id, url: chapters[0].url))))
+        #expect(!workspace.site.chapterRequests.contains(1) || workspace.site.chapterRequests.filter { $0 == 1 }.count == 1)
+        let requestsBefore = workspace.site.chapterRequests.count
+
+        let fetched = try ServeWorkspace.data(try await workspace.get("/getBookContent?url=\(url)&index=5"))
+        #expect(fetched.stringValue?.contains(MirrorSite.paragraphs(6)[0]) == true)
+        #expect(try workspace.store.text(bookID: workspace.book.id, url: chapters[5].url) == fetched.stringValue)
+        _ = try await workspace.get("/getBookContent?url=\(url)&index=5")
+        #expect(workspace.site.chapterRequests.count == requestsBefore + 1)
+    }
+
+    @Test("Ten clients asking at once for one unsaved chapter cause one site request, and all get its text")
+    func tenClientsOneRequest() async throws {
+        let workspace = try await ServeWorkspace(siteDelay: 0.5)
+        let target = "/getBookContent?url=\(ServeWorkspace.encoded(workspace.site.bookURL))&index=4"
+        let client = workspace.client
+        let responses = try await withThrowingTaskGroup(of: RawHTTP.Response.self) { group in
+            for _ in 0..<10 {
+                group.addTask { try await client.send("GET", target) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let answers = try responses.map { try ServeWorkspace.data(try ServeWorkspace.object($0)) }
+        #expect(answers.count == 10)
+        #expect(Set(answers.compactMap(\.stringValue)).count == 1)
+        #expect(workspace.site.chapterRequests.filter { $0 == 5 }.count == 1, "\(workspace.site.chapterRequests)")
+    }
+
+    @Test("saveBookProgress (a text/plain beacon) is kept per book: getBookshelf and the library show it")
+    func progressRoundTrip() async throws {
+        let workspace = try await ServeWorkspace()
+        let title = MirrorSite.title(4, style: .arabic)
+        let progress = #"{"name":"\#(MirrorSite.bookName)","author":"\#(MirrorSite.author)","durChapterIndex":3,"durChapterPos":120,"durChapterTime":1767225600000,"durChapterTitle":"\#(title)"}"#
+        #expect(try ServeWorkspace.data(try await workspace.post("/saveBookProgress", progress,
+                                                                  headers: [("Content-Type", "text/plain;charset=UTF-8")])) == .string(""))
+        let shelf = try #require(try ServeWorkspace.data(try await workspace.get("/getBookshelf")).arrayValue?.first?.value.objectValue)
+        #expect(shelf["durChapterIndex"]?.value == .number("3"))
+        #expect(shelf["durChapterPos"]?.value == .number("120"))
+        #expect(shelf["durChapterTitle"]?.value == .string(title))
+        #expect(shelf["durChapterTime"]?.value == .number("1767225600000"))
+        let kept = try #require(try workspace.store.readingProgress()[workspace.book.id])
+        #expect(kept == ReadingProgress(chapterIndex: 3, chapterPosition: 120, chapterTitle: title,
+                                        readAt: Date(timeIntervalSince1970: 1_767_225_600)))
+        let unknown = try await workspace.post("/saveBookProgress", #"{"name":"nobody","author":"","durChapterIndex":1}"#)
+        #expect(unknown["isSuccess"]?.value == .bool(false))
+    }
+
+    @Test("Replace rules apply to the text served, never to the text saved")
+    func replaceRulesOnServedText() async throws {
+        let workspace = try await ServeWorkspace()
+        let word = String(MirrorSite.paragraphs(1)[0].prefix(2))
+        let rules = ReplaceRuleSet(rules: [ReplaceRule(name: "mark", pattern: word, replacement: "【替换】", isRegex: false)])
+        try rules.save(to: ReplaceRuleSet.path(forLibraryAt: workspace.store.path))
+        let url = ServeWorkspace.encoded(workspace.site.bookURL)
+        let served = try #require(try ServeWorkspace.data(try await workspace.get("/getBookContent?url=\(url)&index=0")).stringValue)
+        let chapter = try #require(try workspace.store.chapters(bookID: workspace.book.id).first)
+        let saved = try #require(try workspace.store.text(bookID: workspace.book.id, url: chapter.url))
+        #expect(served.contains("【替换】"))
+        #expect(!served.contains(word))
+        #expect(saved.contains(word) && !saved.contains("【替换】"))
+        // A chapter fetched while serving is saved as the site gave it, and served replaced.
+        let fetched = try #require(try ServeWorkspace.data(try await workspace.get("/getBookContent?url=\(url)&index=6")).stringValue)
+        let fetchedSaved = try #require(try workspace.store.text(bookID: workspace.book.id,
+                                                                 url: try workspace.store.chapters(bookID: workspace.book.id)[6].url))
+        #expect(fetched == fetchedSaved.replacingOccurrences(of: word, with: "【替换】"))
+    }
+}
