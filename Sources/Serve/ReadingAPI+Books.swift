@@ -107,11 +107,10 @@ extension ReadingAPI {
         }
         let store = library.store
         if ExportImage(path: store.coverPath(bookID: book.id)) == nil {
-            let engine = try library.engine(sourceURL: book.sourceURL)
-            _ = library.bookFlights.run("cover\n\(book.id)", seconds: library.siteSeconds) {
-                let fetch = BookFetch(source: engine.source, transport: engine.transport, store: store)
+            let fetch = try library.fetch(sourceURL: book.sourceURL)
+            _ = try? library.bookWork("cover\n\(book.id)") {
                 _ = await fetch.saveCover(of: book)
-                return .success(book.id)
+                return book.id
             }
         }
         guard let image = ExportImage(path: store.coverPath(bookID: book.id)) else {

@@ -18,8 +18,9 @@ package final class ReadingLibrary: Sendable {
     let chapterFlights = SingleFlight<ChapterKey, Result<String, ServeFailure>>()
     /// Table-of-contents and book-page fetches in flight, by book URL.
     let bookFlights = SingleFlight<String, Result<Int64, ServeFailure>>()
-    /// Engines by source URL, with the JSON they were built from (a saved edit builds a new one).
-    private let engines = Locked<[String: (json: String, engine: SourceEngine)]>([:])
+    /// Fetches (an engine and what fetches covers) by source URL, with the JSON they were built from (a saved
+    /// edit builds a new one).
+    private let fetches = Locked<[String: (json: String, fetch: BookFetch)]>([:])
     /// Serialises the read-modify-write of the replace rules file.
     private let rulesLock = Locked<Void>(())
 
@@ -57,6 +58,11 @@ package final class ReadingLibrary: Sendable {
 
     /// The engine for the source at `url`, through the shared transport.
     func engine(sourceURL url: String) throws(ServeFailure) -> SourceEngine {
+        try fetch(sourceURL: url).engine
+    }
+
+    /// Books of the source at `url` fetched through the shared transport (its engine, covers, pictures).
+    func fetch(sourceURL url: String) throws(ServeFailure) -> BookFetch {
         let record: BookSourceRecord?
         do {
             record = try store.storedSource(url: url)
@@ -64,7 +70,7 @@ package final class ReadingLibrary: Sendable {
             throw ServeFailure("\(error)")
         }
         guard let record else { throw ServeFailure("未找到书源 (no source \(url) in the library)") }
-        if let cached = engines.withLock({ $0[url] }), cached.json == record.json { return cached.engine }
+        if let cached = fetches.withLock({ $0[url] }), cached.json == record.json { return cached.fetch }
         let source: BookSource
         do {
             guard let first = try BookSource.load(bytes: Array(record.json.utf8), path: record.sourceName).first else {
@@ -76,9 +82,9 @@ package final class ReadingLibrary: Sendable {
         } catch {
             throw ServeFailure("the source \(url) cannot be read: \(error)")
         }
-        let engine = BookFetch(source: source, transport: transport.transport, pacing: transport.fetcher, store: store).engine
-        engines.withLock { $0[url] = (record.json, engine) }
-        return engine
+        let fetch = BookFetch(source: source, transport: transport.transport, pacing: transport.fetcher, store: store)
+        fetches.withLock { $0[url] = (record.json, fetch) }
+        return fetch
     }
 
     // MARK: - Books
@@ -97,24 +103,15 @@ package final class ReadingLibrary: Sendable {
         try library { () throws(LibraryError) in try store.chapters(bookID: book.id) }.filter(\.inTOC)
     }
 
-    /// Reads the book's page (when it has no TOC URL yet) and its whole TOC again, and merges the TOC into the
-    /// library; one read per book at a time.
+    /// Reads the book's whole TOC again and merges it into the library; one read per book at a time.
     func refreshTOC(_ book: StoredBook) throws(ServeFailure) {
-        let outcome = bookFlights.run(book.sourceURL + "\n" + book.url, seconds: siteSeconds) { [self] in
-            do {
-                let engine = try engine(sourceURL: book.sourceURL)
-                let toc = try await engine.toc(url: book.tocURL.isEmpty ? book.url : book.tocURL, variables: book.variables)
-                guard !toc.chapters.isEmpty else { return .failure(ServeFailure("the table of contents lists no chapters")) }
-                try store.mergeTOC(bookID: book.id, chapters: toc.chapters)
-                return .success(book.id)
-            } catch let failure as ServeFailure {
-                return .failure(failure)
-            } catch {
-                return .failure(ServeFailure("\(error)"))
-            }
+        _ = try bookWork(book.sourceURL + "\n" + book.url) { [self] in
+            let engine = try engine(sourceURL: book.sourceURL)
+            let toc = try await engine.toc(url: book.tocURL.isEmpty ? book.url : book.tocURL, variables: book.variables)
+            guard !toc.chapters.isEmpty else { throw ServeFailure("the table of contents lists no chapters") }
+            try store.mergeTOC(bookID: book.id, chapters: toc.chapters)
+            return book.id
         }
-        guard let outcome else { throw ServeFailure("the site did not answer within \(Int(siteSeconds)) s") }
-        if case .failure(let failure) = outcome { throw failure }
     }
 
     /// Adds a book a search found (Legado's `SearchBook`/`Book` JSON: `bookUrl`, `origin`, `name`, `variable`…):
@@ -129,18 +126,30 @@ package final class ReadingLibrary: Sendable {
         let variables = object["variable"]?.value.stringValue.flatMap {
             try? JSONDecoder().decode([String: String].self, from: Data($0.utf8))
         } ?? [:]
-        let outcome = bookFlights.run(origin + "\n" + url, seconds: siteSeconds) { [self] in
+        let id = try bookWork(origin + "\n" + url) { [self] in
+            let engine = try engine(sourceURL: origin)
+            var info = try await engine.bookInfo(url: url, variables: variables)
+            if info.name.isEmpty { info.name = name }
+            guard !info.name.isEmpty else { throw ServeFailure("the book page gives no name") }
+            let toc = try await engine.toc(of: info)
+            guard !toc.chapters.isEmpty else { throw ServeFailure("the table of contents lists no chapters") }
+            guard let record = try store.storedSource(url: origin) else { throw ServeFailure("no source \(origin)") }
+            let stored = try store.upsertBook(source: record, info: info)
+            try store.mergeTOC(bookID: stored.id, chapters: toc.chapters)
+            return stored.id
+        }
+        guard let stored = try library({ () throws(LibraryError) in try store.book(id: id) }) else {
+            throw ServeFailure("the book was removed while it was added")
+        }
+        return stored
+    }
+
+    /// Runs site work for one book (`key`) single-flight and waits for it at most `siteSeconds`; its error,
+    /// or the wait running out, is the failure thrown.
+    func bookWork(_ key: String, _ work: @escaping @Sendable () async throws -> Int64) throws(ServeFailure) -> Int64 {
+        let outcome = bookFlights.run(key, seconds: siteSeconds) {
             do {
-                let engine = try engine(sourceURL: origin)
-                var info = try await engine.bookInfo(url: url, variables: variables)
-                if info.name.isEmpty { info.name = name }
-                guard !info.name.isEmpty else { return .failure(ServeFailure("the book page gives no name")) }
-                let toc = try await engine.toc(of: info)
-                guard !toc.chapters.isEmpty else { return .failure(ServeFailure("the table of contents lists no chapters")) }
-                guard let record = try store.storedSource(url: origin) else { return .failure(ServeFailure("no source \(origin)")) }
-                let stored = try store.upsertBook(source: record, info: info)
-                try store.mergeTOC(bookID: stored.id, chapters: toc.chapters)
-                return .success(stored.id)
+                return .success(try await work())
             } catch let failure as ServeFailure {
                 return .failure(failure)
             } catch {
@@ -148,14 +157,7 @@ package final class ReadingLibrary: Sendable {
             }
         }
         guard let outcome else { throw ServeFailure("the site did not answer within \(Int(siteSeconds)) s") }
-        switch outcome {
-        case .failure(let failure): throw failure
-        case .success(let id):
-            guard let stored = try library({ () throws(LibraryError) in try store.book(id: id) }) else {
-                throw ServeFailure("the book was removed while it was added")
-            }
-            return stored
-        }
+        return try outcome.get()
     }
 
     // MARK: - Chapters
