@@ -21,11 +21,17 @@ package final class ReadingLibrary: Sendable {
     /// Fetches (an engine and what fetches covers) by source URL, with the JSON they were built from (a saved
     /// edit builds a new one).
     private let fetches = Locked<[String: (json: String, fetch: BookFetch)]>([:])
+    /// How many chapters after the one read are fetched in the background (0: none).
+    let prefetchCount: Int
+    /// Books whose next chapters are being fetched in the background (one such run per book).
+    private let prefetching = Locked<Set<Int64>>([])
+    /// Set when the server stops: background fetches start no new chapter.
+    private let stopping = Locked(false)
     /// Serialises the read-modify-write of the replace rules file.
     private let rulesLock = Locked<Void>(())
 
     /// How many site fetches are running (a stopping server waits for them: a chapter being saved is finished).
-    var fetchesRunning: Int { chapterFlights.running + bookFlights.running }
+    var fetchesRunning: Int { chapterFlights.running + bookFlights.running + prefetching.withLock { $0.count } }
 
     struct ChapterKey: Hashable, Sendable {
         let bookID: Int64
@@ -33,10 +39,16 @@ package final class ReadingLibrary: Sendable {
     }
 
     /// Serves `store` through `transport`.
-    package init(store: LibraryStore, transport: TransportStack, siteSeconds: Double = 60) {
+    package init(store: LibraryStore, transport: TransportStack, siteSeconds: Double = 60, prefetchCount: Int = 0) {
         self.store = store
         self.transport = transport
         self.siteSeconds = siteSeconds
+        self.prefetchCount = max(0, prefetchCount)
+    }
+
+    /// Background fetches start no new chapter from now on (the server is stopping).
+    func beginStopping() {
+        stopping.withLock { $0 = true }
     }
 
     // MARK: - Sources
@@ -163,14 +175,16 @@ package final class ReadingLibrary: Sendable {
     // MARK: - Chapters
 
     /// The text of chapter `index` of `book` as saved, or fetched through the book's source and saved first
-    /// (one fetch however many ask at once). Replace rules are not applied here: saved text stays as the site
-    /// gave it.
+    /// (one fetch however many ask at once); then the next `prefetchCount` chapters are fetched in the
+    /// background. Replace rules are not applied here: saved text stays as the site gave it.
     func text(of book: StoredBook, index: Int) throws(ServeFailure) -> String {
         let chapters = try tocChapters(book)
         guard let offset = chapters.firstIndex(where: { $0.position == index }) else {
             throw ServeFailure("未找到 (the book has no chapter \(index))")
         }
         let chapter = chapters[offset]
+        // After this chapter is answered: the reader's own chapter takes the host's first turn.
+        defer { prefetch(chapters[(offset + 1)...].filter { !$0.isVolume }.prefix(prefetchCount), of: book) }
         if chapter.isVolume { return chapter.title }
         if let saved = try library({ () throws(LibraryError) in try store.text(bookID: book.id, url: chapter.url) }) {
             return saved
@@ -181,6 +195,26 @@ package final class ReadingLibrary: Sendable {
         }
         guard let outcome else { throw ServeFailure("the site did not answer within \(Int(siteSeconds)) s") }
         return try outcome.get()
+    }
+
+    /// Fetches and saves those of `upcoming` not saved yet, one after another in the background, each through the
+    /// same single-flight fetch a reader's request joins; one such run per book at a time.
+    private func prefetch(_ upcoming: ArraySlice<StoredChapter>, of book: StoredBook) {
+        guard !upcoming.isEmpty, prefetching.withLock({ $0.insert(book.id).inserted }) else { return }
+        let all = (try? tocChapters(book)) ?? []
+        Task { [self] in
+            defer { _ = prefetching.withLock { $0.remove(book.id) } }
+            for chapter in upcoming {
+                if stopping.withLock({ $0 }) { break }
+                guard (try? store.text(bookID: book.id, url: chapter.url)) == nil else { continue }
+                let next = all.first { $0.position > chapter.position && !$0.isVolume }
+                let result = await chapterFlights.value(ChapterKey(bookID: book.id, index: chapter.position)) { [self] in
+                    await fetch(chapter, next: next, of: book)
+                }
+                // A chapter the site would not give stops the run: the next reader's request tries again.
+                if case .failure? = result { break }
+            }
+        }
     }
 
     private func fetch(_ chapter: StoredChapter, next: StoredChapter?, of book: StoredBook) async -> Result<String, ServeFailure> {

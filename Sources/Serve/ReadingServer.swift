@@ -40,7 +40,8 @@ public final class ReadingServer: Sendable {
         } catch {
             throw .library(error)
         }
-        let library = ReadingLibrary(store: store, transport: configuration.transport, siteSeconds: configuration.siteSeconds)
+        let library = ReadingLibrary(store: store, transport: configuration.transport, siteSeconds: configuration.siteSeconds,
+                                     prefetchCount: configuration.prefetchChapters)
         let collection = SourceCollection(paths: configuration.sourcePaths)
         if !configuration.sourcePaths.isEmpty && collection.sources.isEmpty && !collection.problems.isEmpty {
             throw .unreadableSources(problems: collection.problems)
@@ -97,6 +98,7 @@ public final class ReadingServer: Sendable {
     /// and site fetches still running (a chapter being saved) get up to `seconds` to end.
     public func stop(waitingUpTo seconds: Double = 30) {
         companion?.stop()
+        api.library.beginStopping()
         server.stop()
         let deadline = DispatchTime.now() + seconds
         while api.library.fetchesRunning > 0 && DispatchTime.now() < deadline {

@@ -22,11 +22,14 @@ public struct ServeConfiguration: Sendable {
     public var transport: TransportStack
     /// How long a request waits for a site step before it answers that the site did not answer.
     public var siteSeconds: Double
+    /// How many chapters after the one a reader opens are fetched and saved in the background (0: none).
+    public var prefetchChapters: Int
 
     /// A configuration; see the properties.
     public init(libraryPath: String, sourcePaths: [String] = [], port: UInt16 = ServeDefaults.httpPort,
                 listenAddress: String = ServeDefaults.listenAddress, webDirectory: String? = nil, token: String? = nil,
-                hostNames: [String] = [], transport: TransportStack, siteSeconds: Double = 60) {
+                hostNames: [String] = [], transport: TransportStack, siteSeconds: Double = 60,
+                prefetchChapters: Int = ServeDefaults.prefetchChapters) {
         self.libraryPath = libraryPath
         self.sourcePaths = sourcePaths
         self.port = port
@@ -36,5 +39,6 @@ public struct ServeConfiguration: Sendable {
         self.hostNames = hostNames
         self.transport = transport
         self.siteSeconds = siteSeconds
+        self.prefetchChapters = prefetchChapters
     }
 }

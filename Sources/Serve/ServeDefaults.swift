@@ -6,6 +6,8 @@ public enum ServeDefaults {
     public static let listenAddress = "127.0.0.1"
     /// The largest request body read (a collection of a few thousand sources fits).
     public static let bodyLimit = 16 << 20
+    /// How many chapters after the one opened are fetched in the background.
+    public static let prefetchChapters = 2
     /// The cookie holding the access token after the first visit with `?token=`.
     public static let cookieName = "bookrule_serve"
 }

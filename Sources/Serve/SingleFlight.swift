@@ -21,6 +21,23 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The result of `work` for `key`, started now or already running; nil when it did not finish within
     /// `seconds`.
     func run(_ key: Key, seconds: Double, _ work: @escaping @Sendable () async -> Value) -> Value? {
+        let flight = join(key, work)
+        guard flight.finished.wait(timeout: .now() + seconds) == .success else { return nil }
+        return flight.result.withLock { $0 }
+    }
+
+    /// The result of `work` for `key`, started now or already running, awaited without blocking a thread (for
+    /// work a task does in the background).
+    func value(_ key: Key, _ work: @escaping @Sendable () async -> Value) async -> Value? {
+        let flight = join(key, work)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            flight.finished.notify(queue: .global()) { continuation.resume() }
+        }
+        return flight.result.withLock { $0 }
+    }
+
+    /// The flight for `key`: the running one, or a new one running `work`.
+    private func join(_ key: Key, _ work: @escaping @Sendable () async -> Value) -> Flight {
         let (flight, starts) = flights.withLock { table -> (Flight, Bool) in
             if let running = table[key] { return (running, false) }
             let flight = Flight()
@@ -38,7 +55,6 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 flight.finished.leave()
             }
         }
-        guard flight.finished.wait(timeout: .now() + seconds) == .success else { return nil }
-        return flight.result.withLock { $0 }
+        return flight
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 enum ServeCommand {
     static let help = """
     Usage: bookrule serve [--library PATH] [--sources FILE|DIR…] [--port 1122] [--listen ADDR] [--web DIR]
-                          [--token T] [--host NAME…] [options]
+                          [--token T] [--host NAME…] [--prefetch N] [options]
 
     Serves the library with Legado's web API (docs/serve.md): the bookshelf, tables of contents, chapter
     text (saved text, or fetched through the polite fetcher and saved), reading progress, the library's book
@@ -21,6 +21,7 @@ enum ServeCommand {
       --web DIR           A built web client (Legado's vue/ folder) to serve at /vue/
       --token T           The access token (default: none on 127.0.0.1, a random one on any other address)
       --host NAME         A name clients reach the server by besides ADDR (a reverse proxy's); repeat it
+      --prefetch N        Chapters after the one opened to fetch and save in the background (default 2; 0: none)
       -h, --help          Show this help
 
     Fetching:
@@ -32,7 +33,7 @@ enum ServeCommand {
         do {
             let arguments = try CommandLineArguments(
                 words, valueOptions: FetchOptions.valueNames.union(["--library", "--sources", "--port", "--listen", "--web",
-                                                                     "--token", "--host"]),
+                                                                     "--token", "--host", "--prefetch"]),
                 flagOptions: FetchOptions.flagNames.union(["--help"]))
             if arguments.has("--help") {
                 terminal.print(help)
@@ -49,12 +50,19 @@ enum ServeCommand {
             if let token = arguments.value("--token"), token.count < 16 {
                 throw UsageError("--token needs at least 16 characters (a guessable token protects nothing)")
             }
+            var prefetch = ServeDefaults.prefetchChapters
+            if let text = arguments.value("--prefetch") {
+                guard let value = Int(text), (0...50).contains(value) else {
+                    throw UsageError("--prefetch takes a number of chapters from 0 to 50, not \"\(text)\"")
+                }
+                prefetch = value
+            }
             let fetch = try FetchOptions(arguments)
             configuration = ServeConfiguration(
                 libraryPath: arguments.value("--library") ?? LibraryStore.defaultPath(), sourcePaths: arguments.values("--sources"),
                 port: port, listenAddress: arguments.value("--listen") ?? ServeDefaults.listenAddress,
                 webDirectory: arguments.value("--web"), token: arguments.value("--token"), hostNames: arguments.values("--host"),
-                transport: try fetch.stack(terminal: terminal))
+                transport: try fetch.stack(terminal: terminal), prefetchChapters: prefetch)
         } catch {
             terminal.error(UsageMessage.text(error, command: "serve"))
             return 2

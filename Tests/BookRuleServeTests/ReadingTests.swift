@@ -61,6 +61,28 @@ struct ReadingTests {
         #expect(unknown["isSuccess"]?.value == .bool(false))
     }
 
+    @Test("Reading a chapter fetches the next N unsaved ones in the background, each once, volume headings skipped")
+    func prefetchesNextChapters() async throws {
+        let workspace = try await ServeWorkspace(prefetch: 2)
+        let url = ServeWorkspace.encoded(workspace.site.bookURL)
+        _ = try ServeWorkspace.data(try await workspace.get("/getBookContent?url=\(url)&index=1"))
+        let chapters = try workspace.store.chapters(bookID: workspace.book.id)
+        try await eventually("chapters 3 and 4 are saved") {
+            try workspace.store.text(bookID: workspace.book.id, url: chapters[2].url) != nil
+                && workspace.store.text(bookID: workspace.book.id, url: chapters[3].url) != nil
+        }
+        #expect(try workspace.store.text(bookID: workspace.book.id, url: chapters[4].url) == nil)
+        // A reader who comes to a chapter fetched ahead gets it without another site request.
+        let before = workspace.site.chapterRequests
+        #expect(before.filter { $0 == 3 }.count == 1 && before.filter { $0 == 4 }.count == 1, "\(before)")
+        let third = try ServeWorkspace.data(try await workspace.get("/getBookContent?url=\(url)&index=2"))
+        #expect(third.stringValue?.contains(MirrorSite.paragraphs(3)[0]) == true)
+        try await eventually("chapter 5 is fetched ahead too") {
+            try workspace.store.text(bookID: workspace.book.id, url: chapters[4].url) != nil
+        }
+        #expect(workspace.site.chapterRequests.filter { $0 == 3 }.count == 1)
+    }
+
     @Test("Replace rules apply to the text served, never to the text saved")
     func replaceRulesOnServedText() async throws {
         let workspace = try await ServeWorkspace()

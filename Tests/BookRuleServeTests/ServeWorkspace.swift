@@ -6,7 +6,8 @@ import Foundation
 import TestSupport
 
 /// A generated book on a loopback mirror site, its source imported into a fresh library that holds the book with
-/// its first `saved` chapters, and `bookrule serve` on that library (port 0, no pacing delay).
+/// its first `saved` chapters, and `bookrule serve` on that library (port 0, no pacing delay, no chapters fetched
+/// ahead unless `prefetch` says how many).
 final class ServeWorkspace {
     let directory: ScratchDirectory
     let site: MirrorSite
@@ -19,7 +20,7 @@ final class ServeWorkspace {
     var host: String { "127.0.0.1:\(server.port)" }
 
     init(chapters: Int = 8, saved: Int = 2, siteDelay: Double = 0, token: String? = nil,
-         listen: String = "127.0.0.1", web: String? = nil) async throws {
+         listen: String = "127.0.0.1", web: String? = nil, prefetch: Int = 0) async throws {
         directory = try ScratchDirectory("serve")
         site = try MirrorSite(host: "127.0.0.1", chapters: chapters, delay: siteDelay)
         sourcePath = try site.sourceFile(named: "mirror", in: directory.path)
@@ -33,7 +34,7 @@ final class ServeWorkspace {
         book = try requireValue(try store.books().first, "the book was not saved")
         server = try ReadingServer(configuration: ServeConfiguration(
             libraryPath: libraryPath, sourcePaths: [sourcePath], port: 0, listenAddress: listen, webDirectory: web,
-            token: token, transport: transport, siteSeconds: TestTime.seconds(30)))
+            token: token, transport: transport, siteSeconds: TestTime.seconds(30), prefetchChapters: prefetch))
     }
 
     deinit {

@@ -15,6 +15,8 @@ struct ServeCommandTests {
         #expect(token.status == 2 && token.errors.contains("at least 16 characters"))
         let listen = await runCommand(["serve", "--listen", "example.com", "--library", NSTemporaryDirectory() + "serve-\(UUID()).sqlite"])
         #expect(listen.status == 2 && listen.errors.contains("--listen takes an IPv4 or IPv6 address"))
+        let prefetch = await runCommand(["serve", "--prefetch", "-1"])
+        #expect(prefetch.status == 2 && prefetch.errors.contains("--prefetch takes a number"))
         let help = await runCommand(["serve", "--help"])
         #expect(help.status == 0 && help.output.contains("--web DIR"))
     }
