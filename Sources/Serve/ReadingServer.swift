@@ -21,6 +21,7 @@ public final class ReadingServer: Sendable {
     package let api: ReadingAPI
     private let server: HTTPServer
     private let companion: (any ServeCompanion)?
+    private let schedule: ScheduledUpdate?
 
     /// Opens the library, imports the sources, and starts listening. `startCompanion`, when given, is started with
     /// the gate and the library once the HTTP port is known, and stopped first.
@@ -77,6 +78,9 @@ public final class ReadingServer: Sendable {
         port = Int(server.port)
         let root = "http://\(RequestGate.urlHost(address)):\(server.port)/" + (web == nil ? "" : "vue/index.html")
         url = root + (token.map { "?token=\($0)" } ?? "")
+        schedule = configuration.updateInterval.map {
+            ScheduledUpdate(library: library, interval: $0, report: configuration.updateReport)
+        }
         // WebSocket: wired by the lead at merge (WS's server, started here on PORT+1 with the gate and library).
         do {
             companion = try startCompanion.map {
@@ -84,6 +88,8 @@ public final class ReadingServer: Sendable {
             }
         } catch {
             server.stop()
+            let schedule = schedule
+            Task { await schedule?.stop() }
             throw .companion("\(error)")
         }
     }
@@ -95,11 +101,20 @@ public final class ReadingServer: Sendable {
     public var store: LibraryStore { api.library.store }
 
     /// Stops serving: the companion first, then new connections are refused, the requests being answered finish,
-    /// and site fetches still running (a chapter being saved) get up to `seconds` to end.
+    /// a scheduled update is cancelled (its chapter in flight abandoned, never half-saved), and site fetches still running (a chapter being
+    /// saved) get up to `seconds` to end.
     public func stop(waitingUpTo seconds: Double = 30) {
         companion?.stop()
         api.library.beginStopping()
         server.stop()
+        if let schedule {
+            let ended = DispatchSemaphore(value: 0)
+            Task {
+                await schedule.stop()
+                ended.signal()
+            }
+            _ = ended.wait(timeout: .now() + seconds)
+        }
         let deadline = DispatchTime.now() + seconds
         while api.library.fetchesRunning > 0 && DispatchTime.now() < deadline {
             usleep(20_000)

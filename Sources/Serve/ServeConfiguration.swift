@@ -24,12 +24,17 @@ public struct ServeConfiguration: Sendable {
     public var siteSeconds: Double
     /// How many chapters after the one a reader opens are fetched and saved in the background (0: none).
     public var prefetchChapters: Int
+    /// How often every book is brought up to date (`--update-every`); nil: never.
+    public var updateInterval: Duration?
+    /// Hears a line after each scheduled update.
+    public var updateReport: @Sendable (String) -> Void
 
     /// A configuration; see the properties.
     public init(libraryPath: String, sourcePaths: [String] = [], port: UInt16 = ServeDefaults.httpPort,
                 listenAddress: String = ServeDefaults.listenAddress, webDirectory: String? = nil, token: String? = nil,
                 hostNames: [String] = [], transport: TransportStack, siteSeconds: Double = 60,
-                prefetchChapters: Int = ServeDefaults.prefetchChapters) {
+                prefetchChapters: Int = ServeDefaults.prefetchChapters, updateInterval: Duration? = nil,
+                updateReport: @escaping @Sendable (String) -> Void = { _ in }) {
         self.libraryPath = libraryPath
         self.sourcePaths = sourcePaths
         self.port = port
@@ -40,5 +45,7 @@ public struct ServeConfiguration: Sendable {
         self.transport = transport
         self.siteSeconds = siteSeconds
         self.prefetchChapters = prefetchChapters
+        self.updateInterval = updateInterval
+        self.updateReport = updateReport
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 enum ServeCommand {
     static let help = """
     Usage: bookrule serve [--library PATH] [--sources FILE|DIR…] [--port 1122] [--listen ADDR] [--web DIR]
-                          [--token T] [--host NAME…] [--prefetch N] [options]
+                          [--token T] [--host NAME…] [--prefetch N] [--update-every T] [options]
 
     Serves the library with Legado's web API (docs/serve.md): the bookshelf, tables of contents, chapter
     text (saved text, or fetched through the polite fetcher and saved), reading progress, the library's book
@@ -21,6 +21,7 @@ enum ServeCommand {
       --web DIR           A built web client (Legado's vue/ folder) to serve at /vue/
       --token T           The access token (default: none on 127.0.0.1, a random one on any other address)
       --host NAME         A name clients reach the server by besides ADDR (a reverse proxy's); repeat it
+      --update-every T    Bring every book up to date every T (6h, 30m, 1d; at least 1m), as `update --all`
       --prefetch N        Chapters after the one opened to fetch and save in the background (default 2; 0: none)
       -h, --help          Show this help
 
@@ -33,7 +34,7 @@ enum ServeCommand {
         do {
             let arguments = try CommandLineArguments(
                 words, valueOptions: FetchOptions.valueNames.union(["--library", "--sources", "--port", "--listen", "--web",
-                                                                     "--token", "--host", "--prefetch"]),
+                                                                     "--token", "--host", "--prefetch", "--update-every"]),
                 flagOptions: FetchOptions.flagNames.union(["--help"]))
             if arguments.has("--help") {
                 terminal.print(help)
@@ -57,12 +58,14 @@ enum ServeCommand {
                 }
                 prefetch = value
             }
+            let interval = try arguments.value("--update-every").map(updateInterval)
             let fetch = try FetchOptions(arguments)
             configuration = ServeConfiguration(
                 libraryPath: arguments.value("--library") ?? LibraryStore.defaultPath(), sourcePaths: arguments.values("--sources"),
                 port: port, listenAddress: arguments.value("--listen") ?? ServeDefaults.listenAddress,
                 webDirectory: arguments.value("--web"), token: arguments.value("--token"), hostNames: arguments.values("--host"),
-                transport: try fetch.stack(terminal: terminal), prefetchChapters: prefetch)
+                transport: try fetch.stack(terminal: terminal), prefetchChapters: prefetch, updateInterval: interval,
+                updateReport: { terminal.error("bookrule serve: \($0)") })
         } catch {
             terminal.error(UsageMessage.text(error, command: "serve"))
             return 2
@@ -83,6 +86,18 @@ enum ServeCommand {
         server.stop()
         terminal.error("bookrule serve: stopped")
         return 0
+    }
+}
+
+extension ServeCommand {
+    /// `--update-every`'s value: a whole number and a unit (s, m, h, d), at least one minute.
+    static func updateInterval(_ text: String) throws(UsageError) -> Duration {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        guard let unit = text.last.flatMap({ units[$0] }), let count = Int64(text.dropLast()), count > 0,
+              count <= 366 * 86_400 / unit, count * unit >= 60 else {
+            throw UsageError("--update-every takes a time of at least a minute such as 30m, 6h or 1d, not \"\(text)\"")
+        }
+        return .seconds(count * unit)
     }
 }
 

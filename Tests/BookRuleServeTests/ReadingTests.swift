@@ -1,3 +1,4 @@
+import BookRuleLocking
 import BookRuleJSON
 import BookRuleLibrary
 import BookRuleServe
@@ -81,6 +82,21 @@ struct ReadingTests {
             try workspace.store.text(bookID: workspace.book.id, url: chapters[4].url) != nil
         }
         #expect(workspace.site.chapterRequests.filter { $0 == 3 }.count == 1)
+    }
+
+    @Test("--update-every brings every book up to date on schedule: new chapters in the TOC are fetched and saved")
+    func scheduledUpdate() async throws {
+        let reports = Locked<[String]>([])
+        let workspace = try await ServeWorkspace(updateInterval: .milliseconds(200), updateReport: { line in
+            reports.withLock { $0.append(line) }
+        })
+        workspace.site.setChapters(10)
+        try await eventually("the two new chapters and the six unsaved ones are saved") {
+            let chapters = try workspace.store.chapters(bookID: workspace.book.id)
+            return chapters.count == 10 && chapters.allSatisfy { $0.state == .done }
+        }
+        try await eventually("a run is reported") { !reports.withLock { $0 }.isEmpty }
+        #expect(reports.withLock { $0 }.first?.hasPrefix("updated 1 book(s): ") == true)
     }
 
     @Test("Replace rules apply to the text served, never to the text saved")

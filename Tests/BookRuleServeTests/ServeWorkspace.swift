@@ -20,7 +20,8 @@ final class ServeWorkspace {
     var host: String { "127.0.0.1:\(server.port)" }
 
     init(chapters: Int = 8, saved: Int = 2, siteDelay: Double = 0, token: String? = nil,
-         listen: String = "127.0.0.1", web: String? = nil, prefetch: Int = 0) async throws {
+         listen: String = "127.0.0.1", web: String? = nil, prefetch: Int = 0,
+         updateInterval: Duration? = nil, updateReport: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         directory = try ScratchDirectory("serve")
         site = try MirrorSite(host: "127.0.0.1", chapters: chapters, delay: siteDelay)
         sourcePath = try site.sourceFile(named: "mirror", in: directory.path)
@@ -34,7 +35,8 @@ final class ServeWorkspace {
         book = try requireValue(try store.books().first, "the book was not saved")
         server = try ReadingServer(configuration: ServeConfiguration(
             libraryPath: libraryPath, sourcePaths: [sourcePath], port: 0, listenAddress: listen, webDirectory: web,
-            token: token, transport: transport, siteSeconds: TestTime.seconds(30), prefetchChapters: prefetch))
+            token: token, transport: transport, siteSeconds: TestTime.seconds(30), prefetchChapters: prefetch,
+            updateInterval: updateInterval, updateReport: updateReport))
     }
 
     deinit {

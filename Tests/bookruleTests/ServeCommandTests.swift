@@ -8,7 +8,7 @@ import TestSupport
 @Suite("bookrule serve on the command line", .timeLimit(.minutes(2 * TestTime.scale)))
 struct ServeCommandTests {
     @Test("Bad flags are usage errors (exit 2) that say what to give")
-    func usageErrors() async {
+    func usageErrors() async throws {
         let port = await runCommand(["serve", "--port", "70000"])
         #expect(port.status == 2 && port.errors.contains("--port takes a port number"))
         let token = await runCommand(["serve", "--token", "short"])
@@ -17,6 +17,12 @@ struct ServeCommandTests {
         #expect(listen.status == 2 && listen.errors.contains("--listen takes an IPv4 or IPv6 address"))
         let prefetch = await runCommand(["serve", "--prefetch", "-1"])
         #expect(prefetch.status == 2 && prefetch.errors.contains("--prefetch takes a number"))
+        for bad in ["6", "30s", "0h", "2x", "h"] {
+            let every = await runCommand(["serve", "--update-every", bad])
+            #expect(every.status == 2 && every.errors.contains("--update-every takes a time"), "\(bad)")
+        }
+        #expect(try ServeCommand.updateInterval("6h") == .seconds(6 * 3600))
+        #expect(try ServeCommand.updateInterval("90s") == .seconds(90))
         let help = await runCommand(["serve", "--help"])
         #expect(help.status == 0 && help.output.contains("--web DIR"))
     }
