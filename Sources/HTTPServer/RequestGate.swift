@@ -140,6 +140,20 @@ package final class RequestGate: Sendable {
         return allowsToken(cookie.flatMap { Self.cookieValue(cookieName, in: $0) })
     }
 
+    /// Whether a request for `path` (with its query) with these headers may go on (a WebSocket handshake): its
+    /// one `Host` names this server, its `Origin`, when sent, is the server's own, and it carries the token as
+    /// `?token=` in `path` or in the cookie. Header names are compared without case.
+    package func allows(path: String, headers: [(name: String, value: String)]) -> Bool {
+        func values(_ name: String) -> [String] { headers.filter { $0.name.lowercased() == name }.map(\.value) }
+        let hosts = values("host")
+        let origins = values("origin")
+        guard hosts.count == 1, origins.count <= 1, allowsHost(hosts[0]) else { return false }
+        if let origin = origins.first, !allowsOrigin(origin) { return false }
+        let query = path.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+        let given = query.split(separator: "&").first { $0.hasPrefix("token=") }.map { String($0.dropFirst("token=".count)) }
+        return allowsToken(given ?? Self.cookieValue(cookieName, in: values("cookie").joined(separator: "; ")))
+    }
+
     /// The value of cookie `name` in a `Cookie` header.
     package static func cookieValue(_ name: String, in header: String) -> String? {
         for pair in header.split(separator: ";") {

@@ -64,6 +64,10 @@ struct ServeSecurityTests {
         #expect(!gate.allows(host: webSocketHost, origin: "http://\(workspace.host)", cookie: nil))
         #expect(!gate.allows(host: webSocketHost, origin: "http://attacker.test", cookie: "bookrule_serve=\(Self.token)"))
         #expect(!gate.allows(host: "attacker.test:\(workspace.server.port + 1)", origin: nil, cookie: "bookrule_serve=\(Self.token)"))
+        #expect(gate.allows(path: "/searchBook", headers: [("host", webSocketHost), ("Cookie", "bookrule_serve=\(Self.token)")]))
+        #expect(gate.allows(path: "/searchBook?token=\(Self.token)", headers: [("Host", webSocketHost)]))
+        #expect(!gate.allows(path: "/searchBook?token=wrong", headers: [("Host", webSocketHost)]))
+        #expect(!gate.allows(path: "/searchBook?token=\(Self.token)", headers: [("Host", webSocketHost), ("Host", "attacker.test")]))
     }
 
     @Test("Off loopback a token is required: every address but 127.x and ::1 gets one, and --listen must be an IP address")
