@@ -61,8 +61,13 @@ package final class ReadingAPI: Sendable {
     }
 
     private func route(_ request: HTTPServerRequest, method: String) -> HTTPServerResponse {
-        let path = request.path
+        var path = request.path
         do {
+            // reader's clients call the same API under /reader3/, with calls of their own besides.
+            if path.hasPrefix("/reader3/") {
+                path = String(path.dropFirst("/reader3".count))
+                if let answer = try reader3(request, name: String(path.dropFirst())) { return answer }
+            }
             switch (method, path) {
             case ("GET", "/getBookshelf"): return try bookshelf()
             case ("GET", "/getChapterList"): return try chapterList(request, refresh: false)

@@ -18,6 +18,8 @@ package final class ReadingLibrary: Sendable {
     let chapterFlights = SingleFlight<ChapterKey, Result<String, ServeFailure>>()
     /// Table-of-contents and book-page fetches in flight, by book URL.
     let bookFlights = SingleFlight<String, Result<Int64, ServeFailure>>()
+    /// Explore and search pages being read (`/reader3/` calls), by source, URL or name and page.
+    let listFlights = SingleFlight<String, Result<[LegadoSearchBook], ServeFailure>>()
     /// Fetches (an engine and what fetches covers) by source URL, with the JSON they were built from (a saved
     /// edit builds a new one).
     private let fetches = Locked<[String: (json: String, fetch: BookFetch)]>([:])
@@ -31,7 +33,9 @@ package final class ReadingLibrary: Sendable {
     private let rulesLock = Locked<Void>(())
 
     /// How many site fetches are running (a stopping server waits for them: a chapter being saved is finished).
-    var fetchesRunning: Int { chapterFlights.running + bookFlights.running + prefetching.withLock { $0.count } }
+    var fetchesRunning: Int {
+        chapterFlights.running + bookFlights.running + listFlights.running + prefetching.withLock { $0.count }
+    }
 
     struct ChapterKey: Hashable, Sendable {
         let bookID: Int64
@@ -159,7 +163,14 @@ package final class ReadingLibrary: Sendable {
     /// Runs site work for one book (`key`) single-flight and waits for it at most `siteSeconds`; its error,
     /// or the wait running out, is the failure thrown.
     func bookWork(_ key: String, _ work: @escaping @Sendable () async throws -> Int64) throws(ServeFailure) -> Int64 {
-        let outcome = bookFlights.run(key, seconds: siteSeconds) {
+        try siteWork(bookFlights, key, work)
+    }
+
+    /// Runs site work in `flights` under `key` (joining the same work already running) and waits for it at most
+    /// `siteSeconds`; its error, or the wait running out, is the failure thrown.
+    func siteWork<Value: Sendable>(_ flights: SingleFlight<String, Result<Value, ServeFailure>>, _ key: String,
+                                   _ work: @escaping @Sendable () async throws -> Value) throws(ServeFailure) -> Value {
+        let outcome = flights.run(key, seconds: siteSeconds) {
             do {
                 return .success(try await work())
             } catch let failure as ServeFailure {

@@ -31,7 +31,7 @@ final class ServeWorkspace {
                                             hostStatePath: nil)
         let fetch = BookFetch(source: try loadSource(site.sourceJSON(named: "mirror")), transport: transport.transport,
                               pacing: transport.fetcher, store: store)
-        for try await _ in fetch.run(bookURL: site.bookURL, range: 0...max(0, saved - 1)) {}
+        for try await _ in fetch.run(bookURL: site.bookURL, range: saved > 0 ? 1...saved : (chapters + 1)...(chapters + 1)) {}
         book = try requireValue(try store.books().first, "the book was not saved")
         server = try ReadingServer(configuration: ServeConfiguration(
             libraryPath: libraryPath, sourcePaths: [sourcePath], port: 0, listenAddress: listen, webDirectory: web,
