@@ -1,6 +1,7 @@
 import BookRuleHTTPServer
 import BookRuleJSON
 import BookRuleLibrary
+import BookRuleLocking
 import Foundation
 
 /// Legado's web API over the library (the routes of Legado's `HttpServer.kt`), answered on server connection
@@ -14,6 +15,8 @@ package final class ReadingAPI: Sendable {
     package let gate: RequestGate
     /// The built web client, when `--web` names one.
     let web: WebFiles?
+    /// Requests being answered, and whether the server is stopping (new requests then get a 503).
+    private let state = Locked((answering: 0, stopping: false))
 
     /// The API over `library`, behind `gate`, with the web client in `web`.
     init(library: ReadingLibrary, gate: RequestGate, web: WebFiles?) {
@@ -25,8 +28,24 @@ package final class ReadingAPI: Sendable {
     /// Where the web client's reading settings are kept: `web-read-config.json` beside the library.
     var readConfigPath: String { LibraryStore.folder(ofLibraryAt: library.store.path) + "/web-read-config.json" }
 
+    /// How many requests are being answered.
+    var answering: Int { state.withLock { $0.answering } }
+
+    /// From now on requests are answered 503 at once (those being answered finish).
+    func beginStopping() {
+        state.withLock { $0.stopping = true }
+    }
+
     /// Answers one request.
     package func handle(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        guard state.withLock({ state -> Bool in
+            if state.stopping { return false }
+            state.answering += 1
+            return true
+        }) else {
+            return LegadoEnvelope.failure("bookrule serve is stopping", status: 503)
+        }
+        defer { state.withLock { $0.answering -= 1 } }
         let method = request.method.uppercased()
         do {
             try gate.check(request, checkingOrigin: method != "GET" && method != "HEAD")

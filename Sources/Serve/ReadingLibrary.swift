@@ -50,9 +50,13 @@ package final class ReadingLibrary: Sendable {
         self.prefetchCount = max(0, prefetchCount)
     }
 
-    /// Background fetches start no new chapter from now on (the server is stopping).
+    /// The server is stopping: background fetches start no new chapter, and the site work running is cancelled
+    /// (its waits end; a chapter being saved is saved).
     func beginStopping() {
         stopping.withLock { $0 = true }
+        chapterFlights.cancelAll()
+        bookFlights.cancelAll()
+        listFlights.cancelAll()
     }
 
     // MARK: - Sources

@@ -100,24 +100,26 @@ public final class ReadingServer: Sendable {
     /// The library served.
     public var store: LibraryStore { api.library.store }
 
-    /// Stops serving: the companion first, then new connections are refused, the requests being answered finish,
-    /// a scheduled update is cancelled (its chapter in flight abandoned, never half-saved), and site fetches still running (a chapter being
-    /// saved) get up to `seconds` to end.
+    /// Stops serving: the companion first; then new requests are answered 503, the site work running is
+    /// cancelled (a chapter being saved is saved), a scheduled update is cancelled (its chapter in flight
+    /// abandoned, never half-saved), the requests being answered get their answers, all within `seconds`, and
+    /// the server stops listening.
     public func stop(waitingUpTo seconds: Double = 30) {
         companion?.stop()
+        api.beginStopping()
         api.library.beginStopping()
-        server.stop()
+        let deadline = DispatchTime.now() + seconds
         if let schedule {
             let ended = DispatchSemaphore(value: 0)
             Task {
                 await schedule.stop()
                 ended.signal()
             }
-            _ = ended.wait(timeout: .now() + seconds)
+            _ = ended.wait(timeout: deadline)
         }
-        let deadline = DispatchTime.now() + seconds
-        while api.library.fetchesRunning > 0 && DispatchTime.now() < deadline {
-            usleep(20_000)
+        while (api.answering > 0 || api.library.fetchesRunning > 0) && DispatchTime.now() < deadline {
+            usleep(10_000)
         }
+        server.stop()
     }
 }

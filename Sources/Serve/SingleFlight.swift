@@ -11,12 +11,20 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private final class Flight: Sendable {
         let finished = DispatchGroup()
         let result = Locked<Value?>(nil)
+        let task = Locked<Task<Void, Never>?>(nil)
     }
 
     private let flights = Locked<[Key: Flight]>([:])
 
     /// How many keys have work running (tests watch it).
     var running: Int { flights.withLock { $0.count } }
+
+    /// Cancels all work running: what it awaits (a site's answer, a wait for the host's turn) ends at once, and
+    /// what it is writing (a chapter's transaction) finishes.
+    func cancelAll() {
+        let running = flights.withLock { Array($0.values) }
+        for flight in running { flight.task.withLock { $0 }?.cancel() }
+    }
 
     /// The result of `work` for `key`, started now or already running; nil when it did not finish within
     /// `seconds`.
@@ -46,7 +54,7 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             return (flight, true)
         }
         if starts {
-            Task {
+            let task = Task {
                 let value = await work()
                 flight.result.withLock { $0 = value }
                 // Gone from the table before the waiters wake: a later caller starts afresh (and finds what this
@@ -54,6 +62,7 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 self.flights.withLock { $0[key] = nil }
                 flight.finished.leave()
             }
+            flight.task.withLock { $0 = task }
         }
         return flight
     }

@@ -99,6 +99,24 @@ struct ReadingTests {
         #expect(reports.withLock { $0 }.first?.hasPrefix("updated 1 book(s): ") == true)
     }
 
+    @Test("Stopping while a reader waits for a slow site ends at once: the site wait is cancelled, the reader answered")
+    func stopCancelsSiteWaits() async throws {
+        let workspace = try await ServeWorkspace(siteDelay: 2)
+        let client = workspace.client
+        let target = "/getBookContent?url=\(ServeWorkspace.encoded(workspace.site.bookURL))&index=6"
+        let waiting = Task { try? await client.send("GET", target) }
+        try await eventually("the site is asked for chapter 7") { workspace.site.server.records.contains { $0.path == "/book/1/7.html" } }
+        let clock = ContinuousClock()
+        let started = clock.now
+        workspace.server.stop(waitingUpTo: 30)
+        #expect(clock.now - started < TestTime.bound(.seconds(5)))
+        let answer = await waiting.value
+        #expect(answer.map { (try? ServeWorkspace.object($0))?["isSuccess"]?.value } == .bool(false))
+        #expect(try workspace.store.text(bookID: workspace.book.id, url: try workspace.store.chapters(bookID: workspace.book.id)[6].url) == nil)
+        let late = try? await client.send("GET", "/getBookshelf")
+        #expect(late == nil || late?.status == 503)
+    }
+
     @Test("Replace rules apply to the text served, never to the text saved")
     func replaceRulesOnServedText() async throws {
         let workspace = try await ServeWorkspace()
