@@ -25,8 +25,9 @@ package final class ReadingLibrary: Sendable {
     private let fetches = Locked<[String: (json: String, fetch: BookFetch)]>([:])
     /// How many chapters after the one read are fetched in the background (0: none).
     let prefetchCount: Int
-    /// Books whose next chapters are being fetched in the background (one such run per book).
-    private let prefetching = Locked<Set<Int64>>([])
+    /// The chapters still to fetch in the background, by book; a book is in the table while its one background
+    /// run lasts, and a reader moving on adds to the run's queue.
+    private let prefetchQueues = Locked<[Int64: [StoredChapter]]>([:])
     /// Set when the server stops: background fetches start no new chapter.
     private let stopping = Locked(false)
     /// Serialises the read-modify-write of the replace rules file.
@@ -34,7 +35,7 @@ package final class ReadingLibrary: Sendable {
 
     /// How many site fetches are running (a stopping server waits for them: a chapter being saved is finished).
     var fetchesRunning: Int {
-        chapterFlights.running + bookFlights.running + listFlights.running + prefetching.withLock { $0.count }
+        chapterFlights.running + bookFlights.running + listFlights.running + prefetchQueues.withLock { $0.count }
     }
 
     struct ChapterKey: Hashable, Sendable {
@@ -213,22 +214,44 @@ package final class ReadingLibrary: Sendable {
     }
 
     /// Fetches and saves those of `upcoming` not saved yet, one after another in the background, each through the
-    /// same single-flight fetch a reader's request joins; one such run per book at a time.
+    /// same single-flight fetch a reader's request joins; one such run per book, which takes on what later calls
+    /// add.
     private func prefetch(_ upcoming: ArraySlice<StoredChapter>, of book: StoredBook) {
-        guard !upcoming.isEmpty, prefetching.withLock({ $0.insert(book.id).inserted }) else { return }
+        guard !upcoming.isEmpty else { return }
+        let starts = prefetchQueues.withLock { queues -> Bool in
+            let running = queues[book.id] != nil
+            var queue = queues[book.id] ?? []
+            for chapter in upcoming where !queue.contains(where: { $0.position == chapter.position }) { queue.append(chapter) }
+            queues[book.id] = queue
+            return !running
+        }
+        guard starts else { return }
         let all = (try? tocChapters(book)) ?? []
         Task { [self] in
-            defer { _ = prefetching.withLock { $0.remove(book.id) } }
-            for chapter in upcoming {
-                if stopping.withLock({ $0 }) { break }
+            while let chapter = nextPrefetch(of: book.id) {
                 guard (try? store.text(bookID: book.id, url: chapter.url)) == nil else { continue }
                 let next = all.first { $0.position > chapter.position && !$0.isVolume }
                 let result = await chapterFlights.value(ChapterKey(bookID: book.id, index: chapter.position)) { [self] in
                     await fetch(chapter, next: next, of: book)
                 }
-                // A chapter the site would not give stops the run: the next reader's request tries again.
-                if case .failure? = result { break }
+                // A chapter the site would not give ends the run: the next reader's request tries again.
+                if case .failure? = result { _ = prefetchQueues.withLock { $0.removeValue(forKey: book.id) } }
             }
+        }
+    }
+
+    /// The next chapter to fetch ahead for the book; nil, and the book's run over, when there is none or the
+    /// server is stopping.
+    private func nextPrefetch(of bookID: Int64) -> StoredChapter? {
+        let stopping = stopping.withLock { $0 }
+        return prefetchQueues.withLock { queues -> StoredChapter? in
+            guard !stopping, var queue = queues[bookID], !queue.isEmpty else {
+                queues[bookID] = nil
+                return nil
+            }
+            let chapter = queue.removeFirst()
+            queues[bookID] = queue
+            return chapter
         }
     }
 
