@@ -99,13 +99,16 @@ let package = Package(
                 "BookRuleBrowser", "BookRuleEngine", "BookRuleLibrary", "BookRuleCheck",
             ]
         ),
+        // The HTTP server the studio and `bookrule serve` run on (libmicrohttpd), with the gate they share: Host,
+        // Origin and token checks (docs/architecture.md).
+        .target(name: "BookRuleHTTPServer", dependencies: ["BookRuleLocking", "BookRuleJSON", "CMicroHTTPD"], path: "Sources/HTTPServer"),
         // `bookrule studio`: a loopback web page over Check's trials and the engine's steps. Not in the umbrella:
         // an app that scrapes has no use for an HTTP server (docs/architecture.md).
         .target(
             name: "BookRuleStudio",
             dependencies: ["BookRuleLocking", 
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "BookRuleCheck",
-                "CMicroHTTPD",
+                "BookRuleHTTPServer",
             ],
             path: "Sources/Studio",
             // The page's files, compiled into the binary as bytes (StudioAssets): an installed bookrule has no
@@ -121,7 +124,7 @@ let package = Package(
             name: "BookRuleServe",
             dependencies: ["BookRuleLocking",
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleScript",
-                "BookRuleEngine", "BookRuleLibrary", "BookRuleStudio", "CMicroHTTPD", "CCrypto",
+                "BookRuleEngine", "BookRuleLibrary", "BookRuleHTTPServer", "CMicroHTTPD", "CCrypto",
             ],
             path: "Sources/Serve"
         ),
@@ -130,7 +133,7 @@ let package = Package(
         ),
         .target(
             name: "BookRuleFuzzEntryPoints",
-            dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules", "BookRuleStudio"],
+            dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules", "BookRuleStudio", "BookRuleHTTPServer"],
             path: "Sources/FuzzEntryPoints"
         ),
         // TestSupport for the raw WebSocket client of the serve benchmark.
@@ -209,13 +212,14 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "BookRuleStudioTests", dependencies: ["BookRuleLocking", "BookRuleDocument", "BookRuleHTTP", "BookRuleStudio", "TestSupport"]
+            name: "BookRuleStudioTests",
+            dependencies: ["BookRuleLocking", "BookRuleDocument", "BookRuleHTTP", "BookRuleHTTPServer", "BookRuleStudio", "TestSupport"]
         ),
         .testTarget(
             name: "BookRuleServeTests",
             dependencies: [
                 "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary",
-                "BookRuleStudio", "BookRuleServe", "TestSupport",
+                "BookRuleHTTPServer", "BookRuleServe", "TestSupport",
             ]
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import BookRuleHTTPServer
 import BookRule
 import BookRuleStudio
 import Foundation

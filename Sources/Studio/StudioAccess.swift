@@ -1,10 +1,8 @@
-import BookRuleLocking
+import BookRuleHTTPServer
 
-
-/// The studio's gate, asked before any route: the Host must be the loopback address and port the server
-/// listens on (a page on another site that rebinds its name to 127.0.0.1 sends its own name as Host), the
-/// request must carry the token (as `?token=`, the `X-Studio-Token` header or the cookie the first page sets),
-/// and a request that sends an `Origin` must come from the studio's own origin.
+/// The studio's gate, asked before any route: the shared `RequestGate` for 127.0.0.1 with a token that every
+/// request must carry (as `?token=`, the `X-Studio-Token` header or the cookie the first page sets), and the
+/// Origin checked on every request that sends one.
 package final class StudioAccess: Sendable {
     /// The cookie holding the token after the first page.
     package static let cookieName = "bookrule_studio"
@@ -13,46 +11,38 @@ package final class StudioAccess: Sendable {
 
     /// The token.
     package let token: String
-    /// The port, known once the server listens; until then every request is refused.
-    private let port = Locked<UInt16?>(nil)
+    private let gate: RequestGate
 
     /// A gate for `token`.
     package init(token: String) {
         self.token = token
+        gate = RequestGate(token: token, cookieName: Self.cookieName, headerName: Self.headerName,
+                           tokenHint: "no valid token: open the URL bookrule studio printed (it ends in ?token=…)")
     }
 
     /// Sets the port the server listens on.
     package func listening(on port: UInt16) {
-        self.port.withLock { $0 = port }
+        gate.listening(on: [port])
     }
 
     /// The origins requests may come from: `http://127.0.0.1:PORT` and `http://localhost:PORT`.
-    package var origins: [String] {
-        guard let port = port.withLock({ $0 }) else { return [] }
-        return ["http://127.0.0.1:\(port)", "http://localhost:\(port)"]
-    }
+    package var origins: [String] { gate.origins }
 
     /// Whether the request may go on; throws the 403 saying why not (400 for a request with two `Host` or
     /// `Origin` headers, which servers and proxies read differently: refused rather than guessed).
     package func check(_ request: HTTPServerRequest) throws(StudioRefusal) {
-        for name in ["Host", "Origin"] where request.headerCount(name) > 1 {
-            throw .badRequest("the request has \(request.headerCount(name)) \(name) headers")
-        }
-        let hosts = origins.map { String($0.dropFirst("http://".count)) }
-        guard let host = request.header("Host")?.lowercased(), hosts.contains(host) else {
-            throw .forbidden("this server answers only requests for \(hosts.first ?? "127.0.0.1") (the Host header was \"\(request.header("Host") ?? "")\")")
-        }
-        if let origin = request.header("Origin"), !origins.contains(origin.lowercased()) {
-            throw .forbidden("requests from \(origin) are refused")
-        }
-        let given = request.argument("token") ?? request.header(Self.headerName) ?? request.cookie(Self.cookieName)
-        guard let given, StudioToken.matches(given, token) else {
-            throw .forbidden("no valid token: open the URL bookrule studio printed (it ends in ?token=…)")
+        do {
+            try gate.check(request, checkingOrigin: true)
+        } catch {
+            switch error {
+            case .badRequest(let reason): throw .badRequest(reason)
+            case .forbidden(let reason): throw .forbidden(reason)
+            }
         }
     }
 
     /// The `Set-Cookie` value that lets the page's later requests (frame, scripts, styles) carry the token.
     package var cookie: String {
-        "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+        gate.cookie ?? ""
     }
 }

@@ -1,3 +1,4 @@
+import BookRuleHTTPServer
 import BookRuleCheck
 import BookRuleDocument
 import BookRuleEngine

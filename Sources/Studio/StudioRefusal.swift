@@ -1,3 +1,5 @@
+import BookRuleHTTPServer
+
 /// Why one request is refused, as the HTTP status it becomes and a sentence saying why.
 package enum StudioRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     /// 400: the request is malformed (bad JSON, a missing member).

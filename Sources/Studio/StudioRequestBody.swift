@@ -1,3 +1,4 @@
+import BookRuleHTTPServer
 import BookRuleJSON
 
 /// A POST's JSON body, read with the project's parser; a missing or mistyped member is a 400 naming it.

@@ -1,4 +1,5 @@
 import BookRuleHTTP
+import BookRuleHTTPServer
 
 /// `bookrule studio`: the authoring studio served on 127.0.0.1 (docs/studio.md). Start it, print `url` (which
 /// carries the access token), and keep the process alive; `stop()` ends it.
@@ -7,19 +8,28 @@ public final class StudioServer: Sendable {
     public let url: String
     /// The port it listens on.
     public let port: Int
-    private let server: LoopbackHTTPServer
+    private let server: HTTPServer
     package let app: StudioApp
 
     /// Serves the studio for `sourcePath` (nil: a new source that cannot be saved) with the fixture in
     /// `fixtureDirectory`, on `port` (0: any free port). `fetcher`, when given, lets steps run live.
     public init(sourcePath: String?, fixtureDirectory: String?, port: Int, fetcher: PoliteFetcher? = nil,
                 assetsDirectory: String? = nil, codeMirrorDirectory: String? = nil) throws(StudioError) {
-        guard let wanted = UInt16(exactly: port) else { throw .cannotListen(port: port) }
+        guard let wanted = UInt16(exactly: port) else { throw .server(.cannotListen(address: "127.0.0.1", port: port)) }
         let assets = try StudioAssets.load(directory: assetsDirectory,
                                            codeMirrorDirectory: codeMirrorDirectory ?? StudioAssets.debianCodeMirror)
-        let app = try StudioApp(sourcePath: sourcePath, fixtureDirectory: fixtureDirectory, fetcher: fetcher, assets: assets,
-                                token: try StudioToken.make())
-        server = try LoopbackHTTPServer(port: wanted) { request in app.handle(request) }
+        let app: StudioApp
+        do {
+            app = try StudioApp(sourcePath: sourcePath, fixtureDirectory: fixtureDirectory, fetcher: fetcher, assets: assets,
+                                token: try AccessToken.make())
+            server = try HTTPServer(port: wanted) { request in app.handle(request) }
+        } catch let error as HTTPServerError {
+            throw .server(error)
+        } catch let error as StudioError {
+            throw error
+        } catch {
+            throw .server(.noRandomness(reason: "\(error)"))
+        }
         app.access.listening(on: server.port)
         self.app = app
         self.port = Int(server.port)

@@ -32,6 +32,7 @@ enum BookruleCLI {
       lint      Check source files without fetching anything
       try       Evaluate one rule on a page (saved or fetched) and show what it matched
       studio    Serve the authoring studio (a local web page showing what each rule matches) on 127.0.0.1
+      serve     Serve the library with Legado's web API, for Legado's web client (bookshelf, reader, sources)
       fixture   Build a HAR fixture from saved pages (fixture add)
       report    Join the JSON reports of several test runs (report merge)
 
@@ -70,6 +71,8 @@ enum BookruleCLI {
             return await TryCommand.run(rest, terminal: terminal)
         case "studio":
             return await StudioCommand.run(rest, terminal: terminal)
+        case "serve":
+            return await ServeCommand.run(rest, terminal: terminal)
         case "fixture":
             return FixtureCommand.run(rest, terminal: terminal)
         case "report":

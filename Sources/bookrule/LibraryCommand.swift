@@ -7,7 +7,8 @@ enum LibraryCommand {
     Usage: bookrule library [list] [--json] [--library PATH]
            bookrule library remove BOOK [--library PATH]
 
-    Lists every book with its chapters saved/total, failures and last update, or removes a book (its saved
+    Lists every book with its chapters saved/total, failures, last update and where its reader is (the
+    progress `bookrule serve`'s clients save), or removes a book (its saved
     chapters and cover) from the library. BOOK is a number from the list, a URL, or part of a title.
 
     Options:
@@ -38,11 +39,17 @@ enum LibraryCommand {
                 }
                 if books.isEmpty { terminal.print("the library is empty (bookrule fetch adds books)") }
                 let formatter = ISO8601DateFormatter()
+                let progress = try store.readingProgress()
                 for book in books {
                     let failed = book.failedCount > 0 ? ", \(book.failedCount) failed" : ""
                     terminal.print("#\(book.id)  \(book.name)\(book.author.isEmpty ? "" : " — \(book.author)")  "
                                    + "\(book.doneCount)/\(book.chapterCount) chapters\(failed)  updated \(formatter.string(from: book.updatedAt))")
                     terminal.print("     \(book.url)  (\(book.sourceName))")
+                    if let place = progress[book.id] {
+                        // Where a reader is, as `bookrule serve`'s clients saved it (index 0 is the first TOC entry).
+                        terminal.print("     reading \(place.chapterIndex + 1). \(place.chapterTitle)  "
+                                       + "at \(place.chapterPosition), \(formatter.string(from: place.readAt))")
+                    }
                 }
             case "remove":
                 guard arguments.positionals.count == 2 else { throw UsageError("name one BOOK to remove") }

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import BookRuleHTTPServer
 import Glibc
 #endif
 import Foundation
@@ -48,7 +49,7 @@ struct StudioServerLimitsTests {
 
     @Test("A connection that trickles its request a byte at a time is closed when its time to deliver it is over")
     func tricklingRequestIsCut() async throws {
-        let server = try LoopbackHTTPServer(port: 0, requestSeconds: 1) { _ in HTTPServerResponse(status: 200, headers: [], body: []) }
+        let server = try HTTPServer(port: 0, requestSeconds: 1) { _ in HTTPServerResponse(status: 200, headers: [], body: []) }
         defer { server.stop() }
         let client = RawHTTP(port: Int(server.port))
         let socket = try client.connected()

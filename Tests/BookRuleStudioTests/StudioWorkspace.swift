@@ -1,5 +1,6 @@
 import BookRuleHTTP
 import Foundation
+import TestSupport
 @testable import BookRuleStudio
 
 /// A temporary source file and fixture directory (the authoring guide's saved pages), and a studio on them.

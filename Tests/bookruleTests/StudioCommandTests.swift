@@ -40,19 +40,7 @@ struct StudioCommandTests {
             process.terminate()
             process.waitUntilExit()
         }
-        // The first line, read on a thread of its own (a blocking read must not hold a pool thread).
-        let handle = output.fileHandleForReading
-        let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            Thread {
-                var bytes: [UInt8] = []
-                while bytes.last != 0x0A, bytes.count < 4096 {
-                    let chunk = handle.readData(ofLength: 1)
-                    if chunk.isEmpty { break }
-                    bytes += chunk
-                }
-                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
-            }.start()
-        }
+        let line = await firstLine(of: output.fileHandleForReading)
         let url = line.trimmingCharacters(in: .whitespacesAndNewlines)
         let match = url.wholeMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]{64})/)
         let parts = try #require(match, "\(url)")

@@ -85,6 +85,17 @@ extension LibraryStore {
         UPDATE chapters SET source_url = (SELECT b.source_url FROM books b WHERE b.id = chapters.book_id)
             WHERE state = 'done';
         """,
+        // Version 4: where the reader is in each book (`bookrule serve`'s saveBookProgress, Legado's
+        // durChapterIndex/durChapterPos/durChapterTitle/durChapterTime), shown by `bookrule library`.
+        """
+        CREATE TABLE reading_progress (
+            book_id INTEGER PRIMARY KEY REFERENCES books (id) ON DELETE CASCADE,
+            chapter_index INTEGER NOT NULL,
+            chapter_position INTEGER NOT NULL,
+            chapter_title TEXT NOT NULL,
+            read_at INTEGER NOT NULL
+        ) STRICT;
+        """,
     ]
 
     /// Brings the schema to `schemaVersion` in one transaction, refusing files that are not bookrule libraries

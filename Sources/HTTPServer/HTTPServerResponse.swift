@@ -1,6 +1,6 @@
 import BookRuleJSON
 
-/// What a handler answers: a status, headers and a whole body (the studio's answers are small or a page).
+/// What a handler answers: a status, headers and a whole body (the answers are small, a page or a file).
 package struct HTTPServerResponse: Sendable {
     /// The HTTP status code.
     package var status: Int

@@ -2,10 +2,10 @@
 import Glibc
 #endif
 
-/// The secret every request must carry: 32 bytes from the kernel's CSPRNG (`/dev/urandom`), as hex.
-package enum StudioToken {
+/// The secret every request to a server with a gate (the studio, `bookrule serve` off loopback) must carry: 32 bytes from the kernel's CSPRNG (`/dev/urandom`), as hex.
+package enum AccessToken {
     /// A new token.
-    package static func make() throws(StudioError) -> String {
+    package static func make() throws(HTTPServerError) -> String {
         let descriptor = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .noRandomness(reason: "cannot be opened") }
         defer { close(descriptor) }

@@ -2,29 +2,34 @@
 import Glibc
 #endif
 import Foundation
-@testable import BookRuleDocument
+import BookRuleDocument
 
 /// A minimal HTTP/1.1 client over a plain socket, so a test can send exactly the Host, Cookie and method it
 /// means (a real client library would fix the Host from the URL). One request per connection, bounded by a
 /// 100 s receive timeout (a step may be slow on a loaded machine; the studio's own limit is 60 s).
-struct RawHTTP: Sendable {
-    struct Response: Sendable {
-        var status: Int
-        var headers: [(String, String)]
-        var body: [UInt8]
-        var text: String { String(decoding: body, as: UTF8.self) }
-        func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+package struct RawHTTP: Sendable {
+    package struct Response: Sendable {
+        package var status: Int
+        package var headers: [(String, String)]
+        package var body: [UInt8]
+        package var text: String { String(decoding: body, as: UTF8.self) }
+        package func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
     }
 
-    struct Failure: Error, CustomStringConvertible, Sendable {
-        var description: String
+    package struct Failure: Error, CustomStringConvertible, Sendable {
+        package var description: String
     }
 
-    let port: Int
+    package let port: Int
+
+    /// A client of the server on 127.0.0.1:`port`.
+    package init(port: Int) {
+        self.port = port
+    }
 
     /// Sends one request from a thread of its own: the studio answers steps from tasks on the cooperative
     /// pool, which a test blocked in `recv` on a pool thread would starve.
-    func send(_ method: String, _ target: String, host: String? = nil, headers: [(String, String)] = [],
+    package func send(_ method: String, _ target: String, host: String? = nil, headers: [(String, String)] = [],
               body: String? = nil) async throws -> Response {
         let answer = await BlockingWorkThread.run { [self] in
             Result { try self.sendBlocking(method, target, host: host, headers: headers, body: body) }
@@ -42,7 +47,7 @@ struct RawHTTP: Sendable {
     }
 
     /// The bytes of a request as `send` writes it.
-    func request(_ method: String, _ target: String, host: String? = nil, headers: [(String, String)] = [],
+    package func request(_ method: String, _ target: String, host: String? = nil, headers: [(String, String)] = [],
                  body: String? = nil) -> [UInt8] {
         let bodyBytes = Array((body ?? "").utf8)
         var request = "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
@@ -53,7 +58,7 @@ struct RawHTTP: Sendable {
     }
 
     /// A socket connected to the server (the caller closes it), with a 100 s receive timeout.
-    func connected() throws -> Int32 {
+    package func connected() throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
         var timeout = timeval(tv_sec: 100, tv_usec: 0)
@@ -73,7 +78,7 @@ struct RawHTTP: Sendable {
     }
 
     /// Writes all of `bytes` to `fd`.
-    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
+    package static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress.map { $0 + sent }, $0.count - sent, Int32(MSG_NOSIGNAL)) }
@@ -83,7 +88,7 @@ struct RawHTTP: Sendable {
     }
 
     /// Reads the response on `fd` to the end of the connection.
-    static func response(_ fd: Int32) throws -> Response {
+    package static func response(_ fd: Int32) throws -> Response {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {

@@ -2,46 +2,50 @@ import BookRuleLocking
 import CMicroHTTPD
 import Dispatch
 
-/// An HTTP server on 127.0.0.1 only, over libmicrohttpd: every request is read whole (body capped), copied into
-/// an `HTTPServerRequest` and answered by one handler on the connection's own thread.
+/// An HTTP server over libmicrohttpd on one address (127.0.0.1 unless told otherwise): every request is read
+/// whole (body capped), copied into an `HTTPServerRequest` and answered by one handler on the connection's own
+/// thread. The studio and `bookrule serve` both run on it; who may ask what is their gate's business.
 ///
 /// Ownership: the handler lives in a `ServerContext` that the server retains once (`Unmanaged.passRetained`)
 /// and hands libmicrohttpd as an opaque pointer; callbacks only borrow it. `stop()` stops the daemon, which
 /// returns only after every connection thread has finished, and then releases the context: no callback can
 /// run after the release. A request's body buffer is owned the same way, released in the completion callback.
 ///
-/// Slow clients: every client is 127.0.0.1, so a per-address limit would be the total limit; instead each
+/// Slow clients: on loopback every client has one address, so a per-address limit would be the total limit; each
 /// connection has `requestSeconds` to deliver a whole request (head and body), counted from when it opened or
 /// from its previous answer, however steadily it trickles bytes (`ConnectionDeadlines` shuts down a socket
 /// that is late), and there are `connectionLimit` connections, so a few dozen half-open sockets cannot
 /// refuse everyone else.
-package final class LoopbackHTTPServer: @unchecked Sendable {
+package final class HTTPServer: @unchecked Sendable {
     /// The port the server listens on (the one picked when 0 was asked for).
     package let port: UInt16
+    /// The address it listens on, as given (`127.0.0.1`, `::1`, `0.0.0.0`, …).
+    package let address: String
     /// The daemon, nil once stopped; guarded so that `stop()` from two threads stops it once.
     private let daemon: Locked<OpaquePointer?>
     private let context: Unmanaged<ServerContext>
     /// Shuts down connections past their deadline.
     private let watchdog: any DispatchSourceTimer
 
-    /// Starts listening on `127.0.0.1:port` (0: a free port). `handler` is called on a connection's thread,
+    /// Starts listening on `address:port` (an IPv4 or IPv6 literal; port 0: a free one). `handler` is called on a connection's thread,
     /// once per request, and may block (connections are limited to `connectionLimit`). A connection that has
     /// not delivered a whole request `requestSeconds` after it opened or got its last answer is closed, as is
     /// one idle (nothing sent or received) for `idleTimeoutSeconds` while an answer is sent.
-    package init(port: UInt16, bodyLimit: Int = 8 * 1024 * 1024, connectionLimit: UInt32 = 256,
+    package init(address: String = "127.0.0.1", port: UInt16, bodyLimit: Int = 8 * 1024 * 1024, connectionLimit: UInt32 = 256,
                  requestSeconds: Double = 10, idleTimeoutSeconds: UInt32 = 30,
-                 handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse) throws(StudioError) {
+                 handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse) throws(HTTPServerError) {
         let deadlines = ConnectionDeadlines(seconds: requestSeconds)
         let context = Unmanaged.passRetained(ServerContext(handler: handler, bodyLimit: bodyLimit, deadlines: deadlines))
-        guard let started = bookrule_mhd_start_loopback(port, connectionLimit, idleTimeoutSeconds, accessHandler,
+        guard let started = bookrule_mhd_start(address, port, connectionLimit, idleTimeoutSeconds, accessHandler,
                                                        context.toOpaque(), requestCompleted, connectionNotice) else {
             context.release()
-            throw .cannotListen(port: Int(port))
+            throw .cannotListen(address: address, port: Int(port))
         }
         let bound = bookrule_mhd_bound_port(started)
         self.daemon = Locked(started)
         self.context = context
         self.port = bound == 0 ? port : bound
+        self.address = address
         let interval = max(0.02, min(0.25, requestSeconds / 8))
         watchdog = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         watchdog.schedule(deadline: .now() + interval, repeating: interval)

@@ -1,4 +1,4 @@
-/// One request the loopback server received, copied out of libmicrohttpd's connection before the handler runs,
+/// One request the server received, copied out of libmicrohttpd's connection before the handler runs,
 /// so nothing the handler holds points into the connection's memory.
 package struct HTTPServerRequest: Sendable {
     /// `GET`, `POST`, … as sent.

@@ -1,7 +1,7 @@
 import BookRuleLocking
 import CMicroHTTPD
 
-/// When each open connection of a `LoopbackHTTPServer` must have delivered its request by. libmicrohttpd's own
+/// When each open connection of an `HTTPServer` must have delivered its request by. libmicrohttpd's own
 /// timeout counts idleness, so a client that sends a byte now and then keeps a connection (and its thread)
 /// for good; this counts the whole request. A timer calls `shutDownOverdue()`, which shuts down the socket of
 /// a late connection; libmicrohttpd's thread then sees the end and closes it.

@@ -1,0 +1,62 @@
+import BookRuleJSON
+import BookRuleLibrary
+import Foundation
+
+/// A library book as Legado's `Book` entity, the way Gson writes it: the fields in the entity's order, each with
+/// its JSON type (`durChapterIndex` a number, `canUpdate` a Boolean), fields with no value left out.
+struct LegadoBook {
+    let book: StoredBook
+    let progress: ReadingProgress?
+    /// The chapters listed in the TOC, volume headings included (Legado's `totalChapterNum` counts them, and its
+    /// `durChapterIndex` indexes them).
+    let tocLength: Int
+    let latestChapterTitle: String?
+    /// Legado's `BookType` bits for the source's type.
+    let type: Int
+
+    /// Legado's `BookType` bit for a source type (`bookSourceType` 0 text, 1 audio, 2 image, 3 file).
+    static func bookType(sourceType: Int) -> Int {
+        switch sourceType {
+        case 1: return 0b10_0000
+        case 2: return 0b100_0000
+        case 3: return 0b1000_0000
+        default: return 0b1000
+        }
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    var json: JSONValue {
+        let variables = book.variables.isEmpty ? nil : try? JSONWriter.string(book.variables)
+        let updated = Self.milliseconds(book.updatedAt)
+        return LegadoJSON.object([
+            ("bookUrl", .string(book.url)),
+            ("tocUrl", .string(book.tocURL)),
+            ("origin", .string(book.sourceURL)),
+            ("originName", .string(book.sourceName)),
+            ("name", .string(book.name)),
+            ("author", .string(book.author)),
+            ("kind", LegadoJSON.optional(book.kind)),
+            ("coverUrl", LegadoJSON.optional(book.coverURL)),
+            ("intro", LegadoJSON.optional(book.intro)),
+            ("type", LegadoJSON.number(type)),
+            ("group", LegadoJSON.number(0)),
+            ("latestChapterTitle", LegadoJSON.optional(latestChapterTitle)),
+            ("latestChapterTime", LegadoJSON.number(updated)),
+            ("lastCheckTime", LegadoJSON.number(updated)),
+            ("lastCheckCount", LegadoJSON.number(0)),
+            ("totalChapterNum", LegadoJSON.number(tocLength)),
+            ("durChapterTitle", progress.map { .string($0.chapterTitle) }),
+            ("durChapterIndex", LegadoJSON.number(progress?.chapterIndex ?? 0)),
+            ("durChapterPos", LegadoJSON.number(progress?.chapterPosition ?? 0)),
+            ("durChapterTime", LegadoJSON.number(Self.milliseconds(progress?.readAt ?? book.createdAt))),
+            ("canUpdate", .bool(true)),
+            ("order", LegadoJSON.number(0)),
+            ("originOrder", LegadoJSON.number(0)),
+            ("variable", LegadoJSON.optional(variables)),
+            ("syncTime", LegadoJSON.number(0)),
+        ])
+    }
+}

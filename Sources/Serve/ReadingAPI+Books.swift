@@ -1,0 +1,159 @@
+import BookRuleHTTPServer
+import BookRuleJSON
+import BookRuleLibrary
+import Foundation
+
+extension ReadingAPI {
+    // MARK: - Bookshelf, chapters, content
+
+    /// Every book with its progress, the most recently read first (Legado's default shelf order).
+    func bookshelf() throws(ServeFailure) -> HTTPServerResponse {
+        let store = library.store
+        let (books, progress) = try library.library { () throws(LibraryError) in (try store.books(), try store.readingProgress()) }
+        guard !books.isEmpty else { throw ServeFailure("还没有添加小说 (the library has no books)") }
+        let types = sourceTypes()
+        let entries = try books.map { (book) throws(ServeFailure) in
+            let chapters = try library.tocChapters(book)
+            return LegadoBook(book: book, progress: progress[book.id], tocLength: chapters.count,
+                              latestChapterTitle: chapters.last(where: { !$0.isVolume })?.title,
+                              type: LegadoBook.bookType(sourceType: types[book.sourceURL] ?? 0))
+        }
+        let sorted = entries.sorted {
+            ($0.progress?.readAt ?? $0.book.createdAt) > ($1.progress?.readAt ?? $1.book.createdAt)
+        }
+        return LegadoEnvelope.success(LegadoJSON.array(sorted.map(\.json)))
+    }
+
+    /// `bookSourceType` of every kept source, by URL.
+    private func sourceTypes() -> [String: Int] {
+        var types: [String: Int] = [:]
+        for record in (try? library.store.storedSources()) ?? [] {
+            let object = try? JSONParser.parse(record.json).value.objectValue
+            types[record.sourceURL] = object?["bookSourceType"]?.value.intValue ?? 0
+        }
+        return types
+    }
+
+    /// The book's TOC as saved (read from the site first when there is none yet, or always with `refresh`).
+    func chapterList(_ request: HTTPServerRequest, refresh: Bool) throws(ServeFailure) -> HTTPServerResponse {
+        let url = try argument(request, "url", "参数url不能为空，请指定书籍地址 (give the book's url)")
+        let book = try library.book(url: url)
+        var chapters = refresh ? [] : try library.tocChapters(book)
+        if chapters.isEmpty {
+            try library.refreshTOC(book)
+            chapters = try library.tocChapters(book)
+        }
+        let base = book.tocURL.isEmpty ? book.url : book.tocURL
+        return LegadoEnvelope.success(LegadoJSON.array(chapters.map {
+            LegadoChapter(chapter: $0, bookURL: book.url, baseURL: base).json
+        }))
+    }
+
+    /// One chapter's text, saved or fetched and saved, with the replace rules applied to what is served.
+    func bookContent(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
+        let url = try argument(request, "url", "参数url不能为空，请指定书籍地址 (give the book's url)")
+        guard let index = request.argument("index").flatMap({ Int($0) }) else {
+            throw ServeFailure("参数index不能为空, 请指定目录序号 (give the chapter's index)")
+        }
+        let book = try library.book(url: url)
+        let text = try library.text(of: book, index: index)
+        return LegadoEnvelope.success(.string(try library.served(text, of: book)))
+    }
+
+    // MARK: - Adding, removing, progress
+
+    /// Adds a book a search found; one already on the shelf stays as it is.
+    func saveBook(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
+        _ = try library.addBook(try objectBody(request))
+        return LegadoEnvelope.success(.string(""))
+    }
+
+    /// Removes a book, with its chapters, texts and files.
+    func deleteBook(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
+        let object = try objectBody(request)
+        guard let url = object["bookUrl"]?.value.stringValue else { throw ServeFailure("格式不对 (the book needs bookUrl)") }
+        let book = try library.book(url: url, origin: object["origin"]?.value.stringValue)
+        try library.library { () throws(LibraryError) in try library.store.removeBook(id: book.id) }
+        return LegadoEnvelope.success(.string(""))
+    }
+
+    /// Records where the reader is (Legado's `BookProgress`: the book named by `name` and `author`).
+    func saveProgress(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
+        let object = try objectBody(request)
+        guard let name = object["name"]?.value.stringValue, let index = object["durChapterIndex"]?.value.intValue else {
+            throw ServeFailure("格式不对 (the progress needs name and durChapterIndex)")
+        }
+        let author = object["author"]?.value.stringValue ?? ""
+        let books = try library.library { () throws(LibraryError) in try library.store.books() }
+        guard let book = books.first(where: { $0.name == name && $0.author == author }) ?? books.first(where: { $0.name == name }) else {
+            throw ServeFailure("格式不对 (no book \(name) by \(author) in the library)")
+        }
+        let time = object["durChapterTime"]?.value.doubleValue.map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date()
+        let progress = ReadingProgress(chapterIndex: index, chapterPosition: object["durChapterPos"]?.value.intValue ?? 0,
+                                       chapterTitle: object["durChapterTitle"]?.value.stringValue ?? "", readAt: time)
+        try library.library { () throws(LibraryError) in try library.store.saveProgress(bookID: book.id, progress) }
+        return LegadoEnvelope.success(.string(""))
+    }
+
+    // MARK: - Pictures
+
+    /// A book's cover (`?path=` its cover URL), as saved beside the library, fetched through the polite
+    /// fetcher first when it is not saved yet. Only covers of the library's books are served.
+    func cover(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
+        let url = try argument(request, "path", "封面链接为空 (give the cover's path)")
+        let books = try library.library { () throws(LibraryError) in try library.store.books() }
+        guard let book = books.first(where: { $0.coverURL == url }) else {
+            throw ServeFailure("no book of the library has the cover \(url)")
+        }
+        let store = library.store
+        if ExportImage(path: store.coverPath(bookID: book.id)) == nil {
+            let fetch = try library.fetch(sourceURL: book.sourceURL)
+            _ = try? library.bookWork("cover\n\(book.id)") {
+                _ = await fetch.saveCover(of: book)
+                return book.id
+            }
+        }
+        guard let image = ExportImage(path: store.coverPath(bookID: book.id)) else {
+            throw ServeFailure("the cover \(url) cannot be fetched, or is not a whole JPEG, PNG or GIF")
+        }
+        return try picture(image)
+    }
+
+    /// A picture of a chapter's text (`?url=` the book, `?path=` the picture's URL), as `fetch` saved it.
+    func image(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
+        let bookURL = try argument(request, "url", "bookUrl为空 (give the book's url)")
+        let source = try argument(request, "path", "图片链接为空 (give the picture's path)")
+        let book = try library.book(url: bookURL)
+        guard let image = PictureFiles(store: library.store, bookID: book.id).image(for: source) else {
+            throw ServeFailure("the picture \(source) is not saved (bookrule fetch saves a book's pictures)")
+        }
+        return try picture(image)
+    }
+
+    private func picture(_ image: ExportImage) throws(ServeFailure) -> HTTPServerResponse {
+        guard let bytes = FileManager.default.contents(atPath: image.path) else {
+            throw ServeFailure("the picture cannot be read")
+        }
+        return HTTPServerResponse(status: 200, headers: [("Content-Type", image.mediaType), ("Cache-Control", "max-age=86400")],
+                                  body: [UInt8](bytes))
+    }
+
+    // MARK: - Reading settings
+
+    /// The web client's reading settings as it saved them (a JSON text, which the client parses).
+    func readConfig() throws(ServeFailure) -> HTTPServerResponse {
+        guard let bytes = try? LocalFile.read(readConfigPath) else { throw ServeFailure("没有配置 (no settings saved)") }
+        return LegadoEnvelope.success(.string(String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// Keeps the web client's reading settings (any JSON), written atomically.
+    func saveReadConfig(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
+        _ = try body(request)
+        do {
+            try LocalFile.writeAtomically(request.body, to: readConfigPath)
+        } catch {
+            throw ServeFailure("the settings cannot be saved: \(error)")
+        }
+        return LegadoEnvelope.success(.string(""))
+    }
+}

@@ -1,0 +1,149 @@
+import BookRuleHTTPServer
+import BookRuleJSON
+import BookRuleLibrary
+import BookRuleLocking
+import Foundation
+
+/// Legado's web API over the library (the routes of Legado's `HttpServer.kt`), answered on server connection
+/// threads: the gate first (Host; Origin on requests that change something; the token when there is one), then
+/// CORS as Legado answers it (to the server's own origins only), then the route. POST bodies are read as JSON
+/// whatever their content type (the client sends progress as a `text/plain` beacon).
+package final class ReadingAPI: Sendable {
+    /// The data behind the routes.
+    package let library: ReadingLibrary
+    /// The gate every request passes.
+    package let gate: RequestGate
+    /// The built web client, when `--web` names one.
+    let web: WebFiles?
+    /// Requests being answered, and whether the server is stopping (new requests then get a 503).
+    private let state = Locked((answering: 0, stopping: false))
+
+    /// The API over `library`, behind `gate`, with the web client in `web`.
+    init(library: ReadingLibrary, gate: RequestGate, web: WebFiles?) {
+        self.library = library
+        self.gate = gate
+        self.web = web
+    }
+
+    /// Where the web client's reading settings are kept: `web-read-config.json` beside the library.
+    var readConfigPath: String { LibraryStore.folder(ofLibraryAt: library.store.path) + "/web-read-config.json" }
+
+    /// How many requests are being answered.
+    var answering: Int { state.withLock { $0.answering } }
+
+    /// From now on requests are answered 503 at once (those being answered finish).
+    func beginStopping() {
+        state.withLock { $0.stopping = true }
+    }
+
+    /// Answers one request.
+    package func handle(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        guard state.withLock({ state -> Bool in
+            if state.stopping { return false }
+            state.answering += 1
+            return true
+        }) else {
+            return LegadoEnvelope.failure("bookrule serve is stopping", status: 503)
+        }
+        defer { state.withLock { $0.answering -= 1 } }
+        let method = request.method.uppercased()
+        do {
+            try gate.check(request, checkingOrigin: method != "GET" && method != "HEAD")
+        } catch {
+            switch error {
+            case .badRequest(let reason): return LegadoEnvelope.failure(reason, status: 400)
+            case .forbidden(let reason): return LegadoEnvelope.failure(reason, status: 403)
+            }
+        }
+        var response: HTTPServerResponse
+        if method == "OPTIONS" {
+            response = HTTPServerResponse(status: 200, headers: [("Access-Control-Allow-Methods", "POST"),
+                                                                 ("Access-Control-Allow-Headers", "content-type")])
+        } else if request.bodyTooLarge {
+            response = LegadoEnvelope.failure("the request body is too large", status: 413)
+        } else {
+            response = route(request, method: method)
+            if response.header("Content-Type")?.hasPrefix("application/json") == true {
+                response.headers.append(("Access-Control-Allow-Methods", "GET, POST"))
+            }
+        }
+        if let origin = request.header("Origin"), gate.allowsOrigin(origin) {
+            response.headers.append(("Access-Control-Allow-Origin", origin))
+            response.headers.append(("Vary", "Origin"))
+        }
+        // The first visit with ?token= leaves the cookie every later request (WebSocket too) carries.
+        if let given = request.argument("token"), gate.allowsToken(given), let cookie = gate.cookie {
+            response.headers.append(("Set-Cookie", cookie))
+        }
+        response.headers.append(("X-Content-Type-Options", "nosniff"))
+        return response
+    }
+
+    private func route(_ request: HTTPServerRequest, method: String) -> HTTPServerResponse {
+        var path = request.path
+        do {
+            // reader's clients call the same API under /reader3/, with calls of their own besides.
+            if path.hasPrefix("/reader3/") {
+                path = String(path.dropFirst("/reader3".count))
+                if let answer = try reader3(request, name: String(path.dropFirst())) { return answer }
+            }
+            switch (method, path) {
+            case ("GET", "/getBookshelf"): return try bookshelf()
+            case ("GET", "/getChapterList"): return try chapterList(request, refresh: false)
+            case ("GET", "/refreshToc"): return try chapterList(request, refresh: true)
+            case ("GET", "/getBookContent"): return try bookContent(request)
+            case ("GET", "/cover"): return try cover(request)
+            case ("GET", "/image"): return try image(request)
+            case ("GET", "/getReadConfig"): return try readConfig()
+            case ("GET", "/getBookSource"): return try bookSource(request)
+            case ("GET", "/getBookSources"): return try bookSources()
+            case ("GET", "/getReplaceRules"): return try replaceRules()
+            case ("POST", "/saveBook"): return try saveBook(request)
+            case ("POST", "/deleteBook"): return try deleteBook(request)
+            case ("POST", "/saveBookProgress"): return try saveProgress(request)
+            case ("POST", "/saveReadConfig"): return try saveReadConfig(request)
+            case ("POST", "/saveBookSource"): return try saveBookSource(request)
+            case ("POST", "/saveBookSources"): return try saveBookSources(request)
+            case ("POST", "/deleteBookSources"): return try deleteBookSources(request)
+            case ("POST", "/saveReplaceRule"): return try saveReplaceRule(request)
+            case ("POST", "/deleteReplaceRule"): return try deleteReplaceRule(request)
+            case ("POST", "/testReplaceRule"): return try testReplaceRule(request)
+            case ("GET", _), ("HEAD", _): return page(path)
+            default: return LegadoEnvelope.failure("no such API: \(method) \(path)", status: 404)
+            }
+        } catch {
+            return LegadoEnvelope.failure(error.description)
+        }
+    }
+
+    /// The web client's files (`/vue/…`), `/` leading to its index.
+    private func page(_ path: String) -> HTTPServerResponse {
+        guard let web else { return .text(404, "not found (bookrule serve was started without --web)") }
+        if path == "/" || path == "/vue" {
+            return HTTPServerResponse(status: 302, headers: [("Location", "/vue/index.html")])
+        }
+        guard path.hasPrefix("/vue/") else { return .text(404, "not found") }
+        return web.response(for: String(path.dropFirst("/vue/".count)))
+    }
+
+    /// A query argument that must be there.
+    func argument(_ request: HTTPServerRequest, _ name: String, _ missing: String) throws(ServeFailure) -> String {
+        guard let value = request.argument(name), !value.isEmpty else { throw ServeFailure(missing) }
+        return value
+    }
+
+    /// A POST body as JSON (Gson reads leniently, and so does this).
+    func body(_ request: HTTPServerRequest) throws(ServeFailure) -> JSONValue {
+        do {
+            return try JSONParser.parse(request.body, lenient: true).value
+        } catch {
+            throw ServeFailure("格式不对 (the body is not JSON: \(error))")
+        }
+    }
+
+    /// A POST body that must be a JSON object.
+    func objectBody(_ request: HTTPServerRequest) throws(ServeFailure) -> JSONObject {
+        guard let object = try body(request).objectValue else { throw ServeFailure("格式不对 (the body must be a JSON object)") }
+        return object
+    }
+}

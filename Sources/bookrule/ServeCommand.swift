@@ -1,0 +1,118 @@
+import BookRule
+import BookRuleServe
+import Dispatch
+import Foundation
+
+/// `bookrule serve`: Legado's web API over the library, for Legado's own web client and its other clients.
+enum ServeCommand {
+    static let help = """
+    Usage: bookrule serve [--library PATH] [--sources FILE|DIR…] [--port 1122] [--listen ADDR] [--web DIR]
+                          [--token T] [--host NAME…] [--prefetch N] [--update-every T] [options]
+
+    Serves the library with Legado's web API (docs/serve.md): the bookshelf, tables of contents, chapter
+    text (saved text, or fetched through the polite fetcher and saved), reading progress, the library's book
+    sources and replace rules. Legado's web client runs against it unmodified: give its built files with
+    --web and open the printed address. Stop it with Ctrl-C or SIGTERM (requests in flight finish first).
+
+    Options:
+    \(LibraryAccess.help)  --sources PATH      A source file or a folder of them, imported into the library; repeat it
+      --port N            HTTP port (default 1122; 0 picks a free one); the WebSocket server uses the next one
+      --listen ADDR       Address to listen on (default 127.0.0.1; ::1, 0.0.0.0, :: or one of this machine's)
+      --web DIR           A built web client (Legado's vue/ folder) to serve at /vue/
+      --token T           The access token (default: none on 127.0.0.1, a random one on any other address)
+      --host NAME         A name clients reach the server by besides ADDR (a reverse proxy's); repeat it
+      --update-every T    Bring every book up to date every T (6h, 30m, 1d; at least 1m), as `update --all`
+      --prefetch N        Chapters after the one opened to fetch and save in the background (default 2; 0: none)
+      -h, --help          Show this help
+
+    Fetching:
+    \(FetchOptions.help)
+    """
+
+    static func run(_ words: [String], terminal: Terminal) async -> Int32 {
+        let configuration: ServeConfiguration
+        do {
+            let arguments = try CommandLineArguments(
+                words, valueOptions: FetchOptions.valueNames.union(["--library", "--sources", "--port", "--listen", "--web",
+                                                                     "--token", "--host", "--prefetch", "--update-every"]),
+                flagOptions: FetchOptions.flagNames.union(["--help"]))
+            if arguments.has("--help") {
+                terminal.print(help)
+                return 0
+            }
+            guard arguments.positionals.isEmpty else {
+                throw UsageError("serve takes no arguments besides its options (\"\(arguments.positionals[0])\")")
+            }
+            var port = ServeDefaults.httpPort
+            if let text = arguments.value("--port") {
+                guard let value = UInt16(text) else { throw UsageError("--port takes a port number from 0 to 65535, not \"\(text)\"") }
+                port = value
+            }
+            if let token = arguments.value("--token"), token.count < 16 {
+                throw UsageError("--token needs at least 16 characters (a guessable token protects nothing)")
+            }
+            var prefetch = ServeDefaults.prefetchChapters
+            if let text = arguments.value("--prefetch") {
+                guard let value = Int(text), (0...50).contains(value) else {
+                    throw UsageError("--prefetch takes a number of chapters from 0 to 50, not \"\(text)\"")
+                }
+                prefetch = value
+            }
+            let interval = try arguments.value("--update-every").map(updateInterval)
+            let fetch = try FetchOptions(arguments)
+            configuration = ServeConfiguration(
+                libraryPath: arguments.value("--library") ?? LibraryStore.defaultPath(), sourcePaths: arguments.values("--sources"),
+                port: port, listenAddress: arguments.value("--listen") ?? ServeDefaults.listenAddress,
+                webDirectory: arguments.value("--web"), token: arguments.value("--token"), hostNames: arguments.values("--host"),
+                transport: try fetch.stack(terminal: terminal), prefetchChapters: prefetch, updateInterval: interval,
+                updateReport: { terminal.error("bookrule serve: \($0)") })
+        } catch {
+            terminal.error(UsageMessage.text(error, command: "serve"))
+            return 2
+        }
+        let server: ReadingServer
+        do {
+            server = try ReadingServer(configuration: configuration)
+        } catch {
+            terminal.error("error: \(error)")
+            return 2
+        }
+        for warning in server.warnings { terminal.error("warning: \(warning)") }
+        terminal.print(server.url)
+        terminal.error("bookrule serve: \(configuration.libraryPath) on port \(server.port)"
+                       + (server.token == nil ? "" : "; every request needs the token (open the address above once)")
+                       + ". Ctrl-C or SIGTERM stops it.")
+        await StopSignal.wait()
+        server.stop()
+        terminal.error("bookrule serve: stopped")
+        return 0
+    }
+}
+
+extension ServeCommand {
+    /// `--update-every`'s value: a whole number and a unit (s, m, h, d), at least one minute.
+    static func updateInterval(_ text: String) throws(UsageError) -> Duration {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        guard let unit = text.last.flatMap({ units[$0] }), let count = Int64(text.dropLast()), count > 0,
+              count <= 366 * 86_400 / unit, count * unit >= 60 else {
+            throw UsageError("--update-every takes a time of at least a minute such as 30m, 6h or 1d, not \"\(text)\"")
+        }
+        return .seconds(count * unit)
+    }
+}
+
+/// Waits for SIGTERM or SIGINT (either stops the server; the requests in flight finish first).
+enum StopSignal {
+    static func wait() async {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        let sources = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield() }
+            source.resume()
+            return source
+        }
+        for await _ in stream { break }
+        for source in sources { source.cancel() }
+    }
+}
