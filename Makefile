@@ -30,7 +30,8 @@ demo: build
 # The Swift suite decides first (make stops at its failure). The 1,200-chapter acceptance run (three bookrule
 # processes at full speed for ~30-45 s) runs after the rest, not beside it: on two shared cores it starves the
 # timing-bounded tests (docs/testing.md). Then the studio's browser test in headless Chromium, which says
-# "skipped" with its reason where Chromium, chromedriver or Selenium is missing. Before the suite, the whole
+# "skipped" with its reason where Chromium, chromedriver or Selenium is missing, and serve's (Legado's own web
+# client against `bookrule serve`, docs/serve.md). Before the suite, the whole
 # package builds in release too (a packager's first command; `@testable` and debug-only code fail there, not in
 # debug), which took 1.5–5 minutes with -j 1 on two loaded cores, and every import must be a declared dependency.
 test: deps
@@ -39,6 +40,7 @@ test: deps
 	scripts/run-tests.sh --skip ManySourcesAcceptanceTests
 	scripts/run-tests.sh --filter ManySourcesAcceptanceTests
 	scripts/studio-browser-test.py
+	scripts/serve-browser-test.py
 
 # The whole test suite under sanitizers, each in a build directory of its own so the ordinary debug build is
 # left alone (docs/testing.md). A sanitizer's report fails the run. Instrumented code is several times slower:

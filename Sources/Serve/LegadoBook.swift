@@ -19,7 +19,7 @@ struct LegadoBook {
         switch sourceType {
         case 1: return 0b10_0000
         case 2: return 0b100_0000
-        case 3: return 0b1000_0000
+        case 3: return 0b1000_1000  // a file source's books: text | webFile
         default: return 0b1000
         }
     }

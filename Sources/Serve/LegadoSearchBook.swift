@@ -2,23 +2,32 @@ import BookRuleEngine
 import BookRuleJSON
 import Foundation
 
-/// A search or explore result as Legado's `SearchBook` entity, the way Gson writes it (what `saveBook` takes
-/// back to add the book).
+/// A search or explore result as Legado's `SearchBook` entity, the way Gson writes it: numbers as numbers, a
+/// field Legado leaves null (a missing cover) left out. What `searchBook` sends, what reader's `/reader3/` calls
+/// answer, and what `saveBook` takes back to add the book; the client tells one from a shelf `Book` by its
+/// `respondTime`.
 struct LegadoSearchBook: Sendable {
     let result: SearchResult
-    let sourceURL: String
-    let sourceName: String
-    let sourceType: Int
-    /// The result's place among those answered, as Legado's `originOrder`.
-    let order: Int
+    let source: BookSource
+    /// When the result was read, in milliseconds since 1970.
+    let time: Int64
+    /// How long the source took to answer, in milliseconds.
+    let respondTime: Int
+
+    init(result: SearchResult, source: BookSource, time: Int64 = LegadoBook.milliseconds(Date()), respondTime: Int = 0) {
+        self.result = result
+        self.source = source
+        self.time = time
+        self.respondTime = respondTime
+    }
 
     var json: JSONValue {
         let variables = result.variables.isEmpty ? nil : try? JSONWriter.string(result.variables)
         return LegadoJSON.object([
             ("bookUrl", .string(result.bookURL)),
-            ("origin", .string(sourceURL)),
-            ("originName", .string(sourceName)),
-            ("type", LegadoJSON.number(LegadoBook.bookType(sourceType: sourceType))),
+            ("origin", .string(source.url)),
+            ("originName", .string(source.name)),
+            ("type", LegadoJSON.number(LegadoBook.bookType(sourceType: source.type.rawValue))),
             ("name", .string(result.name)),
             ("author", .string(result.author)),
             ("kind", LegadoJSON.optional(result.kind)),
@@ -27,9 +36,12 @@ struct LegadoSearchBook: Sendable {
             ("wordCount", LegadoJSON.optional(result.wordCount)),
             ("latestChapterTitle", LegadoJSON.optional(result.lastChapter)),
             ("tocUrl", .string("")),
-            ("time", LegadoJSON.number(LegadoBook.milliseconds(Date()))),
+            ("time", LegadoJSON.number(time)),
             ("variable", LegadoJSON.optional(variables)),
-            ("originOrder", LegadoJSON.number(order)),
+            // Legado's originOrder is the source's customOrder.
+            ("originOrder", LegadoJSON.number(source.json["customOrder"]?.value.intValue ?? 0)),
+            ("chapterWordCount", LegadoJSON.number(-1)),
+            ("respondTime", LegadoJSON.number(respondTime)),
         ])
     }
 }

@@ -10,10 +10,7 @@ extension ReadingLibrary {
         try siteWork(listFlights, "explore\n\(sourceURL)\n\(url)\n\(page)") { [self] in
             let engine = try engine(sourceURL: sourceURL)
             let found = try await engine.explore(url: url, page: page)
-            return found.results.enumerated().map {
-                LegadoSearchBook(result: $1, sourceURL: sourceURL, sourceName: engine.source.name,
-                                 sourceType: engine.source.type.rawValue, order: $0)
-            }
+            return found.results.map { LegadoSearchBook(result: $0, source: engine.source) }
         }
     }
 
@@ -34,8 +31,8 @@ extension ReadingLibrary {
             for await outcome in search.results(for: name) {
                 guard case .success(let page) = outcome.result else { continue }
                 for result in page.results where result.name.trimmingCharacters(in: .whitespaces) == name {
-                    found.append(LegadoSearchBook(result: result, sourceURL: outcome.source.url, sourceName: outcome.source.name,
-                                                  sourceType: outcome.source.type.rawValue, order: found.count))
+                    found.append(LegadoSearchBook(result: result, source: outcome.source,
+                                                  respondTime: Int((outcome.seconds * 1000).rounded())))
                 }
             }
             return found

@@ -81,7 +81,7 @@ public final class ReadingServer: Sendable {
         schedule = configuration.updateInterval.map {
             ScheduledUpdate(library: library, interval: $0, report: configuration.updateReport)
         }
-        // WebSocket: wired by the lead at merge (WS's server, started here on PORT+1 with the gate and library).
+        // The WebSocket server (`LegadoSockets`, on PORT+1), started once the gate knows both ports.
         do {
             companion = try startCompanion.map {
                 try $0(ServeContext(gate: gate, library: library, listenAddress: address, port: webSocketPort))

@@ -65,7 +65,7 @@ public struct SearchBookSocket: Sendable {
             let batch = Self.batch(list.books[known...], outcome: outcome)
             guard !batch.isEmpty else { continue }
             do {
-                try session.send(try JSONWriter.string(batch))
+                try session.send(String(decoding: JSONWriter.bytes(LegadoJSON.array(batch.map(\.json))), as: UTF8.self))
             } catch {
                 return
             }
@@ -74,7 +74,7 @@ public struct SearchBookSocket: Sendable {
     }
 
     /// The entities of the books `outcome` added to the list: each from the outcome's result for it.
-    static func batch(_ added: ArraySlice<FoundBook>, outcome: SourceSearchOutcome) -> [SearchBookEntity] {
+    static func batch(_ added: ArraySlice<FoundBook>, outcome: SourceSearchOutcome) -> [LegadoSearchBook] {
         guard case .success(let page) = outcome.result else { return [] }
         let time = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         let respondTime = Int((outcome.seconds * 1000).rounded())
@@ -82,7 +82,7 @@ public struct SearchBookSocket: Sendable {
             guard let copy = book.copies.first, let result = page.results.first(where: { $0.bookURL == copy.bookURL }) else {
                 return nil
             }
-            return SearchBookEntity(result, source: outcome.source, time: time, respondTime: respondTime)
+            return LegadoSearchBook(result: result, source: outcome.source, time: time, respondTime: respondTime)
         }
     }
 }

@@ -72,7 +72,7 @@ enum ServeCommand {
         }
         let server: ReadingServer
         do {
-            server = try ReadingServer(configuration: configuration)
+            server = try ReadingServer(configuration: configuration, startingCompanion: LegadoSockets.start)
         } catch {
             terminal.error("error: \(error)")
             return 2

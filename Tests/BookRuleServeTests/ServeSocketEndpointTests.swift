@@ -44,21 +44,27 @@ struct ServeSocketEndpointTests {
     }
 
     @Test func legadosBookTypeBitsForEachSourceType() {
-        #expect(SearchBookEntity.bookType(.text) == 8)
-        #expect(SearchBookEntity.bookType(.audio) == 32)
-        #expect(SearchBookEntity.bookType(.image) == 64)
-        #expect(SearchBookEntity.bookType(.file) == 136)
+        #expect(LegadoBook.bookType(sourceType: BookSourceType.text.rawValue) == 8)
+        #expect(LegadoBook.bookType(sourceType: BookSourceType.audio.rawValue) == 32)
+        #expect(LegadoBook.bookType(sourceType: BookSourceType.image.rawValue) == 64)
+        #expect(LegadoBook.bookType(sourceType: BookSourceType.file.rawValue) == 136)
     }
 
     @Test func aResultsVariablesAndTheSourcesOrderGoIntoTheEntity() throws {
         let source = try loadSource(#"{"bookSourceUrl": "https://a.test", "bookSourceName": "A", "customOrder": 12, "bookSourceType": 1}"#)
         let result = SearchResult(name: "书", kind: "玄幻,完本", bookURL: "https://a.test/b/1", coverURL: "https://a.test/c.jpg",
                                   variables: ["id": "7"])
-        let entity = SearchBookEntity(result, source: source, time: 1_700_000_000_000, respondTime: 42)
-        #expect(entity.originOrder == 12 && entity.type == 32 && entity.originName == "A" && entity.origin == "https://a.test")
-        #expect(entity.variable == #"{"id":"7"}"#)
-        #expect(entity.kind == "玄幻,完本" && entity.coverUrl == "https://a.test/c.jpg")
-        #expect(entity.respondTime == 42 && entity.time == 1_700_000_000_000 && entity.chapterWordCount == -1)
+        let json = LegadoSearchBook(result: result, source: source, time: 1_700_000_000_000, respondTime: 42).json
+        guard case .object(let entity) = json else {
+            Issue.record("not an object: \(json)")
+            return
+        }
+        #expect(entity["originOrder"]?.value == .number("12") && entity["type"]?.value == .number("32"))
+        #expect(entity["originName"]?.value == .string("A") && entity["origin"]?.value == .string("https://a.test"))
+        #expect(entity["variable"]?.value == .string(#"{"id":"7"}"#))
+        #expect(entity["kind"]?.value == .string("玄幻,完本") && entity["coverUrl"]?.value == .string("https://a.test/c.jpg"))
+        #expect(entity["respondTime"]?.value == .number("42") && entity["time"]?.value == .number("1700000000000"))
+        #expect(entity["chapterWordCount"]?.value == .number("-1"))
     }
 
     @Test func theDebugLogsTimeStampIsLegadosMinutesSecondsMilliseconds() {
