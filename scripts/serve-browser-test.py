@@ -27,17 +27,12 @@ import time
 import urllib.parse
 import urllib.request
 
+from browser_session import require_selenium, skip, start_chrome
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOOKRULE = os.path.join(ROOT, ".build", "debug", "bookrule")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 CLIENT = os.environ.get("LEGADO_WEB") or os.path.join(os.path.dirname(ROOT), "shared", "clients", "legado-web", "vue")
 NAME = "serve browser test"
-
-
-def skip(reason):
-    print(f"{NAME}: skipped: {reason}")
-    sys.exit(0)
 
 
 def free_port_pair():
@@ -102,24 +97,11 @@ def normalized_lines(text):
 
 def main():
     screenshots = "--screenshots" in sys.argv
-    if not CHROMIUM:
-        skip("Chromium is not installed (apt install chromium; scripts/install-deps.sh does)")
-    if not CHROMEDRIVER:
-        skip("chromedriver is not installed (apt install chromium-driver)")
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-        from selenium.webdriver.common.by import By
-        from selenium.webdriver.common.keys import Keys
-    except ImportError:
-        # Debian's python3-selenium is installed for the system interpreter; a python3 earlier on PATH
-        # (pyenv, a venv) does not see it.
-        system = "/usr/bin/python3"
-        if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system):
-            os.execv(system, [system] + sys.argv)
-        skip("Selenium is not installed (apt install python3-selenium)")
+    webdriver = require_selenium(NAME)
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     if not os.path.isfile(os.path.join(CLIENT, "index.html")):
-        skip(f"Legado's web client is not at {CLIENT} (set LEGADO_WEB to a built client's folder)")
+        skip(NAME, f"Legado's web client is not at {CLIENT} (set LEGADO_WEB to a built client's folder)")
     if not os.path.exists(BOOKRULE):
         print(f"{NAME}: failed: {BOOKRULE} is missing (run swift build first)")
         return 1
@@ -159,13 +141,7 @@ def main():
             raise AssertionError(f"the shelf should hold the fetched book: {shelf}")
         book_url = shelf[0]["bookUrl"]
 
-        options = webdriver.ChromeOptions()
-        options.binary_location = CHROMIUM
-        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--window-size=1400,900", "--lang=zh-CN", "--no-proxy-server"):
-            options.add_argument(argument)
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        driver = start_chrome(webdriver, window="1400,900", lang="zh-CN", console=True)
         driver.set_page_load_timeout(30)
         client = f"http://127.0.0.1:{port}/vue/index.html"
 

@@ -18,15 +18,10 @@ import sys
 import tempfile
 import time
 
+from browser_session import require_selenium, start_chrome
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOOKRULE = os.path.join(ROOT, ".build", "debug", "bookrule")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-
-
-def skip(reason):
-    print(f"studio browser test: skipped: {reason}")
-    sys.exit(0)
 
 
 # Markup that parsers disagree on (foreign content, raw text, comments, attributes holding tags).
@@ -43,22 +38,9 @@ MUTATION_SHAPES = [
 
 def main():
     screenshots = "--screenshots" in sys.argv
-    if not CHROMIUM:
-        skip("Chromium is not installed (apt install chromium; scripts/install-deps.sh does)")
-    if not CHROMEDRIVER:
-        skip("chromedriver is not installed (apt install chromium-driver)")
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-        from selenium.webdriver.common.by import By
-        from selenium.webdriver.support.ui import WebDriverWait
-    except ImportError:
-        # Debian's python3-selenium is installed for the system interpreter; a python3 earlier on PATH
-        # (pyenv, a venv) does not see it.
-        system = "/usr/bin/python3"
-        if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system):
-            os.execv(system, [system] + sys.argv)
-        skip("Selenium is not installed (apt install python3-selenium)")
+    webdriver = require_selenium("studio browser test")
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
     if not os.path.exists(BOOKRULE):
         print(f"studio browser test: failed: {BOOKRULE} is missing (run swift build first)")
         return 1
@@ -79,12 +61,7 @@ def main():
         if not url.startswith("http://127.0.0.1:"):
             print(f"studio browser test: failed: bookrule studio printed {url!r}; stderr: {studio.stderr.read()}")
             return 1
-        options = webdriver.ChromeOptions()
-        options.binary_location = CHROMIUM
-        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--window-size=1600,1000", "--lang=en-US", "--no-proxy-server"):
-            options.add_argument(argument)
-        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        driver = start_chrome(webdriver)
         wait = WebDriverWait(driver, 30)
         driver.get(url)
         wait.until(lambda d: d.find_element(By.ID, "status").text == "ready")
