@@ -121,23 +121,49 @@ enum ExitCleanup {
     }
 }
 
-/// A counted number of places for pages, handed out in arrival order.
+/// A counted number of places for pages, handed out in arrival order. A waiter whose task is cancelled leaves
+/// the queue at once (a search's per-source timeout cancels pages still waiting for a place), and a place handed
+/// to a waiter cancelled in the same moment goes back, so no place is ever lost.
 actor PagePlaces {
     private var free: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var waiting: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+    private var nextID: UInt64 = 0
 
     init(count: Int) { free = count }
 
     func acquire() async throws {
+        try Task.checkCancellation()
         if free > 0 {
             free -= 1
             return
         }
-        await withCheckedContinuation { waiting.append($0) }
-        try Task.checkCancellation()
+        nextID &+= 1
+        let id = nextID
+        let granted = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                if Task.isCancelled {
+                    continuation.resume(returning: false)
+                } else {
+                    waiting.append((id, continuation))
+                }
+            }
+        } onCancel: {
+            Task { await self.cancel(id) }
+        }
+        guard granted else { throw CancellationError() }
+        if Task.isCancelled {
+            release()
+            throw CancellationError()
+        }
     }
 
     func release() {
-        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().continuation.resume(returning: true) }
+    }
+
+    /// The waiter `id` gives up (its task was cancelled), if it is still waiting.
+    private func cancel(_ id: UInt64) {
+        guard let index = waiting.firstIndex(where: { $0.id == id }) else { return }
+        waiting.remove(at: index).continuation.resume(returning: false)
     }
 }

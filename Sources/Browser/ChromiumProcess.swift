@@ -49,6 +49,9 @@ final class ChromiumProcess: @unchecked Sendable {
             "--dns-prefetch-disable", "--no-pings", "--mute-audio", "--disable-dev-shm-usage", "--metrics-recording-only",
             "--proxy-server=127.0.0.1:\(limits.refusingProxyPort)", "--proxy-bypass-list=<-loopback>",
             "--host-resolver-rules=MAP * ~NOTFOUND",
+            // WebRTC's UDP (STUN/TURN to an IP address) passes neither the proxy nor the host resolver: only
+            // UDP through a proxy is allowed, and there is none for UDP, so a page's RTCPeerConnection reaches nothing.
+            "--force-webrtc-ip-handling-policy=disable_non_proxied_udp", "--webrtc-ip-handling-policy=disable_non_proxied_udp",
             "--js-flags=--max-old-space-size=\(limits.heapMiB)",
         ]
         // Chromium refuses to start as root with its sandbox on (zygote_host: "Running as root without

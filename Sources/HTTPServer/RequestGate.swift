@@ -115,9 +115,9 @@ package final class RequestGate: Sendable {
         return AccessToken.matches(given, token)
     }
 
-    /// Checks a request's Host, its Origin (when `checkingOrigin`, and only when one is sent) and its token
+    /// Checks a request's Host, its Origin (when one is sent), where a browser says it comes from, and its token
     /// (from the query, the header or the cookie).
-    package func check(_ request: HTTPServerRequest, checkingOrigin: Bool) throws(Refusal) {
+    package func check(_ request: HTTPServerRequest) throws(Refusal) {
         for name in ["Host", "Origin"] where request.headerCount(name) > 1 {
             throw .badRequest("the request has \(request.headerCount(name)) \(name) headers")
         }
@@ -125,8 +125,13 @@ package final class RequestGate: Sendable {
             let expected = origins.first.map { String($0.dropFirst("http://".count)) } ?? Self.urlHost(address)
             throw .forbidden("this server answers only requests for \(expected) (the Host header was \"\(request.header("Host") ?? "")\")")
         }
-        if checkingOrigin, let origin = request.header("Origin"), !allowsOrigin(origin) {
+        if let origin = request.header("Origin"), !allowsOrigin(origin) {
             throw .forbidden("requests from \(origin) are refused")
+        }
+        // A browser says where a request comes from even when it sends no Origin (an <img>, a link, a form GET):
+        // another site's page, or another port of this host, must not drive the server with plain GETs.
+        if let site = request.header("Sec-Fetch-Site")?.lowercased(), site != "same-origin", site != "none" {
+            throw .forbidden("requests from another site's page (Sec-Fetch-Site: \(site)) are refused")
         }
         let given = request.argument("token") ?? headerName.flatMap(request.header) ?? request.cookie(cookieName)
         guard allowsToken(given) else { throw .forbidden(tokenHint) }

@@ -88,7 +88,9 @@ extension ReadingAPI {
         guard let book = books.first(where: { $0.name == name && $0.author == author }) ?? books.first(where: { $0.name == name }) else {
             throw ServeFailure("格式不对 (no book \(name) by \(author) in the library)")
         }
-        let time = object["durChapterTime"]?.value.doubleValue.map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date()
+        // Milliseconds since 1970; a time that is not a plausible one (infinite, past the year 33658) is now.
+        let time = object["durChapterTime"]?.value.doubleValue.flatMap { $0.isFinite && abs($0) < 1e15 ? $0 : nil }
+            .map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date()
         let progress = ReadingProgress(chapterIndex: index, chapterPosition: object["durChapterPos"]?.value.intValue ?? 0,
                                        chapterTitle: object["durChapterTitle"]?.value.stringValue ?? "", readAt: time)
         try library.library { () throws(LibraryError) in try library.store.saveProgress(bookID: book.id, progress) }

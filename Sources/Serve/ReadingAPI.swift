@@ -5,7 +5,7 @@ import BookRuleLocking
 import Foundation
 
 /// Legado's web API over the library (the routes of Legado's `HttpServer.kt`), answered on server connection
-/// threads: the gate first (Host; Origin on requests that change something; the token when there is one), then
+/// threads: the gate first (Host; Origin and Sec-Fetch-Site, so no other site's page drives it; the token when there is one), then
 /// CORS as Legado answers it (to the server's own origins only), then the route. POST bodies are read as JSON
 /// whatever their content type (the client sends progress as a `text/plain` beacon).
 package final class ReadingAPI: Sendable {
@@ -48,7 +48,8 @@ package final class ReadingAPI: Sendable {
         defer { state.withLock { $0.answering -= 1 } }
         let method = request.method.uppercased()
         do {
-            try gate.check(request, checkingOrigin: method != "GET" && method != "HEAD")
+            // Origin on every method: a GET can change something here too (reader's /reader3/ calls).
+            try gate.check(request)
         } catch {
             switch error {
             case .badRequest(let reason): return LegadoEnvelope.failure(reason, status: 400)

@@ -54,7 +54,9 @@ public final class ReadingServer: Sendable {
         }
         warnings = collection.problems
         var token = configuration.token
-        if token == nil && !RequestGate.isLoopback(address) {
+        // Off loopback, or reachable by another name (a reverse proxy's `--host`), strangers can reach it: a token.
+        let reachable = !RequestGate.isLoopback(address) || configuration.hostNames.contains { $0.lowercased() != "localhost" }
+        if token == nil && reachable {
             do {
                 token = try AccessToken.make()
             } catch {
@@ -66,31 +68,38 @@ public final class ReadingServer: Sendable {
                                extraNames: configuration.hostNames,
                                tokenHint: "no valid token: open the URL bookrule serve printed (it ends in ?token=…)")
         let api = ReadingAPI(library: library, gate: gate, web: web)
-        do {
-            server = try HTTPServer(address: address, port: configuration.port, bodyLimit: ServeDefaults.bodyLimit,
-                                    connectionLimit: 512, requestSeconds: 30) { request in api.handle(request) }
-        } catch {
-            throw .server(error)
+        // The WebSocket server (`LegadoSockets`) listens on PORT+1. With port 0 the HTTP port is any free one,
+        // whose next port may be taken: then both start again on another pair (a few tries).
+        var attempt = 0
+        while true {
+            attempt += 1
+            let http: HTTPServer
+            do {
+                http = try HTTPServer(address: address, port: configuration.port, bodyLimit: ServeDefaults.bodyLimit,
+                                      connectionLimit: 512, requestSeconds: 30) { request in api.handle(request) }
+            } catch {
+                throw .server(error)
+            }
+            let (webSocketPort, overflow) = http.port.addingReportingOverflow(1)
+            gate.listening(on: overflow ? [http.port] : [http.port, webSocketPort])
+            do {
+                companion = try startCompanion.map {
+                    try $0(ServeContext(gate: gate, library: library, listenAddress: address, port: webSocketPort))
+                }
+                server = http
+                break
+            } catch {
+                http.stop()
+                if configuration.port == 0 && attempt < 8 { continue }
+                throw .companion("\(error)")
+            }
         }
-        let (webSocketPort, overflow) = server.port.addingReportingOverflow(1)
-        gate.listening(on: overflow ? [server.port] : [server.port, webSocketPort])
         self.api = api
         port = Int(server.port)
         let root = "http://\(RequestGate.urlHost(address)):\(server.port)/" + (web == nil ? "" : "vue/index.html")
         url = root + (token.map { "?token=\($0)" } ?? "")
         schedule = configuration.updateInterval.map {
             ScheduledUpdate(library: library, interval: $0, report: configuration.updateReport)
-        }
-        // The WebSocket server (`LegadoSockets`, on PORT+1), started once the gate knows both ports.
-        do {
-            companion = try startCompanion.map {
-                try $0(ServeContext(gate: gate, library: library, listenAddress: address, port: webSocketPort))
-            }
-        } catch {
-            server.stop()
-            let schedule = schedule
-            Task { await schedule?.stop() }
-            throw .companion("\(error)")
         }
     }
 

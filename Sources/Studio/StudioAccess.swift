@@ -32,7 +32,7 @@ package final class StudioAccess: Sendable {
     /// `Origin` headers, which servers and proxies read differently: refused rather than guessed).
     package func check(_ request: HTTPServerRequest) throws(StudioRefusal) {
         do {
-            try gate.check(request, checkingOrigin: true)
+            try gate.check(request)
         } catch {
             switch error {
             case .badRequest(let reason): throw .badRequest(reason)

@@ -88,6 +88,9 @@ enum BookSourcesCommand {
             let finding = !arguments.values("--find").isEmpty
             let modes = [arguments.value("--add") != nil, finding, move != nil, arguments.has("--check")].filter { $0 }.count
             guard modes <= 1 else { throw UsageError("give one of --add, --find, --move-host and --check") }
+            if command == "switch", modes > 0, !arguments.has("--check") {
+                throw UsageError("switch takes BOOK and SOURCE_FILE; --add, --find and --move-host belong to bookrule sources")
+            }
             if arguments.has("--json"), command == "sources", modes > 0, !arguments.has("--check") {
                 throw UsageError("--json lists the sources; it does not go with --add, --find or --move-host")
             }

@@ -45,7 +45,9 @@ enum ServeCommand {
             }
             var port = ServeDefaults.httpPort
             if let text = arguments.value("--port") {
-                guard let value = UInt16(text) else { throw UsageError("--port takes a port number from 0 to 65535, not \"\(text)\"") }
+                guard let value = UInt16(text), value < .max else {
+                    throw UsageError("--port takes a port number from 0 to 65534 (the WebSocket server takes the next one), not \"\(text)\"")
+                }
                 port = value
             }
             if let token = arguments.value("--token"), token.count < 16 {
@@ -83,7 +85,13 @@ enum ServeCommand {
                        + (server.token == nil ? "" : "; every request needs the token (open the address above once)")
                        + ". Ctrl-C or SIGTERM stops it.")
         await StopSignal.wait()
-        server.stop()
+        // stop() waits for requests and site work to end: off Swift's cooperative pool, which that work needs.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread {
+                server.stop()
+                done.resume()
+            }.start()
+        }
         terminal.error("bookrule serve: stopped")
         return 0
     }

@@ -61,6 +61,22 @@ struct LoginTests {
         #expect(try vault.login(forSource: site.baseURL)?.header == "{\"X-Token\":\"\(LoginSite.token)\"}")
     }
 
+    @Test("the login's headers go to the source's own site (its subdomains too), never to another site a page loads")
+    func loginHeadersStayOnTheSourcesSite() async throws {
+        let folder = try ScratchDirectory("login-sites")
+        let vault = LoginVault(directory: folder.path + "/config")
+        try vault.save(StoredLogin(header: #"{"Authorization":"Bearer t0k3n"}"#), forSource: "https://www.novel.test")
+        let site = TestSite(html: ["https://api.novel.test/a": "a", "https://cdn.tracker.test/t.js": "t", "http://127.0.0.1:9/x": "x"])
+        let transport = try SourceLoginTransport(upstream: site, sourceKey: "https://www.novel.test", store: vault, jar: nil)
+        for url in ["https://api.novel.test/a", "https://cdn.tracker.test/t.js", "http://127.0.0.1:9/x"] {
+            _ = try await transport.send(HTTPRequest(url: url))
+        }
+        let sent = Dictionary(site.requests.map { ($0.url, $0.headers.value(for: "Authorization")) }, uniquingKeysWith: { first, _ in first })
+        #expect(sent["https://api.novel.test/a"] == "Bearer t0k3n")
+        #expect(sent["https://cdn.tracker.test/t.js"] == .some(nil))
+        #expect(sent["http://127.0.0.1:9/x"] == .some(nil))
+    }
+
     @Test("a login() that turns java.post's cookies into a Cookie header, as community sources write it, opens the chapter")
     func cookieMapShapes() async throws {
         let site = try LoginSite()

@@ -70,6 +70,43 @@ struct ServeSecurityTests {
         #expect(!gate.allows(path: "/searchBook?token=\(Self.token)", headers: [("Host", webSocketHost), ("Host", "attacker.test")]))
     }
 
+    @Test("Another site's page cannot drive the server with plain GETs (Sec-Fetch-Site), nor a GET with a foreign Origin")
+    func crossSiteGetsRefused() async throws {
+        let workspace = try await ServeWorkspace()
+        for site in ["cross-site", "same-site"] {
+            let answer = try await workspace.client.send("GET", "/reader3/getBookshelf", headers: [("Sec-Fetch-Site", site)])
+            #expect(answer.status == 403, "\(site)")
+        }
+        let foreign = try await workspace.client.send("GET", "/getBookshelf", headers: [("Origin", "http://attacker.test")])
+        #expect(foreign.status == 403)
+        for site in ["same-origin", "none"] {
+            let answer = try await workspace.client.send("GET", "/getBookshelf", headers: [("Sec-Fetch-Site", site)])
+            #expect(answer.status == 200, "\(site)")
+        }
+    }
+
+    @Test("A progress time no Int64 holds (1e20, 1e400) is taken as now, not a trap")
+    func unrepresentableProgressTime() async throws {
+        let workspace = try await ServeWorkspace()
+        let own = [("Origin", "http://\(workspace.host)")]
+        for time in ["1e20", "1e400", "-1e300"] {
+            let progress = #"{"name":"\#(MirrorSite.bookName)","author":"\#(MirrorSite.author)","durChapterIndex":2,"durChapterTime":\#(time)}"#
+            let answer = try await workspace.client.send("POST", "/saveBookProgress", headers: own, body: progress)
+            #expect(answer.status == 200, "\(time)")
+        }
+        #expect(try workspace.store.readingProgress().count == 1)
+    }
+
+    @Test("A --host name makes the server reachable by others: a token is made, as off loopback")
+    func hostNameNeedsToken() throws {
+        let directory = try ScratchDirectory("serve-host")
+        let configuration = ServeConfiguration(libraryPath: directory.path + "/library.sqlite", port: 0, listenAddress: "127.0.0.1",
+                                               hostNames: ["books.example.org"], transport: .live(hostStatePath: nil))
+        let server = try ReadingServer(configuration: configuration)
+        defer { server.stop() }
+        #expect(server.token != nil)
+    }
+
     @Test("Off loopback a token is required: every address but 127.x and ::1 gets one, and --listen must be an IP address")
     func tokenOffLoopback() async throws {
         #expect(RequestGate.isLoopback("127.0.0.1") && RequestGate.isLoopback("::1"))

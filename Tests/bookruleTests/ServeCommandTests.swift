@@ -11,6 +11,9 @@ struct ServeCommandTests {
     func usageErrors() async throws {
         let port = await runCommand(["serve", "--port", "70000"])
         #expect(port.status == 2 && port.errors.contains("--port takes a port number"))
+        // The WebSocket server takes the next port, which 65535 does not have.
+        let last = await runCommand(["serve", "--port", "65535"])
+        #expect(last.status == 2 && last.errors.contains("from 0 to 65534"))
         let token = await runCommand(["serve", "--token", "short"])
         #expect(token.status == 2 && token.errors.contains("at least 16 characters"))
         let listen = await runCommand(["serve", "--listen", "example.com", "--library", NSTemporaryDirectory() + "serve-\(UUID()).sqlite"])

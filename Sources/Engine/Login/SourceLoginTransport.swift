@@ -2,8 +2,9 @@ import BookRuleDocument
 import BookRuleHTTP
 import BookRuleLocking
 
-/// One source's login on the way out: the stored login headers are set on every request of the source (as
-/// Legado adds them to every URL the source fetches), and every request carries the login's values as
+/// One source's login on the way out: the stored login headers are set on every request of the source to its
+/// own site (Legado adds them to every URL the source fetches; here a webView page's requests to other sites
+/// do not get them), and every request carries the login's values as
 /// `secrets` (every value the login has held in this run), so a recording redacts them. It also keeps the login: what scripts store (`putLoginHeader`,
 /// `putLoginInfo`) is saved at once, and `keepCookies()` saves the cookies a login left in the source's jar.
 public final class SourceLoginTransport: HTTPTransport {
@@ -79,10 +80,29 @@ public final class SourceLoginTransport: HTTPTransport {
     private func withLogin(_ request: HTTPRequest) -> HTTPRequest {
         var outgoing = request
         let login = login
-        for field in login.headerFields { outgoing.headers.set(field.name, field.value) }
+        if isOwnSite(request.url, login: login) {
+            for field in login.headerFields { outgoing.headers.set(field.name, field.value) }
+        }
         outgoing.secrets = secrets
         if let site = Self.site(of: request.url) { sites.withLock { _ = $0.insert(site) } }
         return outgoing
+    }
+
+    /// Whether `url` is on the source's own site (its `bookSourceUrl`'s registrable domain, `api.x.com` for
+    /// `www.x.com`) or one the login left cookies on: only those get the login's headers. A webView page's
+    /// other requests (a CDN, analytics) go through this transport too and must not carry an `Authorization`.
+    private func isOwnSite(_ url: String, login: StoredLogin) -> Bool {
+        guard let host = URLOrigin(url)?.host else { return false }
+        let own = ([sourceKey] + login.cookies.keys).compactMap { URLOrigin($0)?.host }
+        return own.contains { Self.sameSite(host, $0) }
+    }
+
+    /// Two hosts of one registrable domain (an IP address or a name without one only matches itself).
+    static func sameSite(_ first: String, _ second: String) -> Bool {
+        let first = first.lowercased(), second = second.lowercased()
+        if first == second { return true }
+        guard let domain = PublicSuffix.registrableDomain(of: first) else { return false }
+        return domain == PublicSuffix.registrableDomain(of: second)
     }
 
     private func keepSecrets(of login: StoredLogin) {

@@ -40,8 +40,10 @@ public struct WebViewOptions: Sendable, Equatable {
         }
         let delay = options["webViewDelayTime"]?.value
         let milliseconds = delay?.doubleValue ?? delay?.stringValue.flatMap(Double.init) ?? 0
+        // A source's number: "inf" or 1e30 would trap Duration; no page waits longer than a minute anyway.
+        let wait = milliseconds.isFinite ? min(max(0, milliseconds), 60_000) : 0
         return WebViewOptions(script: text("webJs"), sourceRegex: text("sourceRegex"),
-                              overrideURLRegex: text("overrideUrlRegex"), delaySeconds: max(0, milliseconds) / 1000)
+                              overrideURLRegex: text("overrideUrlRegex"), delaySeconds: wait / 1000)
     }
 
     /// `url` without the options after it that ask for a browser (the fields keep those for the step that

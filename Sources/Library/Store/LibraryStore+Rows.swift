@@ -71,7 +71,10 @@ extension LibraryStore {
     /// Timestamps are stored as integer milliseconds since 1970 (exact, sortable, readable with
     /// `datetime(x / 1000, 'unixepoch')`).
     static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
+        // A date from outside (a client's durChapterTime) can be infinite or past Int64: clamped, not trapped.
+        let value = (date.timeIntervalSince1970 * 1000).rounded()
+        guard value.isFinite else { return 0 }
+        return Int64(exactly: value) ?? (value < 0 ? Int64.min : Int64.max)
     }
 
     static func date(_ milliseconds: Int64) -> Date {
