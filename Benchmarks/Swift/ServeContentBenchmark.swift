@@ -136,6 +136,7 @@ enum ServeContentBenchmark {
         let serverCPU = (result.processCPUMilliseconds - result.clientCPUMilliseconds) / Double(sorted.count)
         print("bookrule serve-content clients=\(clients) requests=\(sorted.count) chapters=\(chapters)"
               + " answer_bytes=\(result.answerBytes) connections=\(result.connections)"
+              + " mean_ms=\(String(format: "%.2f", sorted.reduce(0, +) / Double(sorted.count)))"
               + " p50_ms=\(percentile(0.5)) p90_ms=\(percentile(0.9)) p99_ms=\(percentile(0.99))"
               + " max_ms=\(String(format: "%.2f", sorted[sorted.count - 1]))"
               + " requests_per_s=\(String(format: "%.0f", rate))"
