@@ -158,8 +158,8 @@ enum ServeContentBenchmark {
 }
 
 /// One HTTP/1.1 keep-alive connection to 127.0.0.1:`port` (RawHTTP closes after every request): GETs one
-/// target after another on it, reading each answer by its Content-Length, and connects again only when the
-/// server closes or says `Connection: close`.
+/// target after another on it, reading each answer by its Content-Length, and connects again only after an
+/// answer that says `Connection: close` (a connection the server drops is a failure).
 struct KeepAliveClient {
     struct Failure: Error, CustomStringConvertible {
         var description: String
