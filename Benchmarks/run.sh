@@ -2,7 +2,8 @@
 # TOC extraction benchmark: BookRule vs raw libxml2 (C) vs Python lxml; then regexes: PCRE2 (RegexPattern)
 # vs NSRegularExpression; then politeness: elapsed ÷ the time the server asked for (target <= 1.2); then
 # JavaScript on a hot field: a TOC whose chapterName ends in @js: vs the same without (target <= 1.5x); then
-# Locked vs Synchronization.Mutex (ns per withLock).
+# Locked vs Synchronization.Mutex (ns per withLock); then `bookrule serve`'s getBookContent of saved chapters
+# to 50 keep-alive clients (target p99 < 10 ms).
 #
 #   Benchmarks/run.sh                 # ITERATIONS=30 by default
 #   ITERATIONS=100 Benchmarks/run.sh
@@ -167,6 +168,9 @@ if [[ -n "$SWIFT_BIN" ]]; then
     echo
     echo "Studio benchmark: edit to highlight on the 5,000-chapter TOC (server side) vs SourceEngine.toc (target < 100 ms)"
     "$SWIFT_BIN" studio "$OUT/toc-$CHAPTERS-utf8.html" "$ITERATIONS"
+    echo
+    echo "Serve benchmark: getBookContent of saved chapters, 50 loopback keep-alive clients, 5,000 requests (target p99 < 10 ms)"
+    "$SWIFT_BIN" serve-content 50 5000
     echo
     if command -v chromium >/dev/null 2>&1 || [[ -n "${BOOKRULE_CHROMIUM:-}" ]]; then
         echo "webView benchmark: Chromium's start, and a 500-chapter TOC a page script builds vs the same list as plain HTML"

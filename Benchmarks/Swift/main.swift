@@ -7,6 +7,7 @@
 //   bookrule-bench studio UTF8-TOC-FILE ITERATIONS     (the studio's edit-to-highlight path vs SourceEngine.toc)
 //   bookrule-bench websocket-search SOURCES ITERATIONS (serve's searchBook over SOURCES replayed sources)
 //   bookrule-bench webview CHAPTERS ITERATIONS          (Chromium's start, a webView TOC vs the plain one)
+//   bookrule-bench serve-content CLIENTS REQUESTS       (serve's getBookContent of saved chapters, keep-alive clients)
 //
 // Runs a whole `SourceEngine.toc` (fetch from memory, charset detection, parse, XPath, field rules, URL
 // resolution, de-duplication) on a saved TOC page and prints one line in the format run.sh reads:
@@ -64,6 +65,11 @@ if arguments.count == 4, arguments[1] == "websocket-search", let count = Int(arg
     try await WebSocketSearchBenchmark.run(sources: count, iterations: iterations)
     exit(0)
 }
+if arguments.count == 4, arguments[1] == "serve-content", let clients = Int(arguments[2]), clients > 0,
+   let requests = Int(arguments[3]), requests >= clients {
+    try await ServeContentBenchmark.run(clients: clients, requests: requests)
+    exit(0)
+}
 if arguments.count == 4, arguments[1] == "webview", let chapters = Int(arguments[2]), chapters > 0,
    let iterations = Int(arguments[3]), iterations > 0 {
     try await WebViewBenchmark.run(chapters: chapters, iterations: iterations)
@@ -74,7 +80,7 @@ if arguments.count == 4, arguments[1] == "regex", let iterations = Int(arguments
     exit(0)
 }
 guard arguments.count == 5, arguments[1] == "toc", let iterations = Int(arguments[4]), iterations > 0 else {
-    fail("usage: bookrule-bench toc FILE ENCODING ITERATIONS | bookrule-bench regex UTF8-TOC-FILE ITERATIONS | bookrule-bench politeness REQUESTS | bookrule-bench lock ITERATIONS | bookrule-bench script-toc UTF8-TOC-FILE ITERATIONS | bookrule-bench studio UTF8-TOC-FILE ITERATIONS | bookrule-bench websocket-search SOURCES ITERATIONS | bookrule-bench webview CHAPTERS ITERATIONS")
+    fail("usage: bookrule-bench toc FILE ENCODING ITERATIONS | bookrule-bench regex UTF8-TOC-FILE ITERATIONS | bookrule-bench politeness REQUESTS | bookrule-bench lock ITERATIONS | bookrule-bench script-toc UTF8-TOC-FILE ITERATIONS | bookrule-bench studio UTF8-TOC-FILE ITERATIONS | bookrule-bench websocket-search SOURCES ITERATIONS | bookrule-bench webview CHAPTERS ITERATIONS | bookrule-bench serve-content CLIENTS REQUESTS")
 }
 let path = arguments[2]
 guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
