@@ -29,7 +29,8 @@ demo: build
 
 # The Swift suite decides first (make stops at its failure). The 1,200-chapter acceptance run (three bookrule
 # processes at full speed for ~30-45 s) runs after the rest, not beside it: on two shared cores it starves the
-# timing-bounded tests (docs/testing.md). Then the studio's browser test in headless Chromium, which says
+# timing-bounded tests (docs/testing.md); so do the suites that start headless Chromium (webView pages), which
+# run on their own after it. Then the studio's browser test in headless Chromium, which says
 # "skipped" with its reason where Chromium, chromedriver or Selenium is missing, and serve's (Legado's own web
 # client against `bookrule serve`, docs/serve.md). Before the suite, the whole
 # package builds in release too (a packager's first command; `@testable` and debug-only code fail there, not in
@@ -37,8 +38,9 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
-	scripts/run-tests.sh --skip ManySourcesAcceptanceTests
+	scripts/run-tests.sh --skip ManySourcesAcceptanceTests --skip BookRuleBrowserTests --skip WebViewCommandTests
 	scripts/run-tests.sh --filter ManySourcesAcceptanceTests
+	scripts/run-tests.sh --filter 'BookRuleBrowserTests|WebViewCommandTests'
 	scripts/studio-browser-test.py
 	scripts/serve-browser-test.py
 
