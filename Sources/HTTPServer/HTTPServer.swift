@@ -33,9 +33,10 @@ package final class HTTPServer: @unchecked Sendable {
     /// one idle (nothing sent or received) for `idleTimeoutSeconds` while an answer is sent.
     package init(address: String = "127.0.0.1", port: UInt16, bodyLimit: Int = 8 * 1024 * 1024, connectionLimit: UInt32 = 256,
                  requestSeconds: Double = 10, idleTimeoutSeconds: UInt32 = 30,
+                 admits: (@Sendable (HTTPServerRequest) -> Bool)? = nil,
                  handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse) throws(HTTPServerError) {
         let deadlines = ConnectionDeadlines(seconds: requestSeconds)
-        let context = Unmanaged.passRetained(ServerContext(handler: handler, bodyLimit: bodyLimit, deadlines: deadlines))
+        let context = Unmanaged.passRetained(ServerContext(handler: handler, admits: admits, bodyLimit: bodyLimit, deadlines: deadlines))
         guard let started = bookrule_mhd_start(address, port, connectionLimit, idleTimeoutSeconds, accessHandler,
                                                        context.toOpaque(), requestCompleted, connectionNotice) else {
             context.release()
@@ -74,11 +75,15 @@ package final class HTTPServer: @unchecked Sendable {
 /// What the callbacks reach through libmicrohttpd's `cls` pointer.
 private final class ServerContext: Sendable {
     let handler: @Sendable (HTTPServerRequest) -> HTTPServerResponse
+    /// Asked with a request's head (no body yet): false keeps its body from being read into memory at all.
+    let admits: (@Sendable (HTTPServerRequest) -> Bool)?
     let bodyLimit: Int
     let deadlines: ConnectionDeadlines
 
-    init(handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse, bodyLimit: Int, deadlines: ConnectionDeadlines) {
+    init(handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse, admits: (@Sendable (HTTPServerRequest) -> Bool)?,
+         bodyLimit: Int, deadlines: ConnectionDeadlines) {
         self.handler = handler
+        self.admits = admits
         self.bodyLimit = bodyLimit
         self.deadlines = deadlines
     }
@@ -89,6 +94,8 @@ private final class ServerContext: Sendable {
 private final class RequestBody {
     var bytes: [UInt8] = []
     var tooLarge = false
+    /// The head was refused (no token, a foreign Host): the body is read past, never kept.
+    var refused = false
 }
 
 /// Collects key/value pairs from `MHD_get_connection_values`.
@@ -116,13 +123,18 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     // The first call for a request only announces it (headers read, body not yet): set up its body buffer.
     guard let stored = requestContext.pointee else {
-        requestContext.pointee = Unmanaged.passRetained(RequestBody()).toOpaque()
+        let body = RequestBody()
+        if let admits = context.admits {
+            // A stranger's 16 MiB POSTs on every connection must not be held in memory before the gate refuses them.
+            body.refused = !admits(request(connection, url: url, method: method, body: body))
+        }
+        requestContext.pointee = Unmanaged.passRetained(body).toOpaque()
         return bookrule_mhd_yes()
     }
     let body = Unmanaged<RequestBody>.fromOpaque(stored).takeUnretainedValue()
     if uploadDataSize.pointee > 0 {
         let count = uploadDataSize.pointee
-        if let uploadData, !body.tooLarge {
+        if let uploadData, !body.tooLarge, !body.refused {
             if body.bytes.count + count > context.bodyLimit {
                 body.tooLarge = true
             } else {
@@ -136,13 +148,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     }
     // The request is read whole: from here its time is the handler's (which bounds its own work).
     context.deadlines.requestRead(ConnectionDeadlines.key(connection))
-    let socket = bookrule_mhd_connection_fd(connection)
-    let request = HTTPServerRequest(
-        method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-        query: values(of: connection, kind: bookrule_mhd_argument_kind()), headers: values(of: connection, kind: bookrule_mhd_header_kind()),
-        cookies: values(of: connection, kind: bookrule_mhd_cookie_kind()), body: body.bytes, bodyTooLarge: body.tooLarge,
-        clientGone: { socket >= 0 && bookrule_socket_peer_closed(socket) != 0 })
-    let answer = context.handler(request)
+    let answer = context.handler(request(connection, url: url, method: method, body: body))
     let response = answer.body.withUnsafeBytes { bookrule_mhd_response_copying($0.baseAddress, $0.count) }
     guard let response else { return bookrule_mhd_no() }
     defer { MHD_destroy_response(response) }
@@ -150,6 +156,17 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         _ = MHD_add_response_header(response, name, value)
     }
     return MHD_queue_response(connection, UInt32(clamping: answer.status), response)
+}
+
+/// The request on `connection`: its head, and the body read so far.
+private func request(_ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+                     body: RequestBody) -> HTTPServerRequest {
+    let socket = bookrule_mhd_connection_fd(connection)
+    return HTTPServerRequest(
+        method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
+        query: values(of: connection, kind: bookrule_mhd_argument_kind()), headers: values(of: connection, kind: bookrule_mhd_header_kind()),
+        cookies: values(of: connection, kind: bookrule_mhd_cookie_kind()), body: body.bytes, bodyTooLarge: body.tooLarge,
+        clientGone: { socket >= 0 && bookrule_socket_peer_closed(socket) != 0 })
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in

@@ -3,7 +3,7 @@ import BookRuleJSON
 import Foundation
 
 /// A search or explore result as Legado's `SearchBook` entity, the way Gson writes it: numbers as numbers, a
-/// field Legado leaves null (a missing cover) left out. What `searchBook` sends, what reader's `/reader3/` calls
+/// field Legado leaves null (a missing cover or kind) left out; the texts a search rule reads always there. What `searchBook` sends, what reader's `/reader3/` calls
 /// answer, and what `saveBook` takes back to add the book; the client tells one from a shelf `Book` by its
 /// `respondTime`.
 struct LegadoSearchBook: Sendable {
@@ -32,9 +32,9 @@ struct LegadoSearchBook: Sendable {
             ("author", .string(result.author)),
             ("kind", LegadoJSON.optional(result.kind)),
             ("coverUrl", LegadoJSON.optional(result.coverURL)),
-            ("intro", LegadoJSON.optional(result.intro)),
-            ("wordCount", LegadoJSON.optional(result.wordCount)),
-            ("latestChapterTitle", LegadoJSON.optional(result.lastChapter)),
+            ("intro", .string(result.intro)),
+            ("wordCount", .string(result.wordCount)),
+            ("latestChapterTitle", .string(result.lastChapter)),
             ("tocUrl", .string("")),
             ("time", LegadoJSON.number(time)),
             ("variable", LegadoJSON.optional(variables)),

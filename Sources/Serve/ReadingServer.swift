@@ -76,7 +76,8 @@ public final class ReadingServer: Sendable {
             let http: HTTPServer
             do {
                 http = try HTTPServer(address: address, port: configuration.port, bodyLimit: ServeDefaults.bodyLimit,
-                                      connectionLimit: 512, requestSeconds: 30) { request in api.handle(request) }
+                                      connectionLimit: 512, requestSeconds: 30,
+                                      admits: { (try? gate.check($0)) != nil }) { request in api.handle(request) }
             } catch {
                 throw .server(error)
             }

@@ -22,7 +22,8 @@ public final class StudioServer: Sendable {
         do {
             app = try StudioApp(sourcePath: sourcePath, fixtureDirectory: fixtureDirectory, fetcher: fetcher, assets: assets,
                                 token: try AccessToken.make())
-            server = try HTTPServer(port: wanted) { request in app.handle(request) }
+            let access = app.access
+            server = try HTTPServer(port: wanted, admits: { (try? access.check($0)) != nil }) { request in app.handle(request) }
         } catch let error as HTTPServerError {
             throw .server(error)
         } catch let error as StudioError {

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import BookRuleHTTPServer
+import BookRuleLocking
 import Glibc
 #endif
 import Foundation
@@ -45,6 +46,21 @@ struct StudioServerLimitsTests {
         #expect(ContinuousClock.now - started < TestTime.bound(.seconds(30)))
         try RawHTTP.sendAll(trickle, Array("E".utf8))
         #expect(try await workspace.get("/api/state").status == 200)
+    }
+
+    @Test("A request whose head the gate refuses is answered without its body ever being kept")
+    func refusedHeadKeepsNoBody() async throws {
+        let bodies = Locked<[Int]>([])
+        let server = try HTTPServer(port: 0, admits: { $0.header("X-Key") == "yes" }) { request in
+            bodies.withLock { $0.append(request.body.count) }
+            return HTTPServerResponse(status: 200, headers: [], body: [])
+        }
+        defer { server.stop() }
+        let client = RawHTTP(port: Int(server.port))
+        let body = String(repeating: "x", count: 200_000)
+        _ = try await client.send("POST", "/", headers: [("X-Key", "no")], body: body)
+        _ = try await client.send("POST", "/", headers: [("X-Key", "yes")], body: body)
+        #expect(bodies.withLock { $0 } == [0, 200_000])
     }
 
     @Test("A connection that trickles its request a byte at a time is closed when its time to deliver it is over")
