@@ -15,11 +15,23 @@ enum LoginPrompt {
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return readLine(strippingNewline: true) }
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
+        // Ctrl-C at the prompt ends the process, which must not leave the terminal without its echo.
+        echoing = saved
+        let previous = signal(SIGINT) { number in
+            _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &LoginPrompt.echoing)
+            signal(number, SIG_DFL)
+            raise(number)
+        }
         _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
         defer {
             _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            signal(SIGINT, previous)
             terminal.errorRaw("\n")
         }
         return readLine(strippingNewline: true)
     }
+
+    /// The terminal's settings before the echo went off, for the SIGINT handler (which can capture nothing).
+    /// Written only before the handler is installed, on the one thread that asks.
+    nonisolated(unsafe) private static var echoing = termios()
 }
