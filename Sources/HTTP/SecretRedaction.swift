@@ -24,8 +24,36 @@ struct SecretRedaction {
             pieces.insert(Array(secret.utf8))
             pieces.insert(Array(FormEncoding.encode(secret, spaceAsPlus: true).utf8))
             pieces.insert(Array(FormEncoding.encode(secret, spaceAsPlus: false).utf8))
+            // Inside a JSON body: `"` and `\` escaped, and (as Gson and many servers write it) every character
+            // past ASCII and `<>&='` as `\uXXXX`.
+            pieces.insert(Array(jsonEscaped(secret, asciiOnly: false).utf8))
+            pieces.insert(Array(jsonEscaped(secret, asciiOnly: true).utf8))
         }
         return pieces.sorted { $0.count > $1.count }
+    }
+
+    /// `secret` as it stands between the quotes of a JSON string.
+    static func jsonEscaped(_ secret: String, asciiOnly: Bool) -> String {
+        func escaped(_ unit: UInt16) -> String {
+            let hex = String(unit, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+        var out = ""
+        for scalar in secret.unicodeScalars {
+            switch scalar.value {
+            case 0x22: out += "\\\""
+            case 0x5C: out += "\\\\"
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0..<0x20: out += escaped(UInt16(scalar.value))
+            case 0x3C where asciiOnly, 0x3E where asciiOnly, 0x26 where asciiOnly, 0x3D where asciiOnly, 0x27 where asciiOnly:
+                out += escaped(UInt16(scalar.value))
+            case 0x80... where asciiOnly: out += String(scalar).utf16.map(escaped).joined()
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     func request(_ request: HTTPRequest) -> HTTPRequest {

@@ -34,6 +34,20 @@ struct RecordingRedactionTests {
         #expect(entry.response.content.body.map { String(decoding: $0, as: UTF8.self) } == "{\"token\": \"REDACTED\"}")
     }
 
+    @Test("a secret is redacted in a JSON body too: with its quotes and backslashes escaped, or written as \\u escapes")
+    func redactsJSONEscapedSecrets() async throws {
+        let secrets = SecretSet()
+        secrets.insert(["p\"s\\w<密>"])
+        let recorder = RecordingTransport(upstream: TokenSite())
+        for body in [#"{"password":"p\"s\\w<密>"}"#, #"{"password":"p\"s\\w\u003c\u5bc6\u003e"}"#] {
+            var request = HTTPRequest(url: "http://127.0.0.1:1/login", method: "POST", body: Array(body.utf8))
+            request.secrets = secrets
+            _ = try await recorder.send(request)
+        }
+        let bodies = recorder.recording.entries.compactMap { $0.request.postData?.body.map { String(decoding: $0, as: UTF8.self) } }
+        #expect(bodies == [#"{"password":"REDACTED"}"#, #"{"password":"REDACTED"}"#])
+    }
+
     @Test("a form value that is not a secret (a user name) is redacted in request bodies only")
     func formValuesOnlyInBodies() async throws {
         let secrets = SecretSet()
