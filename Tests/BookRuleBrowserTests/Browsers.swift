@@ -6,7 +6,8 @@ import TestSupport
 enum Browsers {
     /// Pages get 20 s (times the test time scale).
     static let standard = ChromiumBrowser(limits: BrowserLimits(pageSeconds: TestTime.seconds(20)))
-    /// Pages get 3 s, for the page that never finishes.
+    /// Pages get 3 s, for the page that never finishes (and the pages rendered beside it, once it runs):
+    /// only there, since a first page also waits for the browser to start.
     static let short = ChromiumBrowser(limits: BrowserLimits(pageSeconds: TestTime.seconds(3)))
 }
 

@@ -22,7 +22,7 @@ struct WebViewLimitTests {
             """,
         ])
         let page = WebViewPage(request: HTTPRequest(url: "http://site.test/play/1.html"), sourceRegex: ".*\\.mp3.*")
-        let result = try await Browsers.short.render(page, through: site)
+        let result = try await Browsers.standard.render(page, through: site)
         #expect(result.content == "http://site.test/media/42.mp3?sig=42")
         #expect(site.requests.map(\.url).contains("http://site.test/cover.jpg"))
         #expect(!site.requests.map(\.url).contains { $0.contains(".mp3") })
@@ -41,12 +41,12 @@ struct WebViewLimitTests {
         let site = TestSite(html: ["http://site.test/new.html": "<html><body><p id=\"x\">new</p></body></html>"])
         let page = WebViewPage(request: HTTPRequest(url: "http://site.test/old.html"),
                                script: "location.pathname + ' ' + document.getElementById('x').textContent")
-        let result = try await Browsers.short.render(page, through: Moved(site: site))
+        let result = try await Browsers.standard.render(page, through: Moved(site: site))
         #expect(result.content == "/new.html new")
         #expect(result.url == "http://site.test/new.html")
         #expect(result.status == 200)
         // A page answered 404 says so, as a fetched one does.
-        let missing = try await Browsers.short.render(WebViewPage(request: HTTPRequest(url: "http://site.test/gone.html")),
+        let missing = try await Browsers.standard.render(WebViewPage(request: HTTPRequest(url: "http://site.test/gone.html")),
                                                       through: Moved(site: site))
         #expect(missing.status == 404)
         // The redirect's target was answered from memory: the site was asked once.
@@ -60,12 +60,12 @@ struct WebViewLimitTests {
             "http://site.test/search": "<html><body><p id=\"x\"></p><script>x.textContent = location.pathname + ' built'</script></body></html>",
         ])
         let override = WebViewPage(request: HTTPRequest(url: "http://site.test/go.html"), overrideURLRegex: ".*/play\\?id=\\d+")
-        #expect(try await Browsers.short.render(override, through: site).content == "http://site.test/play?id=7")
+        #expect(try await Browsers.standard.render(override, through: site).content == "http://site.test/play?id=7")
         #expect(!site.requests.map(\.url).contains("http://site.test/play?id=7"))
 
         let post = WebViewPage(request: HTTPRequest(url: "http://site.test/search", method: "POST", body: Array("q=%E5%A4%9C".utf8)),
                                script: "x.textContent")
-        #expect(try await Browsers.short.render(post, through: site).content == "/search built")
+        #expect(try await Browsers.standard.render(post, through: site).content == "/search built")
         let asked = site.requests.filter { $0.url == "http://site.test/search" }
         #expect(asked.map(\.method) == ["POST"])
         #expect(asked.first?.body == Array("q=%E5%A4%9C".utf8))
@@ -128,7 +128,7 @@ struct BrowserProcessTests {
             <script>try { new WebSocket('ws://127.0.0.1:\(port)/socket') } catch (e) {}</script></body></html>
             """,
         ])
-        let page = try await Browsers.short.render(WebViewPage(request: HTTPRequest(url: "http://site.test/p.html"),
+        let page = try await Browsers.standard.render(WebViewPage(request: HTTPRequest(url: "http://site.test/p.html"),
                                                              script: "document.getElementById('x').textContent"),
                                                  through: site)
         #expect(page.content == "seen")
