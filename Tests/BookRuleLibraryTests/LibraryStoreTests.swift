@@ -586,6 +586,39 @@ struct LibraryStoreTests {
         #expect(try second.text(bookID: book.id, url: chapterURL(137)) == String(repeating: "137 ", count: 500))
         #expect(try libraryIntegrity(first) == "ok")
     }
+
+    @Test("the reads a server makes per chapter run while another thread holds the main connection, and see its last commit")
+    func readsDoNotQueueOnTheMainConnection() throws {
+        let directory = try ScratchDirectory("library")
+        let store = try LibraryStore(path: directory.library)
+        let book = try store.upsertBook(source: testSource, info: testBookInfo())
+        try store.mergeTOC(bookID: book.id, chapters: testTOC([1, 2]))
+        try store.saveChapter(bookID: book.id, url: chapterURL(1), text: "one")
+        let read = DispatchSemaphore(value: 0)
+        let answers = Locked<[String]>([])
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? store.database.withConnection { (_) throws(LibraryError) in
+                holding.signal()
+                _ = release.wait(timeout: .now() + 30)
+            }
+        }.start()
+        holding.wait()
+        Thread {
+            let found = (try? store.books(url: book.url).map(\.name).joined()) ?? "failed"
+            let chapter = (try? store.tocChapter(bookID: book.id, position: 0)?.chapter.title) ?? "failed"
+            let text = (try? store.text(bookID: book.id, url: chapterURL(1))) ?? "failed"
+            answers.withLock { $0 = [found, chapter, text] }
+            read.signal()
+        }.start()
+        // Before: all three waited for the lock the first thread holds.
+        let answered = read.wait(timeout: .now() + 10) == .success
+        release.signal()
+        if !answered { _ = read.wait(timeout: .now() + 30) }
+        #expect(answered)
+        #expect(answers.withLock { $0 } == [book.name, "Chapter 1", "one"])
+    }
 }
 
 // MARK: - kill -9

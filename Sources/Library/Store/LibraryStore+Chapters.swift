@@ -85,7 +85,7 @@ extension LibraryStore {
     /// - Throws: `LibraryError.unknownBook` when there is no such book.
     public func tocChapter(bookID: Int64, position: Int,
                            following: Int = 0) throws(LibraryError) -> (chapter: StoredChapter, following: [StoredChapter])? {
-        try database.withConnection { (connection) throws(LibraryError) in
+        try database.read { (connection) throws(LibraryError) in
             try Self.requireBook(bookID, connection)
             guard let found = try Self.chapters(connection, bookID: bookID, where: "book_id = ?1 AND in_toc = 1 AND position = ?2",
                                                 bindings: [bookID, position], limit: 1).first else { return nil }
@@ -109,12 +109,14 @@ extension LibraryStore {
     /// The saved text of the chapter at `url` (with or without its `#fragment`), nil when it has none (never
     /// fetched, failed, or not in the book).
     public func text(bookID: Int64, url: String) throws(LibraryError) -> String? {
-        try database.query("""
-            SELECT t.text FROM chapters c JOIN chapter_texts t ON t.chapter_id = c.id
-            WHERE c.book_id = ?1 AND c.key = ?2
-            """, purpose: "reading chapter \(url)", bindings: [bookID, Self.lookupKey(url)]) {
-            (row) throws(LibraryError) in row.text(0)
-        }.first
+        try database.read { (connection) throws(LibraryError) in
+            try connection.query("""
+                SELECT t.text FROM chapters c JOIN chapter_texts t ON t.chapter_id = c.id
+                WHERE c.book_id = ?1 AND c.key = ?2
+                """, purpose: "reading chapter \(url)", bindings: [bookID, Self.lookupKey(url)]) {
+                (row) throws(LibraryError) in row.text(0)
+            }.first
+        }
     }
 
     /// Saves a chapter's text in its own transaction: state `done`, one more attempt, `fetchedAt` now, the last

@@ -108,6 +108,11 @@ extension Optional: SQLiteBindable where Wrapped: SQLiteBindable {
 /// between them would join (or be rolled back with) the wrong transaction. The mutex is not recursive: inside
 /// `transaction` or `withConnection`, use the `SQLiteConnection` handed to the closure, never `self`.
 ///
+/// **Readers.** `read` runs pure reads on a few read-only connections of their own (opened on first use, at most
+/// `readerLimit`, each used by one thread at a time), so many threads reading at once (a server's) do not queue
+/// on the one lock: in WAL mode readers run side by side, each seeing the last commit made before its
+/// statement started, as on the main connection. When all are busy a read takes the main connection.
+///
 /// **Durability.** Opening sets `journal_mode=WAL`, `synchronous=NORMAL`, `foreign_keys=ON` and a busy timeout
 /// (5 s by default). Writes are meant to run in `transaction`, which starts with `BEGIN IMMEDIATE`: the write
 /// lock is taken (or waited for) up front, so a transaction never fails half-way because another process
@@ -118,6 +123,16 @@ final class SQLiteDatabase: @unchecked Sendable {
     // Only touched with `lock` held; closed in deinit. `@unchecked Sendable` rests on that.
     private let handle: OpaquePointer
     private let lock = Locked(())
+    private let busyMilliseconds: Int32
+    /// The read-only connections not in use, and how many are open; each is used by the thread that took it
+    /// off the list until it puts it back, and all are closed in deinit.
+    private let readers = Locked((idle: [Reader](), open: 0))
+    /// A read-only connection; only the thread that took it off `readers` uses it.
+    private struct Reader: @unchecked Sendable {
+        let handle: OpaquePointer
+    }
+    /// How many read-only connections `read` opens at most.
+    static let readerLimit = 4
 
     /// Opens (creating when missing) the database at `path` and sets the pragmas above.
     init(path: String, busyTimeout: Duration = .milliseconds(5000)) throws(LibraryError) {
@@ -135,7 +150,8 @@ final class SQLiteDatabase: @unchecked Sendable {
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         // Without the timeout, a second process's write would fail at once with "busy" instead of waiting.
         // (Throwing from here on closes the handle in deinit.)
-        let timeout = sqlite3_busy_timeout(opened, Int32(clamping: milliseconds))
+        busyMilliseconds = Int32(clamping: milliseconds)
+        let timeout = sqlite3_busy_timeout(opened, busyMilliseconds)
         guard timeout == SQLITE_OK else {
             throw SQLiteConnection.error(path: path, purpose: "setting the busy timeout", code: timeout,
                                          message: String(cString: sqlite3_errmsg(opened)))
@@ -167,7 +183,48 @@ final class SQLiteDatabase: @unchecked Sendable {
     deinit {
         // Every statement was finalized by `SQLiteStatement`'s deinit when its scope ended, so the connection
         // closes at once (checkpointing and removing the WAL when it is the file's last connection).
+        readers.withLock { readers in
+            for reader in readers.idle { sqlite3_close_v2(reader.handle) }
+        }
         sqlite3_close_v2(handle)
+    }
+
+    /// Runs `body`, which only reads, on a read-only connection no other thread is using (see "Readers"), or
+    /// on the main one when all are busy or none could be opened.
+    func read<Value>(
+        _ body: (borrowing SQLiteConnection) throws(LibraryError) -> Value
+    ) throws(LibraryError) -> Value {
+        guard let reader = takeReader() else { return try withConnection(body) }
+        var result: Result<Value, LibraryError>
+        do throws(LibraryError) {
+            let connection = SQLiteConnection(handle: reader, path: path)
+            result = .success(try body(connection))
+        } catch {
+            result = .failure(error)
+        }
+        readers.withLock { $0.idle.append(Reader(handle: reader)) }
+        return try result.get()
+    }
+
+    /// An idle read-only connection, a new one while fewer than `readerLimit` are open, else nil.
+    private func takeReader() -> OpaquePointer? {
+        let taken = readers.withLock { readers -> (reader: Reader?, opens: Bool) in
+            if let idle = readers.idle.popLast() { return (idle, false) }
+            guard readers.open < Self.readerLimit else { return (nil, false) }
+            readers.open += 1
+            return (nil, true)
+        }
+        if let reader = taken.reader { return reader.handle }
+        guard taken.opens else { return nil }
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        guard sqlite3_open_v2(path, &opened, flags, nil) == SQLITE_OK, let opened,
+              sqlite3_busy_timeout(opened, busyMilliseconds) == SQLITE_OK else {
+            sqlite3_close_v2(opened)
+            readers.withLock { $0.open -= 1 }
+            return nil
+        }
+        return opened
     }
 
     /// Runs `body` with exclusive use of the connection (the lock held): several statements no other thread
