@@ -618,6 +618,14 @@ struct LibraryStoreTests {
         if !answered { _ = read.wait(timeout: .now() + 30) }
         #expect(answered)
         #expect(answers.withLock { $0 } == [book.name, "Chapter 1", "one"])
+        // The read-only connections keep their compiled statements: asked again, they read the newest commit.
+        for round in 1...3 {
+            try store.saveChapter(bookID: book.id, url: chapterURL(1), text: "one, saved \(round) times")
+            try store.mergeTOC(bookID: book.id, chapters: testTOC(round == 3 ? [2, 1] : [1, 2]))
+            #expect(try store.text(bookID: book.id, url: chapterURL(1)) == "one, saved \(round) times")
+            #expect(try store.tocChapter(bookID: book.id, position: 0)?.chapter.title == (round == 3 ? "Chapter 2" : "Chapter 1"))
+            #expect(try store.books(url: book.url).first?.doneCount == 1)
+        }
     }
 }
 
