@@ -126,6 +126,10 @@ final class SQLiteDatabase: @unchecked Sendable {
     private let handle: OpaquePointer
     private let lock = Locked(())
     private let busyMilliseconds: Int32
+    /// The file the main connection opened, as SQLite resolved it (absolute), so a reader opens that file
+    /// even if the process has changed its directory since; nil for a database in memory, which only its own
+    /// connection sees (then every read takes the main connection).
+    private let readerPath: String?
     /// The read-only connections not in use, and how many are open; each is used by the thread that took it
     /// off the list until it puts it back, and all are closed in deinit.
     private let readers = Locked((idle: [Reader](), open: 0))
@@ -161,6 +165,7 @@ final class SQLiteDatabase: @unchecked Sendable {
             throw SQLiteConnection.error(path: path, purpose: "opening the library", code: status, message: message)
         }
         handle = opened
+        readerPath = sqlite3_db_filename(opened, "main").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         let (seconds, attoseconds) = busyTimeout.components
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         // Without the timeout, a second process's write would fail at once with "busy" instead of waiting.
@@ -222,6 +227,7 @@ final class SQLiteDatabase: @unchecked Sendable {
 
     /// An idle read-only connection, a new one while fewer than `readerLimit` are open, else nil.
     private func takeReader() -> Reader? {
+        guard let readerPath else { return nil }
         let taken = readers.withLock { readers -> (reader: Reader?, opens: Bool) in
             if let idle = readers.idle.popLast() { return (idle, false) }
             guard readers.open < Self.readerLimit else { return (nil, false) }
@@ -232,7 +238,7 @@ final class SQLiteDatabase: @unchecked Sendable {
         guard taken.opens else { return nil }
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        guard sqlite3_open_v2(path, &opened, flags, nil) == SQLITE_OK, let opened,
+        guard sqlite3_open_v2(readerPath, &opened, flags, nil) == SQLITE_OK, let opened,
               sqlite3_busy_timeout(opened, busyMilliseconds) == SQLITE_OK else {
             sqlite3_close_v2(opened)
             readers.withLock { $0.open -= 1 }
