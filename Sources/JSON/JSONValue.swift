@@ -90,9 +90,14 @@ public indirect enum JSONValue: Sendable, Equatable {
     ///   `true` puts each member/element on its own line, indented by two
     ///   spaces, with `": "` after keys.
     public func serialized(pretty: Bool = false) -> String {
+        String(decoding: serializedBytes(pretty: pretty), as: UTF8.self)
+    }
+
+    /// `serialized(pretty:)` as its UTF-8 bytes, without making a `String` of them first.
+    func serializedBytes(pretty: Bool = false) -> [UInt8] {
         var output: [UInt8] = []
         JSONValue.write(self, to: &output, pretty: pretty, indent: 0)
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     private static func write(_ value: JSONValue, to output: inout [UInt8], pretty: Bool, indent: Int) {
@@ -151,17 +156,34 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// and editors strip it, so a body that carries one would not survive a round trip.
     private static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        let utf8 = text.utf8
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
+        var text = text
+        // Native strings are contiguous UTF-8; `withUTF8` makes a bridged one so first.
+        text.withUTF8 { writeEscaped($0, to: &output) }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// The bytes of a string's UTF-8 escaped as `writeString` says; runs that need no escape (most of a
+    /// chapter's text) are copied whole.
+    private static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var runStart = 0
+        var index = 0
+        while index < utf8.count {
             let byte = utf8[index]
-            utf8.formIndex(after: &index)
-            if byte == 0xEF, utf8[index...].starts(with: [0xBB, 0xBF]) {
-                output.append(contentsOf: #"\ufeff"#.utf8)
-                utf8.formIndex(&index, offsetBy: 2)
+            // Only control characters, `"`, `\` and the first byte of U+FEFF (EF BB BF) can need an escape.
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xEF else {
+                index += 1
                 continue
             }
+            if byte == 0xEF && !(index + 2 < utf8.count && utf8[index + 1] == 0xBB && utf8[index + 2] == 0xBF) {
+                index += 1
+                continue
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            index += 1
             switch byte {
+            case 0xEF:
+                output.append(contentsOf: #"\ufeff"#.utf8)
+                index += 2
             case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
             case UInt8(ascii: "\n"): output.append(contentsOf: #"\n"#.utf8)
@@ -169,15 +191,14 @@ public indirect enum JSONValue: Sendable, Equatable {
             case UInt8(ascii: "\t"): output.append(contentsOf: #"\t"#.utf8)
             case 0x08: output.append(contentsOf: #"\b"#.utf8)
             case 0x0C: output.append(contentsOf: #"\f"#.utf8)
-            case 0x00..<0x20:
+            default:
                 output.append(contentsOf: #"\u00"#.utf8)
                 output.append(hexDigit(byte >> 4))
                 output.append(hexDigit(byte & 0x0F))
-            default:
-                output.append(byte)
             }
+            runStart = index
         }
-        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     }
 
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {

@@ -36,8 +36,9 @@ public enum JSONWriter {
     /// A `JSONValue` as UTF-8 JSON text in its own member order (see `JSONValue.serialized(pretty:)`);
     /// `.pretty` text ends with a line break.
     public static func bytes(_ value: JSONValue, style: Style = .compact) -> [UInt8] {
-        let text = value.serialized(pretty: style == .pretty)
-        return Array(text.utf8) + (style == .pretty ? [0x0A] : [])
+        var bytes = value.serializedBytes(pretty: style == .pretty)
+        if style == .pretty { bytes.append(0x0A) }
+        return bytes
     }
 
     /// `value` written to `path` atomically (`LocalFile.writeAtomically`).

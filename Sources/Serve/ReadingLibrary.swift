@@ -112,7 +112,7 @@ package final class ReadingLibrary: Sendable {
 
     /// The book a client names by its `bookUrl` (and `origin`, when given: one URL may be on two sources).
     func book(url: String, origin: String? = nil) throws(ServeFailure) -> StoredBook {
-        let books = try library { () throws(LibraryError) in try store.books() }.filter { $0.url == url }
+        let books = try library { () throws(LibraryError) in try store.books(url: url) }
         guard let book = books.first(where: { $0.sourceURL == origin }) ?? books.first else {
             throw ServeFailure("未在数据库找到对应书籍，请先添加 (no book \(url) in the library)")
         }
@@ -194,18 +194,18 @@ package final class ReadingLibrary: Sendable {
     /// (one fetch however many ask at once); then the next `prefetchCount` chapters are fetched in the
     /// background. Replace rules are not applied here: saved text stays as the site gave it.
     func text(of book: StoredBook, index: Int) throws(ServeFailure) -> String {
-        let chapters = try tocChapters(book)
-        guard let offset = chapters.firstIndex(where: { $0.position == index }) else {
-            throw ServeFailure("未找到 (the book has no chapter \(index))")
+        // The chapter and those after it that a fetch (its `next`) or the prefetch needs, not the whole TOC.
+        let found = try library { () throws(LibraryError) in
+            try store.tocChapter(bookID: book.id, position: index, following: max(1, prefetchCount))
         }
-        let chapter = chapters[offset]
+        guard let (chapter, following) = found else { throw ServeFailure("未找到 (the book has no chapter \(index))") }
         // After this chapter is answered: the reader's own chapter takes the host's first turn.
-        defer { prefetch(chapters[(offset + 1)...].filter { !$0.isVolume }.prefix(prefetchCount), of: book) }
+        defer { prefetch(following.prefix(prefetchCount), of: book) }
         if chapter.isVolume { return chapter.title }
         if let saved = try library({ () throws(LibraryError) in try store.text(bookID: book.id, url: chapter.url) }) {
             return saved
         }
-        let next = chapters[(offset + 1)...].first { !$0.isVolume }
+        let next = following.first
         let outcome = chapterFlights.run(ChapterKey(bookID: book.id, index: index), seconds: siteSeconds) { [self] in
             await fetch(chapter, next: next, of: book)
         }

@@ -28,6 +28,35 @@ struct JSONWriterTests {
         #expect(JSONValue.string("\u{FFFD}\u{FEFE}").serialized() == "\"\u{FFFD}\u{FEFE}\"")
     }
 
+    @Test("every character that needs an escape gets its one escape, wherever it stands among runs copied as they are")
+    func escapesAmongPlainRuns() throws {
+        let named: [UInt8: String] = [0x08: #"\b"#, 0x09: #"\t"#, 0x0A: #"\n"#, 0x0C: #"\f"#, 0x0D: #"\r"#]
+        var text = ""
+        var expected = "\""
+        for byte in UInt8(0)..<0x80 {
+            let character = String(UnicodeScalar(byte))
+            let escaped: String
+            switch byte {
+            case 0x22: escaped = #"\""#
+            case 0x5C: escaped = #"\\"#
+            case ..<0x20: escaped = named[byte] ?? String(format: "\\u%04x", Int(byte))
+            default: escaped = character
+            }
+            // Each between plain runs of ASCII and CJK, and doubled, so runs of any length meet every escape.
+            text += "ab" + character + "书山" + character + character
+            expected += "ab" + escaped + "书山" + escaped + escaped
+        }
+        text += "\u{FEFF}end😀\u{FFFD}\u{FEFF}"
+        expected += #"\ufeffend😀\#u{FFFD}\ufeff""#
+        let value = JSONValue.string(text)
+        #expect(value.serialized() == expected)
+        #expect(JSONWriter.bytes(value) == Array(expected.utf8))
+        #expect(try JSONParser.parse(value.serialized()).value == value)
+        #expect(JSONValue.string("").serialized() == #""""#)
+        #expect(JSONValue.string("\"").serialized() == #""\"""#)
+        #expect(JSONValue.string("\u{FEFF}").serialized() == #""\ufeff""#)
+    }
+
     @Test("Encodable values are written in JSONValue's layout and escaping: sorted keys, \": \", U+FEFF escaped")
     func encodableValuesShareTheOneFormat() throws {
         let pretty = String(decoding: try JSONWriter.bytes(Sample(), style: .pretty), as: UTF8.self)

@@ -325,6 +325,56 @@ struct LibraryStoreTests {
         #expect(saved.chapterCount == 5 && saved.doneCount == 2 && saved.failedCount == 1)
     }
 
+    @Test("books(url:) finds the books of that URL on every source, by id, with their counts, and none for another")
+    func booksByURL() throws {
+        let directory = try ScratchDirectory("library")
+        let store = try LibraryStore(path: directory.library)
+        let first = try store.upsertBook(source: testSource, info: testBookInfo())
+        let other = try store.upsertBook(source: testSource, info: testBookInfo(url: "https://novel.test/book/2/"))
+        let mirror = BookSourceRecord(sourceURL: "https://mirror.test", sourceName: "Mirror", json: "{}")
+        let elsewhere = try store.upsertBook(source: mirror, info: testBookInfo())
+        try store.mergeTOC(bookID: first.id, chapters: testTOC([1, 2]))
+        try store.saveChapter(bookID: first.id, url: chapterURL(1), text: "one")
+
+        let found = try store.books(url: first.url)
+        #expect(found.map(\.id) == [first.id, elsewhere.id])
+        #expect(found == (try store.books()).filter { $0.url == first.url })
+        #expect(found.first?.chapterCount == 2 && found.first?.doneCount == 1)
+        #expect(try store.books(url: other.url).map(\.id) == [other.id])
+        #expect(try store.books(url: "https://novel.test/book/3/").isEmpty)
+    }
+
+    @Test("tocChapter finds the chapter at a TOC position, volumes counted, and the chapters after it, never vanished ones")
+    func tocChapterByPosition() throws {
+        let directory = try ScratchDirectory("library")
+        let store = try LibraryStore(path: directory.library)
+        let book = try store.upsertBook(source: testSource, info: testBookInfo())
+        // Chapter 9 vanishes from the TOC: it stays at a position past the listed ones, not in the TOC.
+        try store.mergeTOC(bookID: book.id, chapters: testTOC([9]))
+        var entries = [Chapter(index: 0, title: "Volume One", url: "", isVolume: true)]
+        entries += testTOC([1, 2]).map { var chapter = $0; chapter.index += 1; return chapter }
+        entries.append(Chapter(index: 3, title: "Volume Two", url: "", isVolume: true))
+        entries += testTOC([3]).map { var chapter = $0; chapter.index = 4; return chapter }
+        try store.mergeTOC(bookID: book.id, chapters: entries)
+        try store.saveChapter(bookID: book.id, url: chapterURL(2), text: "two")
+        let all = try store.chapters(bookID: book.id)
+        #expect(all.map(\.position) == [0, 1, 2, 3, 4, 5] && all.last?.inTOC == false)
+
+        for position in 0..<5 {
+            let found = try #require(try store.tocChapter(bookID: book.id, position: position, following: 10))
+            #expect(found.chapter == all[position])
+            #expect(found.following == all[(position + 1)..<5].filter { !$0.isVolume })
+        }
+        let volume = try #require(try store.tocChapter(bookID: book.id, position: 0, following: 1))
+        #expect(volume.chapter.isVolume && volume.following.map(\.url) == [chapterURL(1)])
+        #expect(try store.tocChapter(bookID: book.id, position: 2)?.following == [])
+        #expect(try store.tocChapter(bookID: book.id, position: 2)?.chapter.state == .done)
+        #expect(try store.tocChapter(bookID: book.id, position: 5, following: 1) == nil)
+        #expect(try store.tocChapter(bookID: book.id, position: -1) == nil)
+        #expect(libraryError { () throws(LibraryError) in _ = try store.tocChapter(bookID: book.id + 1, position: 0) }
+                == .unknownBook(id: book.id + 1))
+    }
+
     @Test("texts come back exactly: CJK, emoji, NUL characters and megabytes")
     func textSurvives() throws {
         let directory = try ScratchDirectory("library")
@@ -535,6 +585,47 @@ struct LibraryStoreTests {
         #expect(try first.book(id: book.id)?.doneCount == 200)
         #expect(try second.text(bookID: book.id, url: chapterURL(137)) == String(repeating: "137 ", count: 500))
         #expect(try libraryIntegrity(first) == "ok")
+    }
+
+    @Test("the reads a server makes per chapter run while another thread holds the main connection, and see its last commit")
+    func readsDoNotQueueOnTheMainConnection() throws {
+        let directory = try ScratchDirectory("library")
+        let store = try LibraryStore(path: directory.library)
+        let book = try store.upsertBook(source: testSource, info: testBookInfo())
+        try store.mergeTOC(bookID: book.id, chapters: testTOC([1, 2]))
+        try store.saveChapter(bookID: book.id, url: chapterURL(1), text: "one")
+        let read = DispatchSemaphore(value: 0)
+        let answers = Locked<[String]>([])
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? store.database.withConnection { (_) throws(LibraryError) in
+                holding.signal()
+                _ = release.wait(timeout: .now() + 30)
+            }
+        }.start()
+        holding.wait()
+        Thread {
+            let found = (try? store.books(url: book.url).map(\.name).joined()) ?? "failed"
+            let chapter = (try? store.tocChapter(bookID: book.id, position: 0)?.chapter.title) ?? "failed"
+            let text = (try? store.text(bookID: book.id, url: chapterURL(1))) ?? "failed"
+            answers.withLock { $0 = [found, chapter, text] }
+            read.signal()
+        }.start()
+        // Before: all three waited for the lock the first thread holds.
+        let answered = read.wait(timeout: .now() + 10) == .success
+        release.signal()
+        if !answered { _ = read.wait(timeout: .now() + 30) }
+        #expect(answered)
+        #expect(answers.withLock { $0 } == [book.name, "Chapter 1", "one"])
+        // The read-only connections keep their compiled statements: asked again, they read the newest commit.
+        for round in 1...3 {
+            try store.saveChapter(bookID: book.id, url: chapterURL(1), text: "one, saved \(round) times")
+            try store.mergeTOC(bookID: book.id, chapters: testTOC(round == 3 ? [2, 1] : [1, 2]))
+            #expect(try store.text(bookID: book.id, url: chapterURL(1)) == "one, saved \(round) times")
+            #expect(try store.tocChapter(bookID: book.id, position: 0)?.chapter.title == (round == 3 ? "Chapter 2" : "Chapter 1"))
+            #expect(try store.books(url: book.url).first?.doneCount == 1)
+        }
     }
 }
 

@@ -56,6 +56,14 @@ extension LibraryStore {
         }
     }
 
+    /// The books whose book URL is `url` (one URL may be on several sources), by id; an index lookup, so a
+    /// server answering a book by its URL does not read the whole shelf.
+    public func books(url: String) throws(LibraryError) -> [StoredBook] {
+        try database.read { (connection) throws(LibraryError) in
+            try Self.books(connection, where: "b.url = ?1", bindings: [url], purpose: "reading book \(url)")
+        }
+    }
+
     /// The book with this id, nil when there is none.
     public func book(id: Int64) throws(LibraryError) -> StoredBook? {
         try database.withConnection { (connection) throws(LibraryError) in

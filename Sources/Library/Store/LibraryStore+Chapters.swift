@@ -79,6 +79,24 @@ extension LibraryStore {
         return try chapters(bookID: bookID, where: condition, bindings: bindings)
     }
 
+    /// The chapter the TOC lists at `position` (from 0, volume headings counted: Legado's chapter index), with
+    /// up to `following` chapters (not volume headings) listed after it, in order; nil when the TOC lists none
+    /// there. Two index lookups instead of reading the whole TOC: what a server answering one chapter needs.
+    /// - Throws: `LibraryError.unknownBook` when there is no such book.
+    public func tocChapter(bookID: Int64, position: Int,
+                           following: Int = 0) throws(LibraryError) -> (chapter: StoredChapter, following: [StoredChapter])? {
+        try database.read { (connection) throws(LibraryError) in
+            try Self.requireBook(bookID, connection)
+            guard let found = try Self.chapters(connection, bookID: bookID, where: "book_id = ?1 AND in_toc = 1 AND position = ?2",
+                                                bindings: [bookID, position], limit: 1).first else { return nil }
+            guard following > 0 else { return (found.chapter, []) }
+            let after = try Self.chapters(connection, bookID: bookID, where: """
+                book_id = ?1 AND in_toc = 1 AND is_volume = 0 AND (position > ?2 OR (position = ?2 AND id > ?3))
+                """, bindings: [bookID, position, found.id], limit: following)
+            return (found.chapter, after.map(\.chapter))
+        }
+    }
+
     /// What a run should fetch: chapters (not volume headings) still listed in the TOC, with a URL, that are
     /// pending (never fetched, or new in the TOC) or failed (to retry), in TOC order. Saved chapters are skipped.
     /// - Throws: `LibraryError.unknownBook` when there is no such book.
@@ -91,12 +109,14 @@ extension LibraryStore {
     /// The saved text of the chapter at `url` (with or without its `#fragment`), nil when it has none (never
     /// fetched, failed, or not in the book).
     public func text(bookID: Int64, url: String) throws(LibraryError) -> String? {
-        try database.query("""
-            SELECT t.text FROM chapters c JOIN chapter_texts t ON t.chapter_id = c.id
-            WHERE c.book_id = ?1 AND c.key = ?2
-            """, purpose: "reading chapter \(url)", bindings: [bookID, Self.lookupKey(url)]) {
-            (row) throws(LibraryError) in row.text(0)
-        }.first
+        try database.read { (connection) throws(LibraryError) in
+            try connection.query("""
+                SELECT t.text FROM chapters c JOIN chapter_texts t ON t.chapter_id = c.id
+                WHERE c.book_id = ?1 AND c.key = ?2
+                """, purpose: "reading chapter \(url)", bindings: [bookID, Self.lookupKey(url)]) {
+                (row) throws(LibraryError) in row.text(0)
+            }.first
+        }
     }
 
     /// Saves a chapter's text in its own transaction: state `done`, one more attempt, `fetchedAt` now, the last

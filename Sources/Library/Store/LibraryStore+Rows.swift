@@ -32,18 +32,27 @@ extension LibraryStore {
                           bindings: [any SQLiteBindable]) throws(LibraryError) -> [StoredChapter] {
         try database.withConnection { (connection) throws(LibraryError) in
             try Self.requireBook(bookID, connection)
-            return try connection.query("""
-                SELECT book_id, position, key, title, url, is_volume, in_toc, state, attempts, last_error,
-                    fetched_at, text_length, source_url
-                FROM chapters WHERE \(condition) ORDER BY position, id
-                """, purpose: "listing the chapters of book \(bookID)", bindings: bindings) {
-                (row) throws(LibraryError) in
-                StoredChapter(bookID: row.int64(0), position: row.int(1), key: row.text(2), title: row.text(3),
-                              url: row.text(4), isVolume: row.int64(5) != 0, inTOC: row.int64(6) != 0,
-                              state: ChapterState(rawValue: row.text(7)) ?? .pending, attempts: row.int(8),
-                              lastError: row.optionalText(9), fetchedAt: row.optionalInt64(10).map(Self.date),
-                              textLength: row.int(11), sourceURL: row.optionalText(12))
-            }
+            return try Self.chapters(connection, bookID: bookID, where: condition, bindings: bindings).map(\.chapter)
+        }
+    }
+
+    /// The chapters `condition` selects in TOC order (then by id), at most `limit` of them, each with its row id.
+    static func chapters(
+        _ connection: borrowing SQLiteConnection, bookID: Int64, where condition: String,
+        bindings: [any SQLiteBindable], limit: Int? = nil
+    ) throws(LibraryError) -> [(chapter: StoredChapter, id: Int64)] {
+        try connection.query("""
+            SELECT book_id, position, key, title, url, is_volume, in_toc, state, attempts, last_error,
+                fetched_at, text_length, source_url, id
+            FROM chapters WHERE \(condition) ORDER BY position, id\(limit.map { " LIMIT \($0)" } ?? "")
+            """, purpose: "listing the chapters of book \(bookID)", bindings: bindings) {
+            (row) throws(LibraryError) in
+            (StoredChapter(bookID: row.int64(0), position: row.int(1), key: row.text(2), title: row.text(3),
+                           url: row.text(4), isVolume: row.int64(5) != 0, inTOC: row.int64(6) != 0,
+                           state: ChapterState(rawValue: row.text(7)) ?? .pending, attempts: row.int(8),
+                           lastError: row.optionalText(9), fetchedAt: row.optionalInt64(10).map(Self.date),
+                           textLength: row.int(11), sourceURL: row.optionalText(12)),
+             row.int64(13))
         }
     }
 

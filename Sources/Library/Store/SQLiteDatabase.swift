@@ -108,6 +108,13 @@ extension Optional: SQLiteBindable where Wrapped: SQLiteBindable {
 /// between them would join (or be rolled back with) the wrong transaction. The mutex is not recursive: inside
 /// `transaction` or `withConnection`, use the `SQLiteConnection` handed to the closure, never `self`.
 ///
+/// **Readers.** `read` runs pure reads on a few read-only connections of their own (opened on first use, at most
+/// `readerLimit`, each used by one thread at a time), so many threads reading at once (a server's) do not queue
+/// on the one lock: in WAL mode readers run side by side, each seeing the last commit made before its
+/// statement started, as on the main connection. When all are busy a read takes the main connection. Each
+/// keeps the statements it compiled (by their SQL, up to `statementLimit`), so a read asked again is not parsed
+/// again.
+///
 /// **Durability.** Opening sets `journal_mode=WAL`, `synchronous=NORMAL`, `foreign_keys=ON` and a busy timeout
 /// (5 s by default). Writes are meant to run in `transaction`, which starts with `BEGIN IMMEDIATE`: the write
 /// lock is taken (or waited for) up front, so a transaction never fails half-way because another process
@@ -118,6 +125,33 @@ final class SQLiteDatabase: @unchecked Sendable {
     // Only touched with `lock` held; closed in deinit. `@unchecked Sendable` rests on that.
     private let handle: OpaquePointer
     private let lock = Locked(())
+    private let busyMilliseconds: Int32
+    /// The file the main connection opened, as SQLite resolved it (absolute), so a reader opens that file
+    /// even if the process has changed its directory since; nil for a database in memory, which only its own
+    /// connection sees (then every read takes the main connection).
+    private let readerPath: String?
+    /// The read-only connections not in use, and how many are open; each is used by the thread that took it
+    /// off the list until it puts it back, and all are closed in deinit.
+    private let readers = Locked((idle: [Reader](), open: 0))
+    /// A read-only connection and the statements it keeps; only the thread that took it off `readers` uses it.
+    fileprivate final class Reader: @unchecked Sendable {
+        let handle: OpaquePointer
+        /// Compiled statements by their SQL, reset after every use.
+        var statements: [String: OpaquePointer] = [:]
+
+        init(handle: OpaquePointer) {
+            self.handle = handle
+        }
+
+        deinit {
+            for statement in statements.values { sqlite3_finalize(statement) }
+            sqlite3_close_v2(handle)
+        }
+    }
+    /// How many statements a read-only connection keeps compiled at most.
+    fileprivate static let statementLimit = 32
+    /// How many read-only connections `read` opens at most.
+    static let readerLimit = 4
 
     /// Opens (creating when missing) the database at `path` and sets the pragmas above.
     init(path: String, busyTimeout: Duration = .milliseconds(5000)) throws(LibraryError) {
@@ -131,11 +165,13 @@ final class SQLiteDatabase: @unchecked Sendable {
             throw SQLiteConnection.error(path: path, purpose: "opening the library", code: status, message: message)
         }
         handle = opened
+        readerPath = sqlite3_db_filename(opened, "main").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         let (seconds, attoseconds) = busyTimeout.components
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         // Without the timeout, a second process's write would fail at once with "busy" instead of waiting.
         // (Throwing from here on closes the handle in deinit.)
-        let timeout = sqlite3_busy_timeout(opened, Int32(clamping: milliseconds))
+        busyMilliseconds = Int32(clamping: milliseconds)
+        let timeout = sqlite3_busy_timeout(opened, busyMilliseconds)
         guard timeout == SQLITE_OK else {
             throw SQLiteConnection.error(path: path, purpose: "setting the busy timeout", code: timeout,
                                          message: String(cString: sqlite3_errmsg(opened)))
@@ -167,7 +203,48 @@ final class SQLiteDatabase: @unchecked Sendable {
     deinit {
         // Every statement was finalized by `SQLiteStatement`'s deinit when its scope ended, so the connection
         // closes at once (checkpointing and removing the WAL when it is the file's last connection).
+        // The readers close as their `Reader`s go (the idle list is the last reference to each).
+        readers.withLock { $0.idle.removeAll() }
         sqlite3_close_v2(handle)
+    }
+
+    /// Runs `body`, which only reads, on a read-only connection no other thread is using (see "Readers"), or
+    /// on the main one when all are busy or none could be opened.
+    func read<Value>(
+        _ body: (borrowing SQLiteConnection) throws(LibraryError) -> Value
+    ) throws(LibraryError) -> Value {
+        guard let reader = takeReader() else { return try withConnection(body) }
+        var result: Result<Value, LibraryError>
+        do throws(LibraryError) {
+            let connection = SQLiteConnection(handle: reader.handle, path: path, reader: reader)
+            result = .success(try body(connection))
+        } catch {
+            result = .failure(error)
+        }
+        readers.withLock { $0.idle.append(reader) }
+        return try result.get()
+    }
+
+    /// An idle read-only connection, a new one while fewer than `readerLimit` are open, else nil.
+    private func takeReader() -> Reader? {
+        guard let readerPath else { return nil }
+        let taken = readers.withLock { readers -> (reader: Reader?, opens: Bool) in
+            if let idle = readers.idle.popLast() { return (idle, false) }
+            guard readers.open < Self.readerLimit else { return (nil, false) }
+            readers.open += 1
+            return (nil, true)
+        }
+        if let reader = taken.reader { return reader }
+        guard taken.opens else { return nil }
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        guard sqlite3_open_v2(readerPath, &opened, flags, nil) == SQLITE_OK, let opened,
+              sqlite3_busy_timeout(opened, busyMilliseconds) == SQLITE_OK else {
+            sqlite3_close_v2(opened)
+            readers.withLock { $0.open -= 1 }
+            return nil
+        }
+        return Reader(handle: opened)
     }
 
     /// Runs `body` with exclusive use of the connection (the lock held): several statements no other thread
@@ -227,10 +304,13 @@ struct SQLiteConnection: ~Copyable {
     fileprivate let handle: OpaquePointer
     /// The library file, for messages.
     let path: String
+    /// The read-only connection whose statements `prepare` keeps; nil on the main connection.
+    private let reader: SQLiteDatabase.Reader?
 
-    fileprivate init(handle: OpaquePointer, path: String) {
+    fileprivate init(handle: OpaquePointer, path: String, reader: SQLiteDatabase.Reader? = nil) {
         self.handle = handle
         self.path = path
+        self.reader = reader
     }
 
     /// Whether no transaction is open.
@@ -249,14 +329,21 @@ struct SQLiteConnection: ~Copyable {
     }
 
     /// Compiles one statement; it is finalized when the returned value goes out of scope.
+    /// On a read-only connection the statement is kept for the next `prepare` of the same SQL instead (reset
+    /// when it goes out of scope).
     func prepare(_ sql: String, purpose: String) throws(LibraryError) -> SQLiteStatement {
+        if let kept = reader?.statements[sql] {
+            return SQLiteStatement(handle: kept, connection: handle, path: path, purpose: purpose, kept: true)
+        }
+        let keeps = reader.map { $0.statements.count < SQLiteDatabase.statementLimit } ?? false
         var statement: OpaquePointer?
-        let status = sqlite3_prepare_v3(handle, sql, -1, 0, &statement, nil)
+        let status = sqlite3_prepare_v3(handle, sql, -1, keeps ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0, &statement, nil)
         guard status == SQLITE_OK, let statement else {
             sqlite3_finalize(statement)
             throw failure(status == SQLITE_OK ? SQLITE_MISUSE : status, purpose)
         }
-        return SQLiteStatement(handle: statement, connection: handle, path: path, purpose: purpose)
+        if keeps { reader?.statements[sql] = statement }
+        return SQLiteStatement(handle: statement, connection: handle, path: path, purpose: purpose, kept: keeps)
     }
 
     /// Runs one statement with `bindings` and maps each result row with `row`.
@@ -294,22 +381,33 @@ struct SQLiteConnection: ~Copyable {
     }
 }
 
-/// A compiled statement, finalized when it goes out of scope (it cannot be copied, so exactly once). While a
+/// A compiled statement, finalized when it goes out of scope (it cannot be copied, so exactly once), or reset
+/// when its read-only connection keeps it (its read ends there, as a finalized one's would). While a
 /// `query` maps rows, the statement is also the current row: read its columns by index from 0.
 struct SQLiteStatement: ~Copyable {
     private let handle: OpaquePointer
     private let connection: OpaquePointer
     private let path: String
     private let purpose: String
+    /// Whether its connection keeps it: reset, not finalized, at the end.
+    private let kept: Bool
 
-    fileprivate init(handle: OpaquePointer, connection: OpaquePointer, path: String, purpose: String) {
+    fileprivate init(handle: OpaquePointer, connection: OpaquePointer, path: String, purpose: String, kept: Bool = false) {
         self.handle = handle
         self.connection = connection
         self.path = path
         self.purpose = purpose
+        self.kept = kept
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        if kept {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        } else {
+            sqlite3_finalize(handle)
+        }
+    }
 
     /// Rewinds the statement and binds `values` to parameters 1, 2, …
     func bind(_ values: [any SQLiteBindable]) throws(LibraryError) {
