@@ -55,6 +55,14 @@ extension ReadingAPI {
         guard let index = request.argument("index").flatMap({ Int($0) }) else {
             throw ServeFailure("参数index不能为空, 请指定目录序号 (give the chapter's index)")
         }
+        // A saved chapter is answered in one of a few turns (`HandlerTurns`); one that needs its site waits
+        // outside them.
+        let saved = try turns.run { () throws(ServeFailure) -> JSONValue? in
+            let book = try library.book(url: url)
+            guard let text = try library.savedText(of: book, index: index) else { return nil }
+            return .string(try library.served(text, of: book))
+        }
+        if let saved { return LegadoEnvelope.success(saved) }
         let book = try library.book(url: url)
         let text = try library.text(of: book, index: index)
         return LegadoEnvelope.success(.string(try library.served(text, of: book)))

@@ -13,6 +13,8 @@ package final class ReadingAPI: Sendable {
     package let library: ReadingLibrary
     /// The gate every request passes.
     package let gate: RequestGate
+    /// Turns for the CPU work of answering a saved chapter.
+    let turns = HandlerTurns()
     /// The built web client, when `--web` names one.
     let web: WebFiles?
     /// Requests being answered, and whether the server is stopping (new requests then get a 503).

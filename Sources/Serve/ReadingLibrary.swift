@@ -194,23 +194,41 @@ package final class ReadingLibrary: Sendable {
     /// (one fetch however many ask at once); then the next `prefetchCount` chapters are fetched in the
     /// background. Replace rules are not applied here: saved text stays as the site gave it.
     func text(of book: StoredBook, index: Int) throws(ServeFailure) -> String {
-        // The chapter and those after it that a fetch (its `next`) or the prefetch needs, not the whole TOC.
-        let found = try library { () throws(LibraryError) in
-            try store.tocChapter(bookID: book.id, position: index, following: max(1, prefetchCount))
-        }
-        guard let (chapter, following) = found else { throw ServeFailure("未找到 (the book has no chapter \(index))") }
+        let (chapter, following) = try tocChapter(of: book, index: index)
         // After this chapter is answered: the reader's own chapter takes the host's first turn.
         defer { prefetch(following.prefix(prefetchCount), of: book) }
-        if chapter.isVolume { return chapter.title }
-        if let saved = try library({ () throws(LibraryError) in try store.text(bookID: book.id, url: chapter.url) }) {
-            return saved
-        }
+        if let ready = try readyText(of: chapter, in: book) { return ready }
         let next = following.first
         let outcome = chapterFlights.run(ChapterKey(bookID: book.id, index: index), seconds: siteSeconds) { [self] in
             await fetch(chapter, next: next, of: book)
         }
         guard let outcome else { throw ServeFailure("the site did not answer within \(Int(siteSeconds)) s") }
         return try outcome.get()
+    }
+
+    /// The text of chapter `index` when it needs no site (saved, or a volume heading), nil otherwise; the
+    /// chapters after it are prefetched as `text(of:index:)` does.
+    func savedText(of book: StoredBook, index: Int) throws(ServeFailure) -> String? {
+        let (chapter, following) = try tocChapter(of: book, index: index)
+        guard let ready = try readyText(of: chapter, in: book) else { return nil }
+        prefetch(following.prefix(prefetchCount), of: book)
+        return ready
+    }
+
+    /// The chapter at Legado's `index` and those after it that a fetch (its `next`) or the prefetch needs,
+    /// not the whole TOC.
+    private func tocChapter(of book: StoredBook, index: Int) throws(ServeFailure) -> (StoredChapter, [StoredChapter]) {
+        let found = try library { () throws(LibraryError) in
+            try store.tocChapter(bookID: book.id, position: index, following: max(1, prefetchCount))
+        }
+        guard let found else { throw ServeFailure("未找到 (the book has no chapter \(index))") }
+        return found
+    }
+
+    /// A volume heading's title, or the chapter's saved text; nil when it has to be fetched.
+    private func readyText(of chapter: StoredChapter, in book: StoredBook) throws(ServeFailure) -> String? {
+        if chapter.isVolume { return chapter.title }
+        return try library { () throws(LibraryError) in try store.text(bookID: book.id, url: chapter.url) }
     }
 
     /// Fetches and saves those of `upcoming` not saved yet, one after another in the background, each through the

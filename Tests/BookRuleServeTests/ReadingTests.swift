@@ -43,6 +43,29 @@ struct ReadingTests {
         #expect(workspace.site.chapterRequests.filter { $0 == 5 }.count == 1, "\(workspace.site.chapterRequests)")
     }
 
+    @Test("Readers waiting on a slow site hold no turn: a saved chapter is answered at once beside six of them (more than the turns)")
+    func savedChapterNotStalledBySiteWaits() async throws {
+        let workspace = try await ServeWorkspace(siteDelay: 3)
+        let url = ServeWorkspace.encoded(workspace.site.bookURL)
+        let client = workspace.client
+        // Six readers of unsaved chapters (more than the four turns of two cores), each waiting on the 3 s site.
+        let waiting = Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 2..<5 {
+                    for _ in 0..<2 { group.addTask { _ = try await client.send("GET", "/getBookContent?url=\(url)&index=\(index)") } }
+                }
+                try await group.waitForAll()
+            }
+        }
+        try await eventually("a reader's request reaching the site") { !workspace.site.chapterRequests.isEmpty }
+        let start = ContinuousClock.now
+        let saved = try ServeWorkspace.data(try await workspace.get("/getBookContent?url=\(url)&index=0"))
+        let took = ContinuousClock.now - start
+        #expect(saved.stringValue?.isEmpty == false)
+        #expect(took < .seconds(2), "the saved chapter took \(took) beside readers waiting on the site")
+        try await waiting.value
+    }
+
     @Test("saveBookProgress (a text/plain beacon) is kept per book: getBookshelf and the library show it")
     func progressRoundTrip() async throws {
         let workspace = try await ServeWorkspace()
