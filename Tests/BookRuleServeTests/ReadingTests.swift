@@ -124,7 +124,9 @@ struct ReadingTests {
 
     @Test("Stopping while a reader waits for a slow site ends at once: the site wait is cancelled, the reader answered")
     func stopCancelsSiteWaits() async throws {
-        let workspace = try await ServeWorkspace(siteDelay: 2)
+        // The site takes 6 s: the stop must come while the reader waits, however late a busy machine lets this
+        // test see the request arrive (2 s was once too short in a full run).
+        let workspace = try await ServeWorkspace(siteDelay: 6)
         let client = workspace.client
         let target = "/getBookContent?url=\(ServeWorkspace.encoded(workspace.site.bookURL))&index=6"
         let waiting = Task { try? await client.send("GET", target) }
