@@ -47,12 +47,15 @@ public enum ServeSocketError: Error, Sendable, Equatable, CustomStringConvertibl
     case system(call: String, message: String)
     /// `start()` was called twice, or after `stop()`.
     case alreadyStarted
+    /// This machine's libcrypto refuses SHA-1, which every handshake's `Sec-WebSocket-Accept` needs.
+    case noSHA1
 
     public var description: String {
         switch self {
         case .badAddress(let address): "\"\(address)\" is not a numeric IPv4 or IPv6 address to listen on"
         case .system(let call, let message): "cannot listen for WebSocket connections: \(call): \(message)"
         case .alreadyStarted: "the WebSocket server was already started, or has been stopped"
+        case .noSHA1: "cannot answer WebSocket handshakes: this machine's OpenSSL refuses SHA-1 (RFC 6455's Sec-WebSocket-Accept needs it; check its configuration, e.g. a FIPS-only provider)"
         }
     }
 }

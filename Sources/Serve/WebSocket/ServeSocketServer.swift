@@ -1,3 +1,4 @@
+import BookRuleScript
 import BookRuleDocument
 import BookRuleLocking
 import Glibc
@@ -78,6 +79,9 @@ public final class ServeSocketServer: Sendable {
             return true
         }
         guard claimed else { throw .alreadyStarted }
+        // Every handshake hashes its key with SHA-1 (`WebSocketHandshake.acceptValue`), which must never be asked
+        // of a libcrypto that refuses it: a server that cannot answer handshakes does not start.
+        guard MessageDigest.Algorithm.sha1.isAvailable else { throw .noSHA1 }
         guard let acceptSignal else { throw .system(call: "pipe2", message: String(cString: strerror(errno))) }
         let (listener, port) = try Self.listen(on: listenAddress, port: requestedPort)
         state.withLock { state in

@@ -60,7 +60,8 @@ struct WebSocketHandshake: Sendable, Equatable {
         self.key = key
     }
 
-    /// The `Sec-WebSocket-Accept` value for `key`: base64 of the SHA-1 of the key and RFC 6455's GUID.
+    /// The `Sec-WebSocket-Accept` value for `key`: base64 of the SHA-1 of the key and RFC 6455's GUID. Only
+    /// reached through a started `ServeSocketServer`, which has checked that SHA-1 is available.
     static func acceptValue(for key: String) -> String {
         var digest = MessageDigest(.sha1)
         digest.update(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11")
