@@ -24,13 +24,9 @@ struct LegadoBook {
         }
     }
 
-    static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
-    }
-
     var json: JSONValue {
         let variables = book.variables.isEmpty ? nil : try? JSONWriter.string(book.variables)
-        let updated = Self.milliseconds(book.updatedAt)
+        let updated = LibraryStore.milliseconds(book.updatedAt)
         return LegadoJSON.object([
             ("bookUrl", .string(book.url)),
             ("tocUrl", .string(book.tocURL)),
@@ -51,7 +47,7 @@ struct LegadoBook {
             ("durChapterTitle", progress.map { .string($0.chapterTitle) }),
             ("durChapterIndex", LegadoJSON.number(progress?.chapterIndex ?? 0)),
             ("durChapterPos", LegadoJSON.number(progress?.chapterPosition ?? 0)),
-            ("durChapterTime", LegadoJSON.number(Self.milliseconds(progress?.readAt ?? book.createdAt))),
+            ("durChapterTime", LegadoJSON.number(LibraryStore.milliseconds(progress?.readAt ?? book.createdAt))),
             ("canUpdate", .bool(true)),
             ("order", LegadoJSON.number(0)),
             ("originOrder", LegadoJSON.number(0)),

@@ -1,5 +1,6 @@
 import BookRuleEngine
 import BookRuleJSON
+import BookRuleLibrary
 import Foundation
 
 /// A search or explore result as Legado's `SearchBook` entity, the way Gson writes it: numbers as numbers, a
@@ -14,7 +15,7 @@ struct LegadoSearchBook: Sendable {
     /// How long the source took to answer, in milliseconds.
     let respondTime: Int
 
-    init(result: SearchResult, source: BookSource, time: Int64 = LegadoBook.milliseconds(Date()), respondTime: Int = 0) {
+    init(result: SearchResult, source: BookSource, time: Int64 = LibraryStore.milliseconds(Date()), respondTime: Int = 0) {
         self.result = result
         self.source = source
         self.time = time

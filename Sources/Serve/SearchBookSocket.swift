@@ -76,7 +76,7 @@ public struct SearchBookSocket: Sendable {
     /// The entities of the books `outcome` added to the list: each from the outcome's result for it.
     static func batch(_ added: ArraySlice<FoundBook>, outcome: SourceSearchOutcome) -> [LegadoSearchBook] {
         guard case .success(let page) = outcome.result else { return [] }
-        let time = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let time = LibraryStore.milliseconds(Date())
         let respondTime = Int((outcome.seconds * 1000).rounded())
         return added.compactMap { book in
             guard let copy = book.copies.first, let result = page.results.first(where: { $0.bookURL == copy.bookURL }) else {

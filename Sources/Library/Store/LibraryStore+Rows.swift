@@ -78,8 +78,8 @@ extension LibraryStore {
     // MARK: - Values
 
     /// Timestamps are stored as integer milliseconds since 1970 (exact, sortable, readable with
-    /// `datetime(x / 1000, 'unixepoch')`).
-    static func milliseconds(_ date: Date) -> Int64 {
+    /// `datetime(x / 1000, 'unixepoch')`); also how `bookrule serve` writes them for Legado's clients.
+    package static func milliseconds(_ date: Date) -> Int64 {
         // A date from outside (a client's durChapterTime) can be infinite or past Int64: clamped, not trapped.
         let value = (date.timeIntervalSince1970 * 1000).rounded()
         guard value.isFinite else { return 0 }
