@@ -17,19 +17,21 @@
 /* MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call: these fixed-signature
    wrappers are the only way the servers start a daemon or asks for its port. */
 
-/* Starts a daemon listening on address:port (an IPv4 or IPv6 literal; port 0 picks a free one), one thread
-   per connection (a request may wait for a site or rule evaluation without stalling the others), at most
-   connection_limit connections, idle connections closed after timeout_seconds, notify told when a connection
-   opens and closes. NULL when the address is not an IP literal or the daemon cannot listen. The sockaddr lives
-   on this stack frame: libmicrohttpd only reads it while binding, inside this call. */
+/* Starts a daemon listening on address:port (an IPv4 or IPv6 literal; port 0 picks a free one) with
+   pool_threads polling threads over epoll (1: one), connections that a handler may suspend while a request is
+   answered on another thread (so a request waiting for a site stalls no other), at most connection_limit
+   connections, idle connections closed after timeout_seconds, notify told when a connection opens and closes.
+   NULL when the address is not an IP literal or the daemon cannot listen. The sockaddr lives on this stack
+   frame: libmicrohttpd only reads it while binding, inside this call. */
 static inline struct MHD_Daemon *bookrule_mhd_start(const char *address_text, uint16_t port,
                                                     unsigned int connection_limit, unsigned int timeout_seconds,
+                                                    unsigned int pool_threads,
                                                     MHD_AccessHandlerCallback handler, void *context,
                                                     MHD_RequestCompletedCallback completed,
                                                     MHD_NotifyConnectionCallback notify) {
     struct sockaddr_storage storage;
     memset(&storage, 0, sizeof storage);
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
     struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
     struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
     if (inet_pton(AF_INET, address_text, &v4->sin_addr) == 1) {
@@ -44,6 +46,7 @@ static inline struct MHD_Daemon *bookrule_mhd_start(const char *address_text, ui
     }
     return MHD_start_daemon(flags, port, NULL, NULL, handler, context,
                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&storage,
+                            MHD_OPTION_THREAD_POOL_SIZE, pool_threads > 1 ? pool_threads : 0,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,

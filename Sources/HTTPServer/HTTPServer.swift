@@ -1,15 +1,24 @@
 import BookRuleLocking
 import CMicroHTTPD
 import Dispatch
+import Foundation
 
 /// An HTTP server over libmicrohttpd on one address (127.0.0.1 unless told otherwise): every request is read
-/// whole (body capped), copied into an `HTTPServerRequest` and answered by one handler on the connection's own
-/// thread. The studio and `bookrule serve` both run on it; who may ask what is their gate's business.
+/// whole (body capped), copied into an `HTTPServerRequest` and answered. The studio and `bookrule serve` both run
+/// on it; who may ask what is their gate's business.
 ///
-/// Ownership: the handler lives in a `ServerContext` that the server retains once (`Unmanaged.passRetained`)
-/// and hands libmicrohttpd as an opaque pointer; callbacks only borrow it. `stop()` stops the daemon, which
-/// returns only after every connection thread has finished, and then releases the context: no callback can
-/// run after the release. A request's body buffer is owned the same way, released in the completion callback.
+/// Threads: a few polling threads (one per processor) serve every connection over epoll. A request is offered
+/// first to `quick`, on the polling thread, for answers that need nothing but memory and the disk (a saved
+/// chapter); any other goes to `handler` on a thread of its own while its connection is suspended, so a request
+/// waiting a minute for a site stalls no other. A thread per connection instead made 50 readers 50 runnable
+/// threads on two cores, preempting one another mid-request (docs/performance.md, serve-content).
+///
+/// Ownership: the handlers live in a `ServerContext` that the server retains once (`Unmanaged.passRetained`)
+/// and hands libmicrohttpd as an opaque pointer; callbacks only borrow it. `stop()` first waits for the handler
+/// threads (each resumes its connection before it ends: libmicrohttpd must not stop with a connection
+/// suspended), then stops the daemon, which returns only after its polling threads have finished, and then
+/// releases the context: no callback can run after the release. A request's state is owned the same way,
+/// released in the completion callback; a handler thread holds its own reference until it has resumed.
 ///
 /// Slow clients: on loopback every client has one address, so a per-address limit would be the total limit; each
 /// connection has `requestSeconds` to deliver a whole request (head and body), counted from when it opened or
@@ -27,18 +36,23 @@ package final class HTTPServer: @unchecked Sendable {
     /// Shuts down connections past their deadline.
     private let watchdog: any DispatchSourceTimer
 
-    /// Starts listening on `address:port` (an IPv4 or IPv6 literal; port 0: a free one). `handler` is called on a connection's thread,
-    /// once per request, and may block (connections are limited to `connectionLimit`). A connection that has
-    /// not delivered a whole request `requestSeconds` after it opened or got its last answer is closed, as is
-    /// one idle (nothing sent or received) for `idleTimeoutSeconds` while an answer is sent.
+    /// Starts listening on `address:port` (an IPv4 or IPv6 literal; port 0: a free one). Each request is asked of
+    /// `quick` first, when given, on a polling thread: it must answer at once or return nil, never wait on a
+    /// site or another request. `handler` answers the rest, each on a thread of its own, and may block
+    /// (connections are limited to `connectionLimit`). A connection that has not delivered a whole request
+    /// `requestSeconds` after it opened or got its last answer is closed, as is one idle (nothing sent or
+    /// received) for `idleTimeoutSeconds` while an answer is sent.
     package init(address: String = "127.0.0.1", port: UInt16, bodyLimit: Int = 8 * 1024 * 1024, connectionLimit: UInt32 = 256,
                  requestSeconds: Double = 10, idleTimeoutSeconds: UInt32 = 30,
                  admits: (@Sendable (HTTPServerRequest) -> Bool)? = nil,
+                 quick: (@Sendable (HTTPServerRequest) -> HTTPServerResponse?)? = nil,
                  handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse) throws(HTTPServerError) {
         let deadlines = ConnectionDeadlines(seconds: requestSeconds)
-        let context = Unmanaged.passRetained(ServerContext(handler: handler, admits: admits, bodyLimit: bodyLimit, deadlines: deadlines))
-        guard let started = bookrule_mhd_start(address, port, connectionLimit, idleTimeoutSeconds, accessHandler,
-                                                       context.toOpaque(), requestCompleted, connectionNotice) else {
+        let context = Unmanaged.passRetained(ServerContext(quick: quick, handler: handler, admits: admits, bodyLimit: bodyLimit,
+                                                           deadlines: deadlines))
+        let pollingThreads = UInt32(clamping: max(1, ProcessInfo.processInfo.activeProcessorCount))
+        guard let started = bookrule_mhd_start(address, port, connectionLimit, idleTimeoutSeconds, pollingThreads, accessHandler,
+                                               context.toOpaque(), requestCompleted, connectionNotice) else {
             context.release()
             throw .cannotListen(address: address, port: Int(port))
         }
@@ -54,7 +68,8 @@ package final class HTTPServer: @unchecked Sendable {
         watchdog.resume()
     }
 
-    /// Stops accepting, waits for running requests to finish, and frees the daemon. Safe to call twice.
+    /// Stops accepting, waits for running requests to finish, and frees the daemon. Safe to call twice; not from
+    /// a handler (it would wait for itself).
     package func stop() {
         let running = daemon.withLock { daemon -> OpaquePointer? in
             defer { daemon = nil }
@@ -63,6 +78,8 @@ package final class HTTPServer: @unchecked Sendable {
         guard let running else { return }
         // The timer's handler holds the deadlines, not the context; after the daemon stops there is no entry left.
         watchdog.cancel()
+        // Requests that come from here on are answered 503 on the polling thread: none is suspended any more.
+        context.takeUnretainedValue().handlerThreads.close()
         MHD_stop_daemon(running)
         context.release()
     }
@@ -74,14 +91,17 @@ package final class HTTPServer: @unchecked Sendable {
 
 /// What the callbacks reach through libmicrohttpd's `cls` pointer.
 private final class ServerContext: Sendable {
+    let quick: (@Sendable (HTTPServerRequest) -> HTTPServerResponse?)?
     let handler: @Sendable (HTTPServerRequest) -> HTTPServerResponse
     /// Asked with a request's head (no body yet): false keeps its body from being read into memory at all.
     let admits: (@Sendable (HTTPServerRequest) -> Bool)?
     let bodyLimit: Int
     let deadlines: ConnectionDeadlines
+    let handlerThreads = HandlerThreads()
 
-    init(handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse, admits: (@Sendable (HTTPServerRequest) -> Bool)?,
-         bodyLimit: Int, deadlines: ConnectionDeadlines) {
+    init(quick: (@Sendable (HTTPServerRequest) -> HTTPServerResponse?)?, handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse,
+         admits: (@Sendable (HTTPServerRequest) -> Bool)?, bodyLimit: Int, deadlines: ConnectionDeadlines) {
+        self.quick = quick
         self.handler = handler
         self.admits = admits
         self.bodyLimit = bodyLimit
@@ -89,13 +109,52 @@ private final class ServerContext: Sendable {
     }
 }
 
-/// One request's body as it arrives; used only on its connection's thread, between the first call of the
-/// access handler and the completion callback that releases it.
-private final class RequestBody {
+/// The threads answering requests off the polling threads, counted so that `stop()` can wait for them all before
+/// the daemon stops, and refuse new ones from then on.
+private final class HandlerThreads: Sendable {
+    private let closed = Locked(false)
+    private let running = DispatchGroup()
+
+    /// Runs `work` on a new thread, counted until it returns; false (and nothing run) once closed. `before` runs
+    /// first on the calling thread, so the connection is suspended before the thread can resume it.
+    func start(before: () -> Void, _ work: @escaping @Sendable () -> Void) -> Bool {
+        guard closed.withLock({ closed -> Bool in
+            if closed { return false }
+            running.enter()
+            return true
+        }) else { return false }
+        before()
+        let group = running
+        Thread {
+            work()
+            group.leave()
+        }.start()
+        return true
+    }
+
+    /// Refuses new work, then waits for the running threads to end.
+    func close() {
+        closed.withLock { $0 = true }
+        running.wait()
+    }
+}
+
+/// A suspended connection, handed to the handler thread that resumes it (libmicrohttpd allows resuming from any
+/// thread; the thread does nothing else with it).
+private struct SuspendedConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// One request as it is read and answered. The body is written on the polling thread; `answer` by the handler
+/// thread before it resumes the connection (libmicrohttpd's resume and its next call to the access handler
+/// order the two), and read on the polling thread that queues it.
+private final class RequestState: @unchecked Sendable {
     var bytes: [UInt8] = []
     var tooLarge = false
     /// The head was refused (no token, a foreign Host): the body is read past, never kept.
     var refused = false
+    /// The handler thread's answer, queued when libmicrohttpd calls again after the resume.
+    var answer: HTTPServerResponse?
 }
 
 /// Collects key/value pairs from `MHD_get_connection_values`.
@@ -121,34 +180,49 @@ private func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestContext in
     guard let cls, let connection, let requestContext, let uploadDataSize else { return bookrule_mhd_no() }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-    // The first call for a request only announces it (headers read, body not yet): set up its body buffer.
+    // The first call for a request only announces it (headers read, body not yet): set up its state.
     guard let stored = requestContext.pointee else {
-        let body = RequestBody()
+        let state = RequestState()
         if let admits = context.admits {
             // A stranger's 16 MiB POSTs on every connection must not be held in memory before the gate refuses them.
-            body.refused = !admits(request(connection, url: url, method: method, body: body))
+            state.refused = !admits(request(connection, url: url, method: method, state: state))
         }
-        requestContext.pointee = Unmanaged.passRetained(body).toOpaque()
+        requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
         return bookrule_mhd_yes()
     }
-    let body = Unmanaged<RequestBody>.fromOpaque(stored).takeUnretainedValue()
+    let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
     if uploadDataSize.pointee > 0 {
         let count = uploadDataSize.pointee
-        if let uploadData, !body.tooLarge, !body.refused {
-            if body.bytes.count + count > context.bodyLimit {
-                body.tooLarge = true
+        if let uploadData, !state.tooLarge, !state.refused {
+            if state.bytes.count + count > context.bodyLimit {
+                state.tooLarge = true
             } else {
                 uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { start in
-                    body.bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
+                    state.bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
                 }
             }
         }
         uploadDataSize.pointee = 0
         return bookrule_mhd_yes()
     }
+    // Called again after a handler thread resumed the connection: its answer is ready.
+    if let answer = state.answer { return queue(answer, on: connection) }
     // The request is read whole: from here its time is the handler's (which bounds its own work).
     context.deadlines.requestRead(ConnectionDeadlines.key(connection))
-    let answer = context.handler(request(connection, url: url, method: method, body: body))
+    let whole = request(connection, url: url, method: method, state: state)
+    if let quick = context.quick, let answer = quick(whole) { return queue(answer, on: connection) }
+    let suspended = SuspendedConnection(pointer: connection)
+    let handler = context.handler
+    let started = context.handlerThreads.start(before: { MHD_suspend_connection(connection) }) {
+        state.answer = handler(whole)
+        MHD_resume_connection(suspended.pointer)
+    }
+    guard started else { return queue(.text(503, "the server is stopping"), on: connection) }
+    return bookrule_mhd_yes()
+}
+
+/// Queues `answer` on `connection` (from the access handler only).
+private func queue(_ answer: HTTPServerResponse, on connection: OpaquePointer) -> MHD_Result {
     let response = answer.body.withUnsafeBytes { bookrule_mhd_response_copying($0.baseAddress, $0.count) }
     guard let response else { return bookrule_mhd_no() }
     defer { MHD_destroy_response(response) }
@@ -160,12 +234,12 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
 
 /// The request on `connection`: its head, and the body read so far.
 private func request(_ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
-                     body: RequestBody) -> HTTPServerRequest {
+                     state: RequestState) -> HTTPServerRequest {
     let socket = bookrule_mhd_connection_fd(connection)
     return HTTPServerRequest(
         method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
         query: values(of: connection, kind: bookrule_mhd_argument_kind()), headers: values(of: connection, kind: bookrule_mhd_header_kind()),
-        cookies: values(of: connection, kind: bookrule_mhd_cookie_kind()), body: body.bytes, bodyTooLarge: body.tooLarge,
+        cookies: values(of: connection, kind: bookrule_mhd_cookie_kind()), body: state.bytes, bodyTooLarge: state.tooLarge,
         clientGone: { socket >= 0 && bookrule_socket_peer_closed(socket) != 0 })
 }
 
@@ -175,7 +249,7 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
         Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().deadlines.answered(ConnectionDeadlines.key(connection))
     }
     guard let requestContext, let stored = requestContext.pointee else { return }
-    Unmanaged<RequestBody>.fromOpaque(stored).release()
+    Unmanaged<RequestState>.fromOpaque(stored).release()
     requestContext.pointee = nil
 }
 

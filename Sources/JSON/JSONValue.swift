@@ -168,6 +168,12 @@ public indirect enum JSONValue: Sendable, Equatable {
         var runStart = 0
         var index = 0
         while index < utf8.count {
+            // Eight bytes at a time while none of them can need an escape (a chapter's text: most of its words).
+            if let base = utf8.baseAddress, index + 8 <= utf8.count,
+               !mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
             let byte = utf8[index]
             // Only control characters, `"`, `\` and the first byte of U+FEFF (EF BB BF) can need an escape.
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xEF else {
@@ -199,6 +205,18 @@ public indirect enum JSONValue: Sendable, Equatable {
             runStart = index
         }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+    }
+
+    /// Whether any of the eight bytes in `word` is a control character, `"`, `\\` or 0xEF (the bit tricks of
+    /// "determine if a word has a byte less than n" and "has a zero byte": exact for whether there is one).
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return (control | hasZeroByte(word ^ (ones &* 0x22)) | hasZeroByte(word ^ (ones &* 0x5C))
+            | hasZeroByte(word ^ (ones &* 0xEF))) != 0
     }
 
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {

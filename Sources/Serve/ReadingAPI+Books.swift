@@ -51,21 +51,27 @@ extension ReadingAPI {
 
     /// One chapter's text, saved or fetched and saved, with the replace rules applied to what is served.
     func bookContent(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
+        if let saved = try savedBookContent(request) { return saved }
+        let (url, index) = try chapterArguments(request)
+        let book = try library.book(url: url)
+        let text = try library.text(of: book, index: index)
+        return LegadoEnvelope.success(.string(try library.served(text, of: book)))
+    }
+
+    /// A saved chapter's text, as `bookContent` answers it; nil when the chapter is not saved yet.
+    func savedBookContent(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse? {
+        let (url, index) = try chapterArguments(request)
+        let book = try library.book(url: url)
+        guard let text = try library.savedText(of: book, index: index) else { return nil }
+        return LegadoEnvelope.success(.string(try library.served(text, of: book)))
+    }
+
+    private func chapterArguments(_ request: HTTPServerRequest) throws(ServeFailure) -> (url: String, index: Int) {
         let url = try argument(request, "url", "参数url不能为空，请指定书籍地址 (give the book's url)")
         guard let index = request.argument("index").flatMap({ Int($0) }) else {
             throw ServeFailure("参数index不能为空, 请指定目录序号 (give the chapter's index)")
         }
-        // A saved chapter is answered in one of a few turns (`HandlerTurns`); one that needs its site waits
-        // outside them.
-        let saved = try turns.run { () throws(ServeFailure) -> JSONValue? in
-            let book = try library.book(url: url)
-            guard let text = try library.savedText(of: book, index: index) else { return nil }
-            return .string(try library.served(text, of: book))
-        }
-        if let saved { return LegadoEnvelope.success(saved) }
-        let book = try library.book(url: url)
-        let text = try library.text(of: book, index: index)
-        return LegadoEnvelope.success(.string(try library.served(text, of: book)))
+        return (url, index)
     }
 
     // MARK: - Adding, removing, progress

@@ -4,8 +4,9 @@ import BookRuleLibrary
 import BookRuleLocking
 import Foundation
 
-/// Legado's web API over the library (the routes of Legado's `HttpServer.kt`), answered on server connection
-/// threads: the gate first (Host; Origin and Sec-Fetch-Site, so no other site's page drives it; the token when there is one), then
+/// Legado's web API over the library (the routes of Legado's `HttpServer.kt`): what the library on disk answers
+/// (a saved chapter, the shelf) on the server's polling threads (`handleQuickly`), the rest on a thread each
+/// (`handle`). The gate first (Host; Origin and Sec-Fetch-Site, so no other site's page drives it; the token when there is one), then
 /// CORS as Legado answers it (to the server's own origins only), then the route. POST bodies are read as JSON
 /// whatever their content type (the client sends progress as a `text/plain` beacon).
 package final class ReadingAPI: Sendable {
@@ -13,8 +14,6 @@ package final class ReadingAPI: Sendable {
     package let library: ReadingLibrary
     /// The gate every request passes.
     package let gate: RequestGate
-    /// Turns for the CPU work of answering a saved chapter.
-    let turns = HandlerTurns()
     /// The built web client, when `--web` names one.
     let web: WebFiles?
     /// Requests being answered, and whether the server is stopping (new requests then get a 503).
@@ -38,8 +37,35 @@ package final class ReadingAPI: Sendable {
         state.withLock { $0.stopping = true }
     }
 
+    /// Answers a request that needs nothing but the library on disk (a saved chapter, the shelf), or one the gate
+    /// refuses, at once, on the server's polling thread; nil for any other (a chapter not saved yet, anything
+    /// that may wait on a site or write), which `handle` then answers on a thread of its own.
+    package func handleQuickly(_ request: HTTPServerRequest) -> HTTPServerResponse? {
+        answer(request) { request, method in
+            guard method == "GET" else { return nil }
+            let path = request.path.hasPrefix("/reader3/") ? String(request.path.dropFirst("/reader3".count)) : request.path
+            do throws(ServeFailure) {
+                switch path {
+                case "/getBookContent": return try savedBookContent(request)
+                case "/getBookshelf": return try bookshelf()
+                default: return nil
+                }
+            } catch {
+                return LegadoEnvelope.failure(error.description)
+            }
+        }
+    }
+
     /// Answers one request.
     package func handle(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        answer(request) { request, method in route(request, method: method) }
+            ?? LegadoEnvelope.failure("no answer", status: 500)
+    }
+
+    /// The gate, the 503 while stopping, OPTIONS, the body limit, then `route` (nil: it does not answer this
+    /// request), then the headers every answer carries.
+    private func answer(_ request: HTTPServerRequest,
+                        route: (HTTPServerRequest, String) -> HTTPServerResponse?) -> HTTPServerResponse? {
         guard state.withLock({ state -> Bool in
             if state.stopping { return false }
             state.answering += 1
@@ -65,7 +91,8 @@ package final class ReadingAPI: Sendable {
         } else if request.bodyTooLarge {
             response = LegadoEnvelope.failure("the request body is too large", status: 413)
         } else {
-            response = route(request, method: method)
+            guard let routed = route(request, method) else { return nil }
+            response = routed
             if response.header("Content-Type")?.hasPrefix("application/json") == true {
                 response.headers.append(("Access-Control-Allow-Methods", "GET, POST"))
             }

@@ -32,6 +32,8 @@ package final class ReadingLibrary: Sendable {
     private let stopping = Locked(false)
     /// Serialises the read-modify-write of the replace rules file.
     private let rulesLock = Locked<Void>(())
+    /// The replace rules beside the library.
+    let rulesFile: ReplaceRuleFile
 
     /// How many site fetches are running (a stopping server waits for them: a chapter being saved is finished).
     var fetchesRunning: Int {
@@ -46,6 +48,7 @@ package final class ReadingLibrary: Sendable {
     /// Serves `store` through `transport`.
     package init(store: LibraryStore, transport: TransportStack, siteSeconds: Double = 60, prefetchCount: Int = 0) {
         self.store = store
+        rulesFile = ReplaceRuleFile(libraryPath: store.path)
         self.transport = transport
         self.siteSeconds = siteSeconds
         self.prefetchCount = max(0, prefetchCount)
@@ -110,9 +113,10 @@ package final class ReadingLibrary: Sendable {
 
     // MARK: - Books
 
-    /// The book a client names by its `bookUrl` (and `origin`, when given: one URL may be on two sources).
+    /// The book a client names by its `bookUrl` (and `origin`, when given: one URL may be on two sources); its
+    /// chapter counts are not read (0).
     func book(url: String, origin: String? = nil) throws(ServeFailure) -> StoredBook {
-        let books = try library { () throws(LibraryError) in try store.books(url: url) }
+        let books = try library { () throws(LibraryError) in try store.books(url: url, counting: false) }
         guard let book = books.first(where: { $0.sourceURL == origin }) ?? books.first else {
             throw ServeFailure("未在数据库找到对应书籍，请先添加 (no book \(url) in the library)")
         }
@@ -298,13 +302,10 @@ package final class ReadingLibrary: Sendable {
 
     // MARK: - Replace rules
 
-    /// Where the replace rules are kept.
-    var rulesPath: String { ReplaceRuleSet.path(forLibraryAt: store.path) }
-
-    /// The replace rules.
+    /// The replace rules, read again only when their file changed (every served chapter asks for them).
     func replaceRules() throws(ServeFailure) -> ReplaceRuleSet {
         do {
-            return try ReplaceRuleSet.load(from: rulesPath)
+            return try rulesFile.rules()
         } catch {
             throw ServeFailure("\(error)")
         }
@@ -316,7 +317,7 @@ package final class ReadingLibrary: Sendable {
             var rules = try replaceRules()
             try change(&rules)
             do {
-                try rules.save(to: rulesPath)
+                try rules.save(to: rulesFile.path)
             } catch {
                 throw ServeFailure("\(error)")
             }

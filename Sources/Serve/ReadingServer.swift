@@ -77,7 +77,9 @@ public final class ReadingServer: Sendable {
             do {
                 http = try HTTPServer(address: address, port: configuration.port, bodyLimit: ServeDefaults.bodyLimit,
                                       connectionLimit: 512, requestSeconds: 30,
-                                      admits: { (try? gate.check($0)) != nil }) { request in api.handle(request) }
+                                      admits: { (try? gate.check($0)) != nil }, quick: { request in api.handleQuickly(request) }) { request in
+                    api.handle(request)
+                }
             } catch {
                 throw .server(error)
             }

@@ -57,6 +57,25 @@ struct JSONWriterTests {
         #expect(JSONValue.string("\u{FEFF}").serialized() == #""\ufeff""#)
     }
 
+    @Test("a character that needs an escape is escaped at every offset of the eight-byte words the writer skips whole")
+    func escapesAtEveryWordOffset() throws {
+        let cases: [(String, String)] = [("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{01}", #"\u0001"#),
+                                         ("\u{1F}", #"\u001f"#), ("\u{FEFF}", #"\ufeff"#),
+                                         // Kept as they are: DEL, a Latin letter, full-width punctuation (0xEF first byte).
+                                         ("\u{7F}", "\u{7F}"), ("é", "é"), ("，", "，"), ("\u{FFFD}", "\u{FFFD}")]
+        for (character, escaped) in cases {
+            for padding in ["x", "书"] {
+                for count in 0..<20 {
+                    let before = String(repeating: padding, count: count)
+                    let after = String(repeating: "山y", count: 7)
+                    let value = JSONValue.string(before + character + after)
+                    #expect(value.serialized() == "\"" + before + escaped + after + "\"", "\(character.unicodeScalars.map(\.value)) after \(count) × \(padding)")
+                    #expect(try JSONParser.parse(value.serialized()).value == value)
+                }
+            }
+        }
+    }
+
     @Test("Encodable values are written in JSONValue's layout and escaping: sorted keys, \": \", U+FEFF escaped")
     func encodableValuesShareTheOneFormat() throws {
         let pretty = String(decoding: try JSONWriter.bytes(Sample(), style: .pretty), as: UTF8.self)

@@ -106,6 +106,30 @@ struct ReplaceRuleTests {
         #expect(ReplaceRuleRun([title], bookName: "", sourceURL: "").apply("第一章 x", to: .content) == "第一章 x")
     }
 
+    @Test("the rules file is read again after every change (an atomic save, a rewrite in place, a removal), not per ask")
+    func rulesFileFollowsChanges() throws {
+        let scratch = try ScratchDirectory("replace")
+        let file = ReplaceRuleFile(libraryPath: scratch.path + "/library.sqlite")
+        #expect(try file.rules().rules.isEmpty)
+        let first = ReplaceRule(name: "first", pattern: "A", replacement: "B", isRegex: false)
+        try ReplaceRuleSet(rules: [first]).save(to: file.path)
+        #expect(try file.rules().rules.map(\.name) == ["first"])
+        let second = ReplaceRule(name: "second", pattern: "C", replacement: "D", isRegex: false)
+        try ReplaceRuleSet(rules: [first, second]).save(to: file.path)
+        #expect(try file.rules().rules.map(\.name) == ["first", "second"])
+        // Rewritten in place (same inode), one byte longer: still noticed.
+        let saved = try Data(contentsOf: URL(fileURLWithPath: file.path))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file.path))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data("[]\n".utf8))
+        try handle.close()
+        #expect(try file.rules().rules.isEmpty)
+        try saved.write(to: URL(fileURLWithPath: file.path))
+        #expect(try file.rules().rules.count == 2)
+        try FileManager.default.removeItem(atPath: file.path)
+        #expect(try file.rules().rules.isEmpty)
+    }
+
     @Test("a plain rule replaces its text literally; a regex rule uses Java's $n groups")
     func plainAndRegexRules() {
         let plain = ReplaceRule(name: "p", pattern: "a.c", replacement: "[$1]", isRegex: false)

@@ -43,12 +43,12 @@ struct ReadingTests {
         #expect(workspace.site.chapterRequests.filter { $0 == 5 }.count == 1, "\(workspace.site.chapterRequests)")
     }
 
-    @Test("Readers waiting on a slow site hold no turn: a saved chapter is answered at once beside six of them (more than the turns)")
+    @Test("Readers waiting on a slow site stall no polling thread: a saved chapter is answered at once beside six of them (more than the polling threads)")
     func savedChapterNotStalledBySiteWaits() async throws {
         let workspace = try await ServeWorkspace(siteDelay: 3)
         let url = ServeWorkspace.encoded(workspace.site.bookURL)
         let client = workspace.client
-        // Six readers of unsaved chapters (more than the four turns of two cores), each waiting on the 3 s site.
+        // Six readers of unsaved chapters (more than the polling threads of two cores), each waiting on the 3 s site.
         let waiting = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 2..<5 {

@@ -57,10 +57,11 @@ extension LibraryStore {
     }
 
     /// The books whose book URL is `url` (one URL may be on several sources), by id; an index lookup, so a
-    /// server answering a book by its URL does not read the whole shelf.
-    public func books(url: String) throws(LibraryError) -> [StoredBook] {
+    /// server answering a book by its URL does not read the whole shelf. Without `counting`, the chapter counts are 0
+    /// (they scan the book's chapters: a server answering one chapter needs only the book's identity).
+    public func books(url: String, counting: Bool = true) throws(LibraryError) -> [StoredBook] {
         try database.read { (connection) throws(LibraryError) in
-            try Self.books(connection, where: "b.url = ?1", bindings: [url], purpose: "reading book \(url)")
+            try Self.books(connection, where: "b.url = ?1", bindings: [url], purpose: "reading book \(url)", counting: counting)
         }
     }
 

@@ -14,11 +14,19 @@ extension LibraryStore {
         FROM books b JOIN sources s ON s.url = b.source_url
         """
 
+    /// `bookColumns` with the three counts as 0: they scan every chapter of the book, which a caller that only
+    /// needs the book's identity (serve, per request) should not pay for.
+    static let uncountedBookColumns = """
+        SELECT b.id, b.source_url, s.name, b.url, b.name, b.author, b.intro, b.kind, b.cover_url, b.toc_url,
+            b.variables, b.created_at, b.updated_at, 0, 0, 0
+        FROM books b JOIN sources s ON s.url = b.source_url
+        """
+
     static func books(
         _ connection: borrowing SQLiteConnection, where condition: String, bindings: [any SQLiteBindable],
-        purpose: String
+        purpose: String, counting: Bool = true
     ) throws(LibraryError) -> [StoredBook] {
-        try connection.query(bookColumns + " WHERE \(condition) ORDER BY b.id", purpose: purpose,
+        try connection.query((counting ? bookColumns : uncountedBookColumns) + " WHERE \(condition) ORDER BY b.id", purpose: purpose,
                              bindings: bindings) { (row) throws(LibraryError) in
             StoredBook(id: row.int64(0), sourceURL: row.text(1), sourceName: row.text(2), url: row.text(3),
                        name: row.text(4), author: row.text(5), intro: row.text(6), kind: row.text(7),
@@ -94,8 +102,17 @@ extension LibraryStore {
         (try? JSONWriter.string(variables)) ?? "{}"
     }
 
+    /// The variables `encodeVariables` wrote; none when the text is not an object of strings. Read with the
+    /// project's parser, not `JSONDecoder`: this runs for every book row read, and the decoder's setup was most
+    /// of the cost of `bookrule serve` finding a book by its URL.
     static func decodeVariables(_ text: String) -> [String: String] {
-        (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
+        guard text != "{}", !text.isEmpty, let object = (try? JSONParser.parse(text))?.value.objectValue else { return [:] }
+        var variables: [String: String] = [:]
+        for member in object.members {
+            guard let value = member.value.value.stringValue else { return [:] }
+            variables[member.key] = value
+        }
+        return variables
     }
 
     static func trimmingTrailingSlashes(_ path: String) -> String {

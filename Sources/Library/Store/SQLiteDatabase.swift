@@ -153,8 +153,13 @@ final class SQLiteDatabase: @unchecked Sendable {
     /// How many read-only connections `read` opens at most.
     static let readerLimit = 4
 
+    /// SQLite's memory statistics off, once, before the first connection opens: they serialize every allocation
+    /// of every connection behind one mutex, and bookrule never reads them.
+    private static let memoryStatisticsOff: Void = { _ = bookrule_sqlite_disable_memory_statistics() }()
+
     /// Opens (creating when missing) the database at `path` and sets the pragmas above.
     init(path: String, busyTimeout: Duration = .milliseconds(5000)) throws(LibraryError) {
+        Self.memoryStatisticsOff
         self.path = path
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
