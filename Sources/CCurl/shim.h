@@ -41,6 +41,15 @@ static inline CURLcode bookrule_curl_setopt_xferinfo_callback(CURL *handle, CURL
     return curl_easy_setopt(handle, option, value);
 }
 
+static inline CURLcode bookrule_curl_setopt_prereq_callback(CURL *handle, CURLoption option,
+                                                              curl_prereq_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/* CURL_PREREQFUNC_OK and CURL_PREREQFUNC_ABORT are macros Swift does not see as Int32. */
+static inline int bookrule_curl_prereq_ok(void) { return CURL_PREREQFUNC_OK; }
+static inline int bookrule_curl_prereq_abort(void) { return CURL_PREREQFUNC_ABORT; }
+
 static inline CURLcode bookrule_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

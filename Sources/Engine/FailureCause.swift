@@ -79,7 +79,7 @@ public enum FailureCause: Sendable, Equatable {
         case .connectionFailed, .proxyFailed, .nameNotResolved: return .unreachable
         case .timedOut: return .timedOut
         case .tooManyRedirects, .redirectLoop: return .redirects
-        case .invalidURL, .unsupportedScheme: return .unusableURL
+        case .invalidURL, .unsupportedScheme, .reservedDestination: return .unusableURL
         case .bodyTooLarge: return .bodyTooLarge
         }
     }

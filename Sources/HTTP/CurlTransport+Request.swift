@@ -23,6 +23,8 @@ extension CurlTransport {
         var stallSeconds: Int
         /// Where a final (non-redirect) response goes as it arrives, for `stream`; nil collects the body.
         var sink: (any HTTPBodySink)?
+        /// Ports of this machine the hop may not connect to.
+        var reservedPorts: ReservedLocalPorts?
     }
 
     /// What one transfer produced.
@@ -41,6 +43,8 @@ extension CurlTransport {
         var delivered = 0
         /// The sink stopped the transfer.
         var stoppedBySink = false
+        /// The reserved address:port the connection reached (nothing was sent).
+        var refusedDestination: String?
     }
 
     func makeHop(

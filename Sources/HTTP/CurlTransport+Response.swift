@@ -9,6 +9,9 @@ extension CurlTransport {
         if result.stoppedBySink {
             return HTTPResponse(url: hop.url, status: result.status, headers: result.headers)
         }
+        if let refused = result.refusedDestination {
+            throw HTTPTransportError.reservedDestination(url: hop.url, destination: refused)
+        }
         if result.bodyTooLarge { throw HTTPTransportError.bodyTooLarge(url: hop.url, limit: hop.bodyLimit) }
         let code = CURLcode(rawValue: result.code)
         if code == CURLE_OK {

@@ -11,7 +11,8 @@ extension CurlTransport {
         curl_easy_reset(easy)
         defer { curl_easy_reset(easy) }
         let transfer = Transfer(
-            limit: hop.bodyLimit, expectsBody: hop.method != "HEAD", cancel: cancel, url: hop.url, sink: hop.sink)
+            limit: hop.bodyLimit, expectsBody: hop.method != "HEAD", cancel: cancel, url: hop.url, sink: hop.sink,
+            reservedPorts: hop.reservedPorts)
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
         var headerLines = hop.headerLines
@@ -99,6 +100,10 @@ extension CurlTransport {
                       "XFERINFOFUNCTION")
                 check(bookrule_curl_setopt_pointer(easy, CURLOPT_XFERINFODATA, context), "XFERINFODATA")
                 check(bookrule_curl_setopt_long(easy, CURLOPT_NOPROGRESS, 0), "NOPROGRESS")
+                if hop.reservedPorts != nil {
+                    check(bookrule_curl_setopt_prereq_callback(easy, CURLOPT_PREREQFUNCTION, curlPrerequest), "PREREQFUNCTION")
+                    check(bookrule_curl_setopt_pointer(easy, CURLOPT_PREREQDATA, context), "PREREQDATA")
+                }
                 if let setupError {
                     return HopResult(code: CURLE_FAILED_INIT.rawValue, message: setupError)
                 }
@@ -149,6 +154,7 @@ extension CurlTransport {
                 result.streamed = transfer.streaming
                 result.delivered = transfer.delivered
                 result.stoppedBySink = transfer.stoppedBySink
+                result.refusedDestination = transfer.refusedDestination
                 result.headers = transfer.headers
                 result.bodyCapacity = transfer.body.capacity
                 result.body = transfer.body

@@ -47,9 +47,14 @@ public final class CurlTransport: HTTPTransport {
 
     let statistics = Locked(Statistics())
 
-    /// Creates a transport; libcurl is initialised on first use.
-    public init(configuration: Configuration = Configuration()) {
+    /// Ports of this machine no request may reach (the process's own servers); nil: any.
+    public let reservedPorts: ReservedLocalPorts?
+
+    /// Creates a transport; libcurl is initialised on first use. No request reaches a port of this machine that
+    /// `reservedPorts` holds (checked on the address connected to; the request fails with `reservedDestination`).
+    public init(configuration: Configuration = Configuration(), reservedPorts: ReservedLocalPorts? = nil) {
         self.configuration = configuration
+        self.reservedPorts = reservedPorts
     }
 
     /// Sends `request`, following redirects, and returns the final response with its (decoded) body bytes.
@@ -91,6 +96,7 @@ public final class CurlTransport: HTTPTransport {
             let url = try Self.encodedURL(next.url)
             var prepared = makeHop(next, url: url, deadline: deadline, environment: environment)
             prepared.sink = sink
+            prepared.reservedPorts = reservedPorts
             let hop = prepared
             guard hop.timeoutMilliseconds > 0 else {
                 throw HTTPTransportError.timedOut(url: url, seconds: Self.seconds(configuration.totalTimeout))

@@ -20,6 +20,9 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
     case bodyTooLarge(url: String, limit: Int)
     /// The proxy could not be reached or refused to carry the request; `proxy` has any password masked.
     case proxyFailed(url: String, proxy: String, message: String)
+    /// The connection reached `destination` (address:port), a port of this machine that a server in this process
+    /// keeps for itself (`ReservedLocalPorts`); nothing was sent, and it is not retried.
+    case reservedDestination(url: String, destination: String)
 
     /// What went wrong and what to try.
     public var description: String {
@@ -46,6 +49,9 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
         case .proxyFailed(let url, let proxy, let message):
             return "could not fetch \(url) through the proxy \(proxy): \(message) "
                 + "(check the proxy setting or the http_proxy/https_proxy/all_proxy environment variables)"
+        case .reservedDestination(let url, let destination):
+            return "refusing to fetch \(url): it reaches \(destination), the port of this process's own server "
+                + "(a source may not call it); not retried"
         }
     }
 

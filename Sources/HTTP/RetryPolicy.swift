@@ -39,7 +39,8 @@ public struct RetryPolicy: Sendable, Hashable {
         guard let error = error as? HTTPTransportError else { return true }
         switch error {
         case .connectionFailed, .timedOut: return true
-        case .invalidURL, .unsupportedScheme, .tooManyRedirects, .redirectLoop, .bodyTooLarge, .proxyFailed, .nameNotResolved:
+        case .invalidURL, .unsupportedScheme, .tooManyRedirects, .redirectLoop, .bodyTooLarge, .proxyFailed, .nameNotResolved,
+             .reservedDestination:
             return false
         }
     }

@@ -18,8 +18,14 @@ final class Transfer {
     var delivered = 0
     /// The sink returned false.
     var stoppedBySink = false
+    /// Ports of this machine the transfer may not connect to.
+    let reservedPorts: ReservedLocalPorts?
+    /// The address and port refused by `reservedPorts` (the transfer was aborted before its request was sent).
+    var refusedDestination: String?
 
-    init(limit: Int, expectsBody: Bool, cancel: CancelState, url: String, sink: (any HTTPBodySink)?) {
+    init(limit: Int, expectsBody: Bool, cancel: CancelState, url: String, sink: (any HTTPBodySink)?,
+         reservedPorts: ReservedLocalPorts? = nil) {
+        self.reservedPorts = reservedPorts
         self.limit = limit
         self.expectsBody = expectsBody
         self.cancel = cancel
@@ -122,4 +128,18 @@ let curlHeader: curl_write_callback = { data, size, count, userdata in
 /// libcurl's progress callback: a non-zero answer aborts a cancelled transfer.
 let curlProgress: curl_xferinfo_callback = { userdata, _, _, _, _ in
     transferFrom(userdata).cancel.isCancelled ? 1 : 0
+}
+
+/// libcurl's call once a connection is made (or reused) and before the request goes out: aborts a transfer
+/// whose connection reached one of this machine's reserved ports (`ReservedLocalPorts`).
+let curlPrerequest: curl_prereq_callback = { userdata, remoteAddress, localAddress, remotePort, _ in
+    guard let userdata else { return bookrule_curl_prereq_ok() }
+    let transfer = transferFrom(userdata)
+    guard let reserved = transfer.reservedPorts, let remoteAddress, let localAddress else { return bookrule_curl_prereq_ok() }
+    let remote = String(cString: remoteAddress)
+    guard reserved.refuses(remoteAddress: remote, localAddress: String(cString: localAddress), port: Int(remotePort)) else {
+        return bookrule_curl_prereq_ok()
+    }
+    transfer.refusedDestination = remote.contains(":") ? "[\(remote)]:\(remotePort)" : "\(remote):\(remotePort)"
+    return bookrule_curl_prereq_abort()
 }

@@ -90,6 +90,8 @@ public final class ReadingServer: Sendable {
                     try $0(ServeContext(gate: gate, library: library, listenAddress: address, port: webSocketPort))
                 }
                 server = http
+                // A source's script reaches the network only through this transport: not this server's own API.
+                configuration.transport.reservedPorts?.reserve([Int(http.port), Int(http.port) + 1])
                 break
             } catch {
                 http.stop()

@@ -11,6 +11,26 @@ import TestSupport
 struct ServeSecurityTests {
     static let token = String(repeating: "7e", count: 16)
 
+    @Test("The transport sources fetch through cannot reach the server's own ports (a script's java.ajax to the API fails)")
+    func ownPortsOutOfSourcesReach() async throws {
+        let workspace = try await ServeWorkspace()
+        let port = workspace.server.port
+        #expect(workspace.server.api.library.transport.reservedPorts?.reserved == [port, port + 1])
+        for url in ["http://127.0.0.1:\(port)/getBookshelf", "http://localhost:\(port)/deleteBookSources"] {
+            do {
+                let answer = try await workspace.server.api.library.transport.transport.send(HTTPRequest(url: url))
+                Issue.record("\(url) was answered \(answer.status)")
+            } catch {
+                // Refused at once, not retried as a connection failure would be.
+                #expect("\(error)".contains("the port of this process's own server"), "\(error)")
+                #expect(!"\(error)".contains("attempts"), "\(error)")
+            }
+        }
+        // Its site is still reached through the same transport.
+        let page = try await workspace.server.api.library.transport.transport.send(HTTPRequest(url: workspace.site.bookURL))
+        #expect(page.status == 200)
+    }
+
     @Test("A foreign Host is refused (DNS rebinding), as are two Host headers")
     func foreignHost() async throws {
         let workspace = try await ServeWorkspace()

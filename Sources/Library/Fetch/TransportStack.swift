@@ -39,11 +39,16 @@ public struct TransportStack: Sendable {
     public let fetcher: PoliteFetcher?
     /// The recording of live exchanges, when asked for (`recording(appendingTo:)`); the caller writes it.
     public let recorder: RecordingTransport?
+    /// Ports of this machine no live request may reach: a server in this process reserves its own (`bookrule
+    /// serve`), so a source's script cannot call it. Nil for answers from disk.
+    public let reservedPorts: ReservedLocalPorts?
 
-    private init(transport: any HTTPTransport, fetcher: PoliteFetcher?, recorder: RecordingTransport?) {
+    private init(transport: any HTTPTransport, fetcher: PoliteFetcher?, recorder: RecordingTransport?,
+                 reservedPorts: ReservedLocalPorts?) {
         self.transport = transport
         self.fetcher = fetcher
         self.recorder = recorder
+        self.reservedPorts = reservedPorts
     }
 
     /// Live answers through `politeFetcher(policy:curl:hostStatePath:observers:)`.
@@ -51,16 +56,20 @@ public struct TransportStack: Sendable {
         policy: PolitenessPolicy = .default, curl: CurlTransport.Configuration = CurlTransport.Configuration(),
         hostStatePath: String? = HostTurnStore.defaultPath(), observers: Observers = Observers()
     ) -> TransportStack {
-        let fetcher = politeFetcher(policy: policy, curl: curl, hostStatePath: hostStatePath, observers: observers)
-        return TransportStack(transport: fetcher, fetcher: fetcher, recorder: nil)
+        let reserved = ReservedLocalPorts()
+        let fetcher = politeFetcher(policy: policy, curl: curl, hostStatePath: hostStatePath, observers: observers,
+                                    reservedPorts: reserved)
+        return TransportStack(transport: fetcher, fetcher: fetcher, recorder: nil, reservedPorts: reserved)
     }
 
     /// The polite fetcher with `policy` over libcurl with `curl`, sharing each host's turn with other
     /// processes through the host state at `hostStatePath` (nil: in this process only). A host state that
     /// cannot be opened or stops working is reported through `observers.warnings`; pacing goes on in memory.
+    /// No request reaches the ports of this machine `reservedPorts` holds.
     public static func politeFetcher(
         policy: PolitenessPolicy = .default, curl: CurlTransport.Configuration = CurlTransport.Configuration(),
-        hostStatePath: String? = HostTurnStore.defaultPath(), observers: Observers = Observers()
+        hostStatePath: String? = HostTurnStore.defaultPath(), observers: Observers = Observers(),
+        reservedPorts: ReservedLocalPorts? = nil
     ) -> PoliteFetcher {
         var ledger: HostTurnStore?
         if let hostStatePath {
@@ -73,7 +82,7 @@ public struct TransportStack: Sendable {
         }
         let warnings = observers.warnings
         return PoliteFetcher(
-            transport: CurlTransport(configuration: curl), policy: policy, ledger: ledger,
+            transport: CurlTransport(configuration: curl, reservedPorts: reservedPorts), policy: policy, ledger: ledger,
             ledgerFailed: { error in warnings?("\(error)") }, events: observers.requests, waits: observers.waits)
     }
 
@@ -93,7 +102,7 @@ public struct TransportStack: Sendable {
         } else {
             transport = SavedPageTransport(pages: pages, fallback: replay, observe: observers.answers)
         }
-        return TransportStack(transport: transport, fetcher: nil, recorder: nil)
+        return TransportStack(transport: transport, fetcher: nil, recorder: nil, reservedPorts: nil)
     }
 
     /// This stack with every exchange recorded as a HAR entry, after the entries of `recording` (a login's
@@ -102,16 +111,18 @@ public struct TransportStack: Sendable {
         if let logins = transport as? LoginStoreTransport {
             // The recording goes under the login store, which must stay on top for the sources to find it.
             let recorder = RecordingTransport(upstream: logins.upstream, appendingTo: recording)
-            return TransportStack(transport: LoginStoreTransport(recorder, store: logins.store), fetcher: fetcher, recorder: recorder)
+            return TransportStack(transport: LoginStoreTransport(recorder, store: logins.store), fetcher: fetcher, recorder: recorder,
+                                  reservedPorts: reservedPorts)
         }
         let recorder = RecordingTransport(upstream: transport, appendingTo: recording)
-        return TransportStack(transport: recorder, fetcher: fetcher, recorder: recorder)
+        return TransportStack(transport: recorder, fetcher: fetcher, recorder: recorder, reservedPorts: reservedPorts)
     }
 
     /// This stack with the logins of `store`: every source's transport (`transport(for:)`, and any
     /// `SourceTransport` built over `transport`) sends its source's stored login headers and cookies.
     public func withLogins(_ store: any LoginStore) -> TransportStack {
-        TransportStack(transport: LoginStoreTransport(transport, store: store), fetcher: fetcher, recorder: recorder)
+        TransportStack(transport: LoginStoreTransport(transport, store: store), fetcher: fetcher, recorder: recorder,
+                       reservedPorts: reservedPorts)
     }
 
     /// What `source`'s engine sends through: the stack, with the source's cookie jar, and its
