@@ -33,13 +33,13 @@ enum LibraryCommand {
                     book.updatedAt = try store.lastSaved(book)
                     return book
                 }
+                let progress = try store.readingProgress()
                 if arguments.has("--json") {
-                    terminal.print(try JSONWriter.string(books, style: .pretty))
+                    terminal.print(try JSONWriter.string(books.map { ListedBook(book: $0, progress: progress[$0.id]) }, style: .pretty))
                     return 0
                 }
                 if books.isEmpty { terminal.print("the library is empty (bookrule fetch adds books)") }
                 let formatter = ISO8601DateFormatter()
-                let progress = try store.readingProgress()
                 for book in books {
                     let failed = book.failedCount > 0 ? ", \(book.failedCount) failed" : ""
                     terminal.print("#\(book.id)  \(book.name)\(book.author.isEmpty ? "" : " — \(book.author)")  "
@@ -67,5 +67,22 @@ enum LibraryCommand {
             terminal.error("error: \(ErrorHint.message(error))")
             return ExitStatus(for: error).code
         }
+    }
+}
+
+/// A book as `library --json` lists it: the stored book's fields, and `progress` where a reader is (`bookrule
+/// serve`'s clients save it), absent when none was saved.
+private struct ListedBook: Encodable {
+    let book: StoredBook
+    let progress: ReadingProgress?
+
+    private enum Key: String, CodingKey {
+        case progress
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try book.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encodeIfPresent(progress, forKey: .progress)
     }
 }

@@ -73,5 +73,12 @@ struct ServeCommandTests {
         #expect(process.terminationStatus == 0)
         let listed = await runCommand(["library", "--library", libraryPath])
         #expect(listed.output.contains("reading 4. \(MirrorSite.title(4, style: .arabic))  at 7"), "\(listed.output)")
+        let json = await runCommand(["library", "--json", "--library", libraryPath])
+        let books = try #require(try JSONParser.parse(json.output).value.arrayValue, "\(json.output)")
+        let place = try #require(books.first?.value.objectValue?["progress"]?.value.objectValue, "\(json.output)")
+        #expect(place["chapterIndex"]?.value == .number("3"))
+        #expect(place["chapterPosition"]?.value == .number("7"))
+        #expect(place["chapterTitle"]?.value == .string(MirrorSite.title(4, style: .arabic)))
+        #expect(books.first?.value.objectValue?["name"]?.value == .string(MirrorSite.bookName))
     }
 }
