@@ -211,7 +211,7 @@ let package = Package(
                 "BookRuleLibrary", "BookRuleCheck", "TestSupport",
             ]
         ),
-        .testTarget(name: "BookRuleHTTPServerTests", dependencies: ["BookRuleLocking", "BookRuleDocument", "BookRuleHTTPServer", "TestSupport"]),
+        .testTarget(name: "BookRuleHTTPServerTests", dependencies: ["BookRuleLocking", "BookRuleHTTPServer", "TestSupport"]),
         .testTarget(
             name: "BookRuleStudioTests",
             dependencies: ["BookRuleLocking", "BookRuleDocument", "BookRuleHTTP", "BookRuleHTTPServer", "BookRuleStudio", "TestSupport"]

@@ -115,20 +115,27 @@ private final class HandlerThreads: Sendable {
     private let closed = Locked(false)
     private let running = DispatchGroup()
 
-    /// Runs `work` on a new thread, counted until it returns; false (and nothing run) once closed. `before` runs
-    /// first on the calling thread, so the connection is suspended before the thread can resume it.
-    func start(before: () -> Void, _ work: @escaping @Sendable () -> Void) -> Bool {
+    /// Runs `work` on a new thread, counted until it returns; false (and nothing run) once closed or when the
+    /// system refuses a thread. `suspend` runs on the calling thread before `work` starts, so the connection is
+    /// suspended before the thread can resume it.
+    func start(suspending suspend: () -> Void, _ work: @escaping @Sendable () -> Void) -> Bool {
         guard closed.withLock({ closed -> Bool in
             if closed { return false }
             running.enter()
             return true
         }) else { return false }
-        before()
         let group = running
-        Thread {
+        let suspended = DispatchSemaphore(value: 0)
+        guard BlockingWorkThread.start({
+            suspended.wait()
             work()
             group.leave()
-        }.start()
+        }) else {
+            group.leave()
+            return false
+        }
+        suspend()
+        suspended.signal()
         return true
     }
 
@@ -213,11 +220,11 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     if let quick = context.quick, let answer = quick(whole) { return queue(answer, on: connection) }
     let suspended = SuspendedConnection(pointer: connection)
     let handler = context.handler
-    let started = context.handlerThreads.start(before: { MHD_suspend_connection(connection) }) {
+    let started = context.handlerThreads.start(suspending: { MHD_suspend_connection(connection) }) {
         state.answer = handler(whole)
         MHD_resume_connection(suspended.pointer)
     }
-    guard started else { return queue(.text(503, "the server is stopping"), on: connection) }
+    guard started else { return queue(.text(503, "the server is stopping, or has no thread to answer with"), on: connection) }
     return bookrule_mhd_yes()
 }
 

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import BookRuleDocument
 import BookRuleHTTPServer
 import BookRuleLocking
 import Dispatch

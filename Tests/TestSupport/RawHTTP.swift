@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import BookRuleDocument
+import BookRuleLocking
 
 /// A minimal HTTP/1.1 client over a plain socket, so a test can send exactly the Host, Cookie and method it
 /// means (a real client library would fix the Host from the URL). One request per connection, bounded by a

@@ -1,3 +1,4 @@
+import BookRuleLocking
 import BookRuleDocument
 
 extension LibraryStore {
