@@ -1,0 +1,71 @@
+extension Rule {
+    /// The JavaScript step this rule ends in, when every element's input to it is known without running
+    /// JavaScript: a string rule without `@put` made of rule steps without JavaScript followed by one `@js:`
+    /// or `<js>` step (without `{{…}}`). Its values for the thousands of elements of a list can then come from
+    /// one `ScriptEachEvaluating.runEach` (`textsOfEach`) instead of one evaluation per element.
+    package var trailingScript: ScriptSnippet? {
+        guard puts.isEmpty, kind != .list, case .chain(let steps, let chainKind) = body, chainKind != .list,
+              steps.count >= 2, case .script(let snippet) = steps[steps.count - 1] else { return nil }
+        for step in steps.dropLast() {
+            guard case .rule(let rule) = step else { return nil }
+            var found: [ScriptSnippet] = []
+            rule.collectScripts(into: &found)
+            if !found.isEmpty { return nil }
+        }
+        return snippet
+    }
+
+    /// Whether the rule sets `@put` variables.
+    package var hasPuts: Bool { !puts.isEmpty }
+
+    /// What `texts(in:environment:)` gives (or throws) in each of `contexts`, in order, the rule steps run per
+    /// context and the `trailingScript` for all of them in one `runEach`; nil when the rule has no trailing
+    /// script or the environment's script cannot run it so (then read each context on its own).
+    ///
+    /// Fewer outcomes than contexts when a limit stopped the rule (a rule step's, or the script's time limit:
+    /// the last outcome is then that error) or the run for all was cut short: the caller reads the contexts
+    /// after the last outcome one by one, as before.
+    package func textsOfEach(_ contexts: [RuleContext], environment: RuleEnvironment) -> [Result<[RuleText], RuleError>]? {
+        guard let snippet = trailingScript, let script = environment.script as? any ScriptEachEvaluating,
+              script.runsEach(snippet), case .chain(let steps, let kind) = body else { return nil }
+        var outcomes: [Result<[RuleText], RuleError>?] = Array(repeating: nil, count: contexts.count)
+        var inputs: [String] = []
+        inputs.reserveCapacity(contexts.count)
+        // For each input, the index of its context and whether its value is markup.
+        var owners: [(index: Int, isMarkup: Bool)] = []
+        owners.reserveCapacity(contexts.count)
+        var end = contexts.count
+        for (index, context) in contexts.enumerated() {
+            do {
+                guard let input = try RuleChain.scriptInput(steps.dropLast(), kind: kind, in: context,
+                                                            environment: environment) else { return nil }
+                inputs.append(input.text)
+                owners.append((index, input.isMarkup))
+            } catch {
+                let failure = wrap(error)
+                outcomes[index] = .failure(failure)
+                // A rule a limit stopped is not run on the rest of the list.
+                if failure.hitLimit {
+                    end = index + 1
+                    break
+                }
+            }
+        }
+        guard let ran = script.runEach(snippet, results: inputs, environment: environment) else { return nil }
+        for (position, outcome) in ran.enumerated() {
+            let owner = owners[position]
+            switch outcome {
+            case .success(let value): outcomes[owner.index] = .success(value.strings.map { RuleText($0, isMarkup: owner.isMarkup) })
+            case .failure(let error): outcomes[owner.index] = .failure(wrap(error))
+            }
+        }
+        if ran.count < owners.count { end = min(end, owners[ran.count].index) }
+        var given: [Result<[RuleText], RuleError>] = []
+        given.reserveCapacity(end)
+        for outcome in outcomes[..<end] {
+            guard let outcome else { break }
+            given.append(outcome)
+        }
+        return given
+    }
+}
