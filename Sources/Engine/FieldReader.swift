@@ -188,7 +188,7 @@ struct FieldReader {
         guard let rule = section[field] else { return [] }
         // A rule a limit stopped would be stopped again on every other element (2 s each for a script):
         // it stays empty for the rest of the step, and the warning says why.
-        if warnings.failure(of: path(of: field))?.hitLimit == true { return [] }
+        if warnings.limitStoppedAField, warnings.failure(of: path(of: field))?.hitLimit == true { return [] }
         return raw(field, &warnings, evaluated: Result { () throws(RuleError) in
             try rule.texts(in: context, environment: environment)
         })
@@ -198,8 +198,7 @@ struct FieldReader {
     /// nothing when a limit stopped the rule earlier in the step.
     private func raw(_ field: RuleField, _ warnings: inout Warnings, evaluated: Result<[RuleText], RuleError>) -> [RuleText] {
         guard let rule = section[field] else { return [] }
-        let path = path(of: field)
-        if warnings.failure(of: path)?.hitLimit == true { return [] }
+        if warnings.limitStoppedAField, warnings.failure(of: path(of: field))?.hitLimit == true { return [] }
         switch evaluated {
         case .success(let values):
             tracer?.record(rule, values: values.map(\.text))
@@ -207,7 +206,7 @@ struct FieldReader {
         case .failure(let error):
             tracer?.record(rule, values: [], error: error.description)
             warnings.add(error.description)
-            warnings.noteFailure(of: path, error)
+            warnings.noteFailure(of: path(of: field), error)
             return []
         }
     }
@@ -231,6 +230,9 @@ struct FieldScratch {
 struct Warnings {
     private(set) var list: [String] = []
     private var failures: [String: RuleError] = [:]
+    /// Whether a limit stopped one of the failures kept (so a field may have to be skipped): checked before
+    /// the field's path is made, per element.
+    private(set) var limitStoppedAField = false
 
     mutating func add(_ message: String) {
         guard list.count < 50, !list.contains(message) else { return }
@@ -239,7 +241,10 @@ struct Warnings {
 
     /// Keeps `error` as the field's failure unless one is kept already.
     mutating func noteFailure(of path: String, _ error: RuleError) {
-        if failures[path] == nil { failures[path] = error }
+        if failures[path] == nil {
+            failures[path] = error
+            if error.hitLimit { limitStoppedAField = true }
+        }
     }
 
     /// The first failure of the field at `path` in this step.

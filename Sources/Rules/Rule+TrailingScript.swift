@@ -1,3 +1,5 @@
+import BookRuleDocument
+
 extension Rule {
     /// The JavaScript step this rule ends in, when every element's input to it is known without running
     /// JavaScript: a string rule without `@put` made of rule steps without JavaScript followed by one `@js:`
@@ -13,6 +15,15 @@ extension Rule {
             if !found.isEmpty { return nil }
         }
         return snippet
+    }
+
+    /// The simple path of a chain of one rule step and the script, when that step reads node values (see
+    /// `XPathRule.readsNodeValues`; for a rule without a dialect, its page reading).
+    private static func nodeValuePath(before steps: [ChainStep]) -> SimpleXPath? {
+        guard steps.count == 2, case .rule(var first) = steps[0] else { return nil }
+        if case .byContent(let page, _) = first { first = page }
+        guard case .xpath(let rule) = first, rule.readsNodeValues else { return nil }
+        return rule.simple
     }
 
     /// Whether the rule sets `@put` variables.
@@ -35,7 +46,23 @@ extension Rule {
         var owners: [(index: Int, isMarkup: Bool)] = []
         owners.reserveCapacity(contexts.count)
         var end = contexts.count
+        let valuePath = environment.keepsPictures ? nil : Self.nodeValuePath(before: steps)
+        var scratch = NodeScratch()
         for (index, context) in contexts.enumerated() {
+            // The per-chapter fast path: the values straight off the nodes, joined by line breaks, as
+            // `XPathRule.texts` reads them (text, not markup), making only the input string.
+            if let valuePath, case .node(let node) = context, !context.isJSON,
+               valuePath.withNodes(at: node, scratch: &scratch, { nodes, bytes in
+                   bytes.removeAll(keepingCapacity: true)
+                   for position in 0..<nodes.count {
+                       if position > 0 { bytes.append(0x0A) }
+                       nodes.appendValue(at: position, to: &bytes)
+                   }
+               }) {
+                inputs.append(String(decoding: scratch.bytes, as: UTF8.self))
+                owners.append((index, false))
+                continue
+            }
             do {
                 guard let input = try RuleChain.scriptInput(steps.dropLast(), kind: kind, in: context,
                                                             environment: environment) else { return nil }

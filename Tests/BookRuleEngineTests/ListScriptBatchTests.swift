@@ -55,6 +55,9 @@ struct ListScriptBatchTests {
         #"//a/text()@js:var parts = result.split(/\\s+/); parts.join('_') + parts.length"#,
         #"//a/text()<js>result + '|' + baseUrl</js>"#,
         #"//a/text()@js:[result, result.length]"#,
+        #"a@text@js:result.trim() + '.'"#,
+        #"//a/text()##开始##结束@js:result + '.'"#,
+        #"//text()@js:JSON.stringify(result)"#,
     ])
     func sameValues(_ chapterName: String) async throws {
         let source = Self.source(chapterName: chapterName)
