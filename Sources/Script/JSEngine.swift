@@ -206,10 +206,37 @@ final class JSEngine {
         JSObjectMakeArray(context, values.count, UnsafePointer(values.baseAddress), nil)
     }
 
-    /// Sets `array[index]` to `text`, made as a string.
-    func setString(_ text: String, at index: Int, of array: JSObjectRef) {
-        let value = make(.string(text))
-        JSObjectSetPropertyAtIndex(context, array, UInt32(index), value, nil)
+    /// A new `Int32Array` of `count` zeros, protected from the collector until `release` is called with it.
+    func keptInt32Array(count: Int) -> JSObjectRef? {
+        guard let array = JSObjectMakeTypedArray(context, kJSTypedArrayTypeInt32Array, count, nil) else { return nil }
+        JSValueProtect(context, array)
+        return array
+    }
+
+    /// Runs `body` with the elements of the `Int32Array` `array`; nil when it is none. The storage is only
+    /// valid in `body`, which must not call into the engine.
+    func withElements<R>(of array: JSObjectRef, _ body: (UnsafeMutableBufferPointer<Int32>) -> R) -> R? {
+        let count = JSObjectGetTypedArrayLength(context, array, nil)
+        guard let bytes = JSObjectGetTypedArrayBytesPtr(context, array, nil) else { return nil }
+        return body(UnsafeMutableBufferPointer(start: bytes.assumingMemoryBound(to: Int32.self), count: count))
+    }
+
+    /// `units` as a string value kept (protected) until `release` is called with it.
+    func keptString(units: UnsafeBufferPointer<UInt16>) -> JSValueRef? {
+        let string = JSStringCreateWithCharacters(units.baseAddress, units.count)
+        defer { if let string { JSStringRelease(string) } }
+        guard let value = JSValueMakeString(context, string) else { return nil }
+        JSValueProtect(context, value)
+        return value
+    }
+
+    /// Runs `body` with the UTF-16 of `value`, which must be a string; nil when it is not.
+    func withUTF16<R>(of value: JSValueRef, _ body: (UnsafeBufferPointer<UInt16>) -> R) -> R? {
+        guard JSValueIsString(context, value), let string = JSValueToStringCopy(context, value, nil) else { return nil }
+        defer { JSStringRelease(string) }
+        let count = JSStringGetLength(string)
+        guard count > 0, let units = JSStringGetCharactersPtr(string) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeBufferPointer(start: units, count: count))
     }
 
     /// `array[index]`, as the engine holds it (undefined when missing).

@@ -7,23 +7,34 @@ import BookRuleRules
 /// result copied across.
 extension ScriptWorker {
     /// The function behind `eachRunner`: calls `snippet` (a compiled snippet's function) with `parameters`
-    /// (filled as for one evaluation), `result` each of `inputs` in turn, and writes each completion value to
-    /// `outputs` (or what it threw, flagged in `thrown`), so a snippet that throws for one element does not
-    /// stop the others, as one evaluation per element would not. Before each element it writes the element's
-    /// index to `elementIndex` (see `WatchdogState.element`) and restarts the fixed clock when `reset` is given;
-    /// after each it removes the globals the snippet left when `cleanup` is given.
-    /// `Reflect.apply` is taken when the prelude loads, before any source's code runs.
+    /// (filled as for one evaluation), `result` each of the pieces of `text` between `bounds` in turn, and
+    /// writes each completion value to `outputs` (or what it threw, flagged in `thrown`), so a snippet that
+    /// throws for one element does not stop the others, as one evaluation per element would not. A string
+    /// value is also appended to one string, left in `outputs` after the last, with its length in `lengths`
+    /// (-1 for any other value): the inputs and the string results cross between Swift and the engine as one
+    /// string each way instead of one per element. Before each element it writes the element's index to
+    /// `elementIndex` (see `WatchdogState.element`) and restarts the fixed clock when `reset` is given; after
+    /// each it removes the globals the snippet left when `cleanup` is given. `Reflect.apply` and `substring`
+    /// are taken when the prelude loads, before any source's code runs (which could replace them).
     static let eachRunnerSource = """
         (function () {
             const apply = Reflect.apply;
-            return function (snippet, parameters, inputs, outputs, thrown, elementIndex, cleanup, reset, milliseconds, seedHigh, seedLow) {
-                const count = inputs.length;
+            const cut = Function.prototype.call.bind(String.prototype.substring);
+            return function (snippet, parameters, text, bounds, outputs, lengths, thrown, elementIndex, cleanup, reset, milliseconds, seedHigh, seedLow) {
+                const count = lengths.length;
+                let joined = '';
                 for (let index = 0; index < count; index++) {
                     elementIndex[0] = index;
                     if (typeof reset === 'function') reset(milliseconds, seedHigh, seedLow);
-                    parameters[0] = inputs[index];
+                    parameters[0] = cut(text, bounds[index], bounds[index + 1]);
+                    lengths[index] = -1;
                     try {
-                        outputs[index] = apply(snippet, undefined, parameters);
+                        const value = apply(snippet, undefined, parameters);
+                        outputs[index] = value;
+                        if (typeof value === 'string') {
+                            lengths[index] = value.length;
+                            joined += value;
+                        }
                     } catch (error) {
                         outputs[index] = error;
                         thrown[index] = true;
@@ -32,6 +43,7 @@ extension ScriptWorker {
                         try { cleanup(); } catch (error) { /* as after one evaluation: ignored */ }
                     }
                 }
+                outputs[count] = joined;
                 elementIndex[0] = count;
             };
         })()
@@ -98,18 +110,28 @@ extension ScriptWorker {
     /// stopped before the last result (see `evaluateEach`).
     private func run(_ call: EachCall, prelude: PreludeFunctions, bindings: ScriptBindings, results: ArraySlice<String>,
                      into outcomes: inout [Result<RuleValue, ScriptError>]) -> Bool {
-        guard let inputs = engine.keptArray(), let outputs = engine.keptArray(), let thrown = engine.keptArray(),
+        var units: [UInt16] = []
+        var starts: [Int32] = []
+        starts.reserveCapacity(results.count + 1)
+        for text in results {
+            starts.append(Int32(clamping: units.count))
+            JSStrings.appendUTF16(of: text, to: &units)
+        }
+        guard units.count < Int32.max else { return false }
+        starts.append(Int32(units.count))
+        guard let text = units.withUnsafeBufferPointer({ engine.keptString(units: $0) }),
+              let bounds = engine.keptInt32Array(count: results.count + 1),
+              let lengths = engine.keptInt32Array(count: results.count),
+              let outputs = engine.keptArray(), let thrown = engine.keptArray(),
               let elementArray = engine.kept("elementIndex") else { return false }
         defer {
-            engine.release(inputs)
-            engine.release(outputs)
-            engine.release(thrown)
+            for value in [text, bounds, lengths, outputs, thrown] { engine.release(value) }
         }
-        for (offset, text) in results.enumerated() { engine.setString(text, at: offset, of: inputs) }
+        guard engine.withElements(of: bounds, { $0.update(fromContentsOf: starts) }) == starts.count else { return false }
         call.elementIndex.pointee = -1
         let parameterCount = CompiledSnippet.parameterCount + (call.compiled.code == nil ? 0 : 1)
         let stop = withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: parameterCount) { parameters -> JSError? in
-            withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: 11) { arguments -> JSError? in
+            withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: 13) { arguments -> JSError? in
                 // On the stack, which the collector scans: the values made here stay alive through the call.
                 parameters.initialize(repeating: nil)
                 arguments.initialize(repeating: nil)
@@ -120,16 +142,18 @@ extension ScriptWorker {
                     if let code = call.compiled.code { parameters[CompiledSnippet.parameterCount] = code }
                     arguments[0] = call.compiled.function
                     arguments[1] = engine.array(of: parameters)
-                    arguments[2] = inputs
-                    arguments[3] = outputs
-                    arguments[4] = thrown
-                    arguments[5] = elementArray
-                    if call.compiled.reading.mayCreateGlobals { arguments[6] = prelude.cleanup }
+                    arguments[2] = text
+                    arguments[3] = bounds
+                    arguments[4] = outputs
+                    arguments[5] = lengths
+                    arguments[6] = thrown
+                    arguments[7] = elementArray
+                    if call.compiled.reading.mayCreateGlobals { arguments[8] = prelude.cleanup }
                     if case .fixed(let milliseconds, let seed) = host.clock, let reset = engine.kept("resetClock") {
-                        arguments[7] = reset
-                        arguments[8] = engine.make(.number(Double(milliseconds)))
-                        arguments[9] = engine.make(.number(Double(seed >> 32)))
-                        arguments[10] = engine.make(.number(Double(seed & 0xFFFF_FFFF)))
+                        arguments[9] = reset
+                        arguments[10] = engine.make(.number(Double(milliseconds)))
+                        arguments[11] = engine.make(.number(Double(seed >> 32)))
+                        arguments[12] = engine.make(.number(Double(seed & 0xFFFF_FFFF)))
                     }
                     _ = try engine.invoke(call.runner, arguments, limits: limits, element: call.elementIndex)
                     return nil
@@ -139,6 +163,10 @@ extension ScriptWorker {
             }
         }
         let reached = Int(call.elementIndex.pointee)
+        if stop == nil, reached == results.count, appendJoined(outputs: outputs, lengths: lengths, thrown: thrown,
+                                                              count: results.count, field: call.field, into: &outcomes) {
+            return true
+        }
         for offset in 0..<min(max(reached, 0), results.count) {
             outcomes.append(outcome(at: offset, outputs: outputs, thrown: thrown, field: call.field))
         }
@@ -147,6 +175,39 @@ extension ScriptWorker {
             outcomes.append(.failure(Self.scriptError(stop, field: call.field, limits: limits)))
         }
         return false
+    }
+
+    /// The outcomes of a call that ran every element: each string value cut out of the one string the runner
+    /// joined them into (each piece converted on its own, as one evaluation converts its string), any other
+    /// value or error read from `outputs`. False, and nothing appended, when the joined string or the lengths
+    /// cannot be read.
+    private func appendJoined(outputs: JSObjectRef, lengths: JSObjectRef, thrown: JSObjectRef, count: Int, field: String,
+                              into outcomes: inout [Result<RuleValue, ScriptError>]) -> Bool {
+        guard let joined = engine.element(at: count, of: outputs),
+              let stringLengths = engine.withElements(of: lengths, { Array($0) }), stringLengths.count == count else { return false }
+        let pieces = engine.withUTF16(of: joined) { units -> [String]? in
+            var pieces: [String] = []
+            pieces.reserveCapacity(count)
+            var start = 0
+            for length in stringLengths where length >= 0 {
+                let end = start + Int(length)
+                guard end <= units.count else { return nil }
+                pieces.append(JSStrings.utf8String(of: UnsafeBufferPointer(rebasing: units[start..<end])))
+                start = end
+            }
+            return start == units.count ? pieces : nil
+        }
+        guard let found = pieces, let pieces = found else { return false }
+        var next = 0
+        for offset in 0..<count {
+            if stringLengths[offset] >= 0 {
+                outcomes.append(.success(.text(pieces[next])))
+                next += 1
+            } else {
+                outcomes.append(outcome(at: offset, outputs: outputs, thrown: thrown, field: field))
+            }
+        }
+        return true
     }
 
     /// The outcome of element `offset` of a call: its completion value as a rule value, or what it threw, as

@@ -54,6 +54,9 @@ struct ScriptEachTests {
         "undefinedName + result",
         "JSON.parse(result)",
         "key + page + title",
+        "String.fromCharCode(0xD800) + result + String.fromCharCode(0xDC00)",
+        "result.length % 2 ? result : result.length",
+        "result.slice(0, 1)",
     ])
     func sameAsOneByOne(_ code: String) throws {
         let expected = oneByOne(code)
