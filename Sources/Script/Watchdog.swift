@@ -29,10 +29,11 @@ final class WatchdogState {
         elementCounted = element?.pointee ?? 0
     }
 
-    /// CPU time the evaluation (or the element of `element`) used so far, native helpers included (a nested rule evaluation runs inside
-    /// one, and it must be bounded too; waiting for the network costs no CPU time). Asked by the callback
-    /// only: JavaScriptCore calls it once `tick` of CPU time has passed since the limit was armed, so the first
-    /// call counts `tick` as used. A first call that comes late (a busy machine) is counted short by as much,
+    /// CPU time the evaluation (or the element of `element`) used so far, native helpers included (a nested
+    /// rule evaluation runs inside one, and it must be bounded too; waiting for the network costs no CPU time).
+    /// Asked by the callback only: JavaScriptCore calls it once `tick` of CPU time has passed since the limit
+    /// was armed (or the callback re-armed it), so the first call (for an element: the first that sees its
+    /// index) counts `tick` as used. A first call that comes late (a busy machine) is counted short by as much,
     /// a few milliseconds against a limit of seconds.
     func used() -> Duration {
         let now = threadCPUTime()
