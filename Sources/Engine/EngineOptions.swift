@@ -16,6 +16,10 @@ public struct EngineOptions: Sendable {
     /// What renders `webView` pages: the process's headless Chromium (started at the first such page; a clear
     /// error naming the package when it is not installed), or nil to refuse them.
     public var webView: (any WebViewRendering)?
+    /// Whether a TOC field whose rule ends in JavaScript is evaluated for all the chapters of a page in one
+    /// call into the engine, where that gives the same values (`FieldReader.evaluatedForEach`); false runs
+    /// one evaluation per chapter. On by default; off to compare the two.
+    public var batchesListScripts = true
 
     /// The defaults: 500 pages, the system clock, an in-memory cache, 2 s and 256 MiB per evaluation, and the
     /// process's Chromium for webView pages (`ChromiumBrowser.shared`, started at the first such page).

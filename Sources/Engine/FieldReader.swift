@@ -26,9 +26,33 @@ struct FieldReader {
     /// Chapter titles keep a leading or trailing IDEOGRAPHIC SPACE, as Legado does (it trims names, not titles).
     /// Entities are decoded once: only values that are still markup are read as markup (see `RuleText`).
     func line(_ field: RuleField, _ warnings: inout Warnings) -> String {
-        let value = RuleText.joined(raw(field, &warnings), separator: "\n")
+        line(of: raw(field, &warnings), field)
+    }
+
+    /// `line(_:_:)` of what the field's rule gave (or threw) here, read for all the list's elements at once
+    /// (`evaluatedForEach`).
+    func line(_ field: RuleField, _ warnings: inout Warnings, evaluated: Result<[RuleText], RuleError>) -> String {
+        line(of: raw(field, &warnings, evaluated: evaluated), field)
+    }
+
+    private func line(of values: [RuleText], _ field: RuleField) -> String {
+        let value = RuleText.joined(values, separator: "\n")
         if field == .chapterName || field == .title { return HTMLTextFormatter.titleLine(value.text, isMarkup: value.isMarkup) }
         return HTMLTextFormatter.singleLine(value.text, isMarkup: value.isMarkup)
+    }
+
+    /// The values (or error) of `field` in each of `elements`, its rule's trailing JavaScript run for all of
+    /// them in one go (`Rule.textsOfEach`), in order; nil when the field is to be read element by element:
+    /// a traced run, a rule without such a script, a rule a limit stopped earlier in the step, or when another
+    /// field of the elements (`others`) runs JavaScript or sets `@put` variables, which one-by-one reading
+    /// would interleave with this field's scripts. Fewer outcomes than elements: read the rest one by one.
+    func evaluatedForEach(_ field: RuleField, of elements: [RuleContext], others: [RuleField],
+                          warnings: Warnings) -> [Result<[RuleText], RuleError>]? {
+        guard tracer == nil, let rule = section[field], rule.trailingScript != nil,
+              warnings.failure(of: path(of: field))?.hitLimit != true,
+              !others.contains(where: { other in section[other].map { !$0.scripts.isEmpty || $0.hasPuts } ?? false })
+        else { return nil }
+        return rule.textsOfEach(elements, environment: environment)
     }
 
     /// A multi-paragraph field (intro): paragraphs kept, each trimmed.
@@ -64,7 +88,17 @@ struct FieldReader {
 
     /// A URL field: the first non-empty value, resolved against the page's base URL; nil when empty.
     func url(_ field: RuleField, _ warnings: inout Warnings) -> String? {
-        for value in raw(field, &warnings) {
+        url(of: raw(field, &warnings), field, &warnings)
+    }
+
+    /// `url(_:_:)` of what the field's rule gave (or threw) here, read for all the list's elements at once
+    /// (`evaluatedForEach`).
+    func url(_ field: RuleField, _ warnings: inout Warnings, evaluated: Result<[RuleText], RuleError>) -> String? {
+        url(of: raw(field, &warnings, evaluated: evaluated), field, &warnings)
+    }
+
+    private func url(of values: [RuleText], _ field: RuleField, _ warnings: inout Warnings) -> String? {
+        for value in values {
             if let absolute = absoluteURL(value.text, isMarkup: value.isMarkup, field, &warnings) { return absolute }
         }
         return nil
@@ -152,20 +186,34 @@ struct FieldReader {
 
     private func raw(_ field: RuleField, _ warnings: inout Warnings) -> [RuleText] {
         guard let rule = section[field] else { return [] }
-        let path = "\(section.name.rawValue).\(field.rawValue)"
         // A rule a limit stopped would be stopped again on every other element (2 s each for a script):
         // it stays empty for the rest of the step, and the warning says why.
-        if warnings.failure(of: path)?.hitLimit == true { return [] }
-        do {
-            let values = try rule.texts(in: context, environment: environment)
+        if warnings.limitStoppedAField, warnings.failure(of: path(of: field))?.hitLimit == true { return [] }
+        return raw(field, &warnings, evaluated: Result { () throws(RuleError) in
+            try rule.texts(in: context, environment: environment)
+        })
+    }
+
+    /// What the field's rule gave here, or nothing (with the warning, and the failure noted) when it threw;
+    /// nothing when a limit stopped the rule earlier in the step.
+    private func raw(_ field: RuleField, _ warnings: inout Warnings, evaluated: Result<[RuleText], RuleError>) -> [RuleText] {
+        guard let rule = section[field] else { return [] }
+        if warnings.limitStoppedAField, warnings.failure(of: path(of: field))?.hitLimit == true { return [] }
+        switch evaluated {
+        case .success(let values):
             tracer?.record(rule, values: values.map(\.text))
             return values
-        } catch {
+        case .failure(let error):
             tracer?.record(rule, values: [], error: error.description)
             warnings.add(error.description)
-            warnings.noteFailure(of: path, error)
+            warnings.noteFailure(of: path(of: field), error)
             return []
         }
+    }
+
+    /// The field's path in the source, e.g. `ruleToc.chapterName`.
+    private func path(of field: RuleField) -> String {
+        "\(section.name.rawValue).\(field.rawValue)"
     }
 }
 
@@ -182,6 +230,9 @@ struct FieldScratch {
 struct Warnings {
     private(set) var list: [String] = []
     private var failures: [String: RuleError] = [:]
+    /// Whether a limit stopped one of the failures kept (so a field may have to be skipped): checked before
+    /// the field's path is made, per element.
+    private(set) var limitStoppedAField = false
 
     mutating func add(_ message: String) {
         guard list.count < 50, !list.contains(message) else { return }
@@ -190,7 +241,10 @@ struct Warnings {
 
     /// Keeps `error` as the field's failure unless one is kept already.
     mutating func noteFailure(of path: String, _ error: RuleError) {
-        if failures[path] == nil { failures[path] = error }
+        if failures[path] == nil {
+            failures[path] = error
+            if error.hitLimit { limitStoppedAField = true }
+        }
     }
 
     /// The first failure of the field at `path` in this step.

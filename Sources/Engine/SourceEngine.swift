@@ -262,11 +262,28 @@ public struct SourceEngine: Sendable {
             // and the base for each of thousands of chapters.
             var reader = FieldReader(section: section, context: document.rootContext, environment: environment,
                                      base: base, tracer: tracer)
-            for item in items {
+            // A title or link rule ending in JavaScript runs for all the page's chapters in one call where that
+            // gives the same values (docs/performance.md, issue #22).
+            let perChapter: [RuleField] = [.isVolume, .chapterName, .chapterUrl, .isVip, .isPay, .updateTime]
+            let titles = options.batchesListScripts
+                ? reader.evaluatedForEach(.chapterName, of: items, others: perChapter.filter { $0 != .chapterName },
+                                          warnings: warnings) : nil
+            let links = options.batchesListScripts
+                ? reader.evaluatedForEach(.chapterUrl, of: items, others: perChapter.filter { $0 != .chapterUrl },
+                                          warnings: warnings) : nil
+            for (index, item) in items.enumerated() {
                 reader.context = item
                 let isVolume = reader.flag(.isVolume, &warnings)
-                let title = reader.line(.chapterName, &warnings, scratch: &scratch)
-                let chapterURL = reader.url(.chapterUrl, &warnings, scratch: &scratch) ?? ""
+                let title = if let titles, index < titles.count {
+                    reader.line(.chapterName, &warnings, evaluated: titles[index])
+                } else {
+                    reader.line(.chapterName, &warnings, scratch: &scratch)
+                }
+                let chapterURL = if let links, index < links.count {
+                    reader.url(.chapterUrl, &warnings, evaluated: links[index]) ?? ""
+                } else {
+                    reader.url(.chapterUrl, &warnings, scratch: &scratch) ?? ""
+                }
                 elementCount += 1
                 if !title.isEmpty { titledCount += 1 }
                 if !chapterURL.isEmpty { linkedCount += 1 }

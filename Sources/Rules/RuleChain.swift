@@ -15,15 +15,8 @@ enum RuleChain {
         for step in steps {
             switch step {
             case .rule(let body):
-                let inputs = value.map(contexts(of:)) ?? [context]
-                if kind == .list {
-                    value = .items(try inputs.flatMap { try body.elements(in: $0, environment: environment) })
-                } else {
-                    let joined = RuleText.joined(try inputs.flatMap { try body.texts(in: $0, environment: environment) },
-                                                 separator: "\n")
-                    value = .text(joined.text)
-                    isMarkup = joined.isMarkup
-                }
+                value = try runRule(body, kind: kind, after: value, in: context, environment: environment,
+                                    isMarkup: &isMarkup)
             case .script(let snippet), .templatedScript(let snippet, _):
                 guard let script = environment.script else {
                     throw RuleError(field: snippet.field, dialect: .javaScript,
@@ -43,6 +36,35 @@ enum RuleChain {
             }
         }
         return (value ?? .none, isMarkup)
+    }
+
+    /// One rule step: `body` read in each of the contexts the previous step's value gives (in `context` for
+    /// the first step), as elements for a list rule, else as its values joined into one text (whose markup
+    /// flag becomes the chain's).
+    private static func runRule(_ body: RuleBody, kind: RuleKind, after value: RuleValue?, in context: RuleContext,
+                                environment: RuleEnvironment, isMarkup: inout Bool) throws -> RuleValue {
+        let inputs = value.map(contexts(of:)) ?? [context]
+        if kind == .list {
+            return .items(try inputs.flatMap { try body.elements(in: $0, environment: environment) })
+        }
+        let joined = RuleText.joined(try inputs.flatMap { try body.texts(in: $0, environment: environment) },
+                                     separator: "\n")
+        isMarkup = joined.isMarkup
+        return .text(joined.text)
+    }
+
+    /// What the JavaScript step that ends a string chain is given as `result` in `context`, and whether the
+    /// chain's value is then markup: `ruleSteps` (the steps before it, rules only) run as `run` runs them.
+    /// nil when they give no text (they always do: a string chain's rule steps give one text each).
+    static func scriptInput(_ ruleSteps: ArraySlice<ChainStep>, kind: RuleKind, in context: RuleContext,
+                            environment: RuleEnvironment) throws -> (text: String, isMarkup: Bool)? {
+        var value: RuleValue?
+        var isMarkup = context.rawTextIsMarkup
+        for case .rule(let body) in ruleSteps {
+            value = try runRule(body, kind: kind, after: value, in: context, environment: environment, isMarkup: &isMarkup)
+        }
+        guard case .text(let text)? = value else { return nil }
+        return (text, isMarkup)
     }
 
     /// The code of a templated script step: its text with each `{{…}}` replaced by its value (JavaScript run

@@ -80,7 +80,7 @@ extension Rule {
         }
     }
 
-    private func wrap(_ error: any Error) -> RuleError {
+    func wrap(_ error: any Error) -> RuleError {
         RuleError(wrapping: error, field: field, dialect: dialect, rule: text)
     }
 }

@@ -10,3 +10,17 @@ public protocol ScriptEvaluating: Sendable {
     func run(_ snippet: ScriptSnippet, result: RuleValue, in context: RuleContext,
              environment: RuleEnvironment) throws -> RuleValue
 }
+
+/// A `ScriptEvaluating` that can also run one snippet for many list elements in one go: a field whose rule
+/// ends in JavaScript, read for thousands of TOC entries (`Rule.textsOfEach`).
+public protocol ScriptEachEvaluating: ScriptEvaluating {
+    /// Whether `runEach` can run `snippet` with the values `run` would give one element at a time: when
+    /// the snippet's value depends on its `result` and the step's bindings alone (it reaches no helper, no
+    /// global, nothing `java.getString` would read in the element).
+    func runsEach(_ snippet: ScriptSnippet) -> Bool
+
+    /// Runs `snippet` with `result` each of `results` (as `.text`) in turn, and gives what `run` would have
+    /// given or thrown for each; nil when `runsEach(snippet)` is false. Fewer outcomes than results when a
+    /// limit stopped the run: the caller evaluates the rest one by one (see `ScriptRuntime.evaluateEach`).
+    func runEach(_ snippet: ScriptSnippet, results: [String], environment: RuleEnvironment) -> [Result<RuleValue, any Error>]?
+}

@@ -152,10 +152,10 @@ final class JSEngine {
 
     /// Calls `function` with `this` = the global object and `arguments` as they are, under `limits` when
     /// given, and copies its result out. The arguments must stay reachable for the call: on the caller's
-    /// stack (which the collector scans) or protected.
+    /// stack (which the collector scans) or protected. `element`: see `WatchdogState.element`.
     func invoke(_ function: JSObjectRef, _ arguments: UnsafeMutableBufferPointer<JSValueRef?>,
-                limits: ScriptLimits? = nil) throws(JSError) -> ScriptValue {
-        try withWatchdog(limits) { () throws(JSError) -> ScriptValue in
+                limits: ScriptLimits? = nil, element: UnsafePointer<Int32>? = nil) throws(JSError) -> ScriptValue {
+        try withWatchdog(limits, element: element) { () throws(JSError) -> ScriptValue in
             var exception: JSValueRef?
             let result = JSObjectCallAsFunction(context, function, JSContextGetGlobalObject(context), arguments.count,
                                                 UnsafePointer(arguments.baseAddress), &exception)
@@ -178,9 +178,10 @@ final class JSEngine {
 
     /// Runs `body` with the execution time limit armed, unless one is already armed (a nested evaluation
     /// shares its caller's budget: JavaScriptCore keeps one limit per group).
-    private func withWatchdog<T>(_ limits: ScriptLimits?, _ body: () throws(JSError) -> T) throws(JSError) -> T {
+    private func withWatchdog<T>(_ limits: ScriptLimits?, element: UnsafePointer<Int32>? = nil,
+                                 _ body: () throws(JSError) -> T) throws(JSError) -> T {
         guard let limits, watchdog == nil else { return try body() }
-        let state = WatchdogState(limits: limits)
+        let state = WatchdogState(limits: limits, element: element)
         watchdog = state
         JSContextGroupSetExecutionTimeLimit(group, state.tick, watchdogCallback, Unmanaged.passUnretained(state).toOpaque())
         defer {
@@ -188,6 +189,79 @@ final class JSEngine {
             watchdog = nil
         }
         return try body()
+    }
+
+    // MARK: - Arrays for one call over many values
+
+    /// A new empty array, protected from the collector until `release` is called with it.
+    func keptArray() -> JSObjectRef? {
+        guard let array = JSObjectMakeArray(context, 0, nil, nil) else { return nil }
+        JSValueProtect(context, array)
+        return array
+    }
+
+    /// An array of `values` (the values must stay reachable until it holds them: on the caller's stack);
+    /// only reachable from the native stack, as `make`'s values.
+    func array(of values: UnsafeMutableBufferPointer<JSValueRef?>) -> JSObjectRef? {
+        JSObjectMakeArray(context, values.count, UnsafePointer(values.baseAddress), nil)
+    }
+
+    /// A new `Int32Array` of `count` zeros, protected from the collector until `release` is called with it.
+    func keptInt32Array(count: Int) -> JSObjectRef? {
+        guard let array = JSObjectMakeTypedArray(context, kJSTypedArrayTypeInt32Array, count, nil) else { return nil }
+        JSValueProtect(context, array)
+        return array
+    }
+
+    /// Runs `body` with the elements of the `Int32Array` `array`; nil when it is none. The storage is only
+    /// valid in `body`, which must not call into the engine.
+    func withElements<R>(of array: JSObjectRef, _ body: (UnsafeMutableBufferPointer<Int32>) -> R) -> R? {
+        let count = JSObjectGetTypedArrayLength(context, array, nil)
+        guard let bytes = JSObjectGetTypedArrayBytesPtr(context, array, nil) else { return nil }
+        return body(UnsafeMutableBufferPointer(start: bytes.assumingMemoryBound(to: Int32.self), count: count))
+    }
+
+    /// `units` as a string value kept (protected) until `release` is called with it.
+    func keptString(units: UnsafeBufferPointer<UInt16>) -> JSValueRef? {
+        let string = JSStringCreateWithCharacters(units.baseAddress, units.count)
+        defer { if let string { JSStringRelease(string) } }
+        guard let value = JSValueMakeString(context, string) else { return nil }
+        JSValueProtect(context, value)
+        return value
+    }
+
+    /// Runs `body` with the UTF-16 of `value`, which must be a string; nil when it is not.
+    func withUTF16<R>(of value: JSValueRef, _ body: (UnsafeBufferPointer<UInt16>) -> R) -> R? {
+        guard JSValueIsString(context, value), let string = JSValueToStringCopy(context, value, nil) else { return nil }
+        defer { JSStringRelease(string) }
+        let count = JSStringGetLength(string)
+        guard count > 0, let units = JSStringGetCharactersPtr(string) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeBufferPointer(start: units, count: count))
+    }
+
+    /// `array[index]`, as the engine holds it (undefined when missing).
+    func element(at index: Int, of array: JSObjectRef) -> JSValueRef? {
+        JSObjectGetPropertyAtIndex(context, array, UInt32(index), nil)
+    }
+
+    /// Whether `value` is the boolean `true`.
+    func isTrue(_ value: JSValueRef?) -> Bool {
+        guard let value else { return false }
+        return JSValueIsBoolean(context, value) && JSValueToBoolean(context, value)
+    }
+
+    /// An `Int32Array` of one element over `storage`, kept under `name` for the engine's lifetime (the
+    /// array's memory is freed when the collector frees the array, after the engine goes): a script writes
+    /// into it what Swift (the watchdog's callback) reads without a call into the engine.
+    func keepSharedInt32(_ storage: UnsafeMutablePointer<Int32>, as name: String) throws(JSError) {
+        var exception: JSValueRef?
+        let array = JSObjectMakeTypedArrayWithBytesNoCopy(context, kJSTypedArrayTypeInt32Array, storage,
+                                                          MemoryLayout<Int32>.size, { bytes, _ in
+            bytes?.assumingMemoryBound(to: Int32.self).deallocate()
+        }, nil, &exception)
+        if let exception { throw error(from: exception) }
+        guard let array else { throw JSError(kind: .thrown, message: "the engine made no typed array") }
+        keep(name, array)
     }
 
     // MARK: - Definitions

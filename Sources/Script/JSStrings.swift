@@ -15,6 +15,19 @@ enum JSStrings {
         }
     }
 
+    /// Appends the UTF-16 of `string` to `units` (the inputs of many evaluations made into one string).
+    static func appendUTF16(of string: String, to units: inout [UInt16]) {
+        var string = string
+        string.withUTF8 { utf8 in
+            let start = units.count
+            units.append(contentsOf: repeatElement(0, count: utf8.count))
+            let written = units.withUnsafeMutableBufferPointer { all in
+                utf16(of: utf8, into: UnsafeMutableBufferPointer(rebasing: all[start...]))
+            }
+            units.removeLast(utf8.count - written)
+        }
+    }
+
     /// Writes the UTF-16 of `utf8` (valid UTF-8, as a Swift string's always is) into `units`, which holds
     /// `utf8.count` units at least, and returns how many it wrote. Hand-written: the generic `utf16` view
     /// and `Array(string.utf16)` took most of the time of making a string for a script.

@@ -75,6 +75,26 @@ public final class ScriptRuntime: Sendable {
         }
     }
 
+    /// Whether `evaluateEach` runs `snippet` for many results at once: a snippet whose value depends on its
+    /// `result` and the step's bindings alone, in a source without `jsLib` (see `ScriptWorker.evaluatesEach`).
+    public func evaluatesEach(_ snippet: ScriptSnippet) -> Bool {
+        let thread = thread
+        return (try? thread.run { () throws(ScriptError) -> Bool in thread.worker?.evaluatesEach(snippet) ?? false }) ?? false
+    }
+
+    /// Runs `snippet` with `result` each of `results` in turn, in one call into the engine (per chunk), and
+    /// gives for each what `evaluate(_:bindings:result:context:environment:)` with `.text(result)` would give
+    /// or throw; nil when `evaluatesEach(snippet)` is false. Each element keeps the time limit of one
+    /// evaluation. Fewer outcomes than results when a limit stopped the call: after a time limit the last
+    /// outcome is that element's error; otherwise the caller evaluates the rest one by one.
+    public func evaluateEach(_ snippet: ScriptSnippet, bindings: ScriptBindings, results: [String],
+                             environment: RuleEnvironment) -> [Result<RuleValue, ScriptError>]? {
+        let thread = thread
+        return (try? thread.run { () throws(ScriptError) -> [Result<RuleValue, ScriptError>]? in
+            thread.worker?.evaluateEach(snippet, bindings: bindings, results: results, environment: environment)
+        }) ?? nil
+    }
+
     /// Checks `code` without running it, as `evaluate` would parse it (line numbers are the snippet's).
     /// - Returns: nil when it parses.
     public static func checkSyntax(_ code: String) -> ScriptSyntaxError? {

@@ -30,9 +30,14 @@ final class ScriptWorker {
     /// bindings as globals: then every snippet also sets them as globals around its call.
     private let jsLibReadsBindings: Bool
     /// Whether there is a `jsLib`, whose functions may leave globals behind when a snippet calls them.
-    private let hasJSLib: Bool
+    let hasJSLib: Bool
     /// The prelude's functions and objects an evaluation uses, looked up once the prelude has run.
-    private var prelude: PreludeFunctions?
+    private(set) var prelude: PreludeFunctions?
+    /// The function that runs a compiled snippet for each of many `result`s in one call (`evaluateEach`).
+    private(set) var eachRunner: JSObjectRef?
+    /// Where `eachRunner` writes the index of the element it is at, for the watchdog (an `Int32Array` of
+    /// one element over this memory is kept by the engine as `elementIndex`).
+    private(set) var elementIndex: UnsafeMutablePointer<Int32>?
 
     /// Rules `java.getString`/`getElements`/`select` parsed, by kind and text.
     private var rules: [String: Rule] = [:]
@@ -67,6 +72,11 @@ final class ScriptWorker {
                 "(function (\(CompiledSnippet.parameters)) { return eval(arguments[\(CompiledSnippet.parameterCount)]); })",
                 sourceURL: "bookrule-run.js")
             prelude = try PreludeFunctions(engine: engine, statementRunner: runner)
+            eachRunner = try engine.compileFunction(Self.eachRunnerSource, sourceURL: "bookrule-each.js")
+            let index = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+            index.initialize(to: 0)
+            try engine.keepSharedInt32(index, as: "elementIndex")
+            elementIndex = index
             if case .fixed = host.clock { _ = try engine.call("installFixedClock", []) }
         } catch {
             throw .engineUnavailable("the helpers did not load: \(error.message)")
@@ -91,6 +101,7 @@ final class ScriptWorker {
     deinit {
         for snippet in compiled.values { snippet.release(from: engine) }
         if let prelude { engine.release(prelude.statementRunner) }
+        if let eachRunner { engine.release(eachRunner) }
     }
 
     /// Runs one snippet (see `ScriptRuntime.evaluate`).
@@ -140,7 +151,7 @@ final class ScriptWorker {
 
     /// `snippet` syntax-checked and compiled, once: as `return (expression)` when it is one expression,
     /// else run by the statement runner.
-    private func compiledSnippet(_ snippet: ScriptSnippet) throws(ScriptError) -> CompiledSnippet {
+    func compiledSnippet(_ snippet: ScriptSnippet) throws(ScriptError) -> CompiledSnippet {
         if let found = compiled[snippet.code] { return found }
         let (code, error) = SyntaxChecker.shared.runnableForm(of: snippet.code)
         if let error { throw .syntax(field: snippet.field, error) }
@@ -166,8 +177,8 @@ final class ScriptWorker {
 
     /// Fills the parameters of a compiled snippet: the bindings (only those in `names`, all when nil;
     /// the others stay `undefined`, as the snippet cannot see them), then the helper objects.
-    private func fill(_ arguments: UnsafeMutableBufferPointer<JSValueRef?>, names: [Bool]?, prelude: PreludeFunctions,
-                      bindings: ScriptBindings, result: RuleValue, context: RuleContext) throws(JSError) {
+    func fill(_ arguments: UnsafeMutableBufferPointer<JSValueRef?>, names: [Bool]?, prelude: PreludeFunctions,
+              bindings: ScriptBindings, result: RuleValue, context: RuleContext) throws(JSError) {
         func wanted(_ index: Int) -> Bool { names?[index] ?? true }
         func string(_ text: String?) -> JSValueRef? { engine.make(text.map(ScriptValue.string) ?? .null) }
         if wanted(0) {

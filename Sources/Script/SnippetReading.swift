@@ -26,6 +26,19 @@ struct SnippetReading {
     /// one parenthesised expression is one statement, as neither `;` nor automatic semicolon insertion can
     /// separate statements inside parentheses.
     let expressionCandidate: String?
+    /// Whether the snippet may be run for many list elements in one call (`ScriptWorker.evaluateEach`): it
+    /// reaches neither the global object nor the host (no helper object, no prelude global such as `print`
+    /// or `org.jsoup`, so no `java.put`, fetch, cookie, cache or log), and names no binding that varies per
+    /// element besides `result` (`src`, `book`, `chapter`, which are made per element). Its value for one
+    /// element then depends on that element's `result` and the step's bindings only (the globals it may
+    /// create are removed after each element, as after each evaluation).
+    let runsForEach: Bool
+
+    /// Names through which a snippet reaches the host or the evaluation's frame: the helper objects and the
+    /// prelude's other globals (see `globals` in prelude.js).
+    static let hostNames = PreludeFunctions.helperNames + ["print", "Packages", "javax", "com", "net", "edu", "org"]
+    /// The bindings whose value differs per list element (or is made afresh for each evaluation).
+    static let perElementBindings: Set<String> = ["src", "book", "chapter"]
 
     init(_ code: String) {
         let bytes = Array(code.utf8)
@@ -34,6 +47,11 @@ struct SnippetReading {
         reachesGlobals = escaped || Self.dynamicNames.contains { Self.mentions($0, in: bytes) }
         mayCreateGlobals = reachesGlobals || Self.hasAssignment(bytes) || Self.mentions("for", in: bytes)
         expressionCandidate = Self.expression(code, bytes: bytes)
+        let namesPerElementBinding = zip(Self.bindingNames, names).contains { name, named in
+            named && Self.perElementBindings.contains(name)
+        }
+        runsForEach = !reachesGlobals && !namesPerElementBinding
+            && !Self.hostNames.contains { Self.mentions($0, in: bytes) }
     }
 
     /// Whether `name` occurs in `bytes` as a whole word (not inside a longer identifier).

@@ -16,17 +16,33 @@ final class WatchdogState {
     /// Why the script was stopped, once it was.
     var fired: JSError?
 
-    init(limits: ScriptLimits) {
+    /// For an evaluation that runs a snippet for many list elements (`ScriptWorker.evaluateEach`): where the
+    /// script writes the index of the element it is at. Each element has the budget of one evaluation: when
+    /// the callback sees the index change, the element's CPU time and wall-time backstop start again.
+    private let element: UnsafePointer<Int32>?
+    /// The element index the budget is counted for.
+    private var elementCounted: Int32
+
+    init(limits: ScriptLimits, element: UnsafePointer<Int32>? = nil) {
         self.limits = limits
+        self.element = element
+        elementCounted = element?.pointee ?? 0
     }
 
-    /// CPU time the evaluation used so far, native helpers included (a nested rule evaluation runs inside
-    /// one, and it must be bounded too; waiting for the network costs no CPU time). Asked by the callback
-    /// only: JavaScriptCore calls it once `tick` of CPU time has passed since the limit was armed, so the first
-    /// call counts `tick` as used. A first call that comes late (a busy machine) is counted short by as much,
+    /// CPU time the evaluation (or the element of `element`) used so far, native helpers included (a nested
+    /// rule evaluation runs inside one, and it must be bounded too; waiting for the network costs no CPU time).
+    /// Asked by the callback only: JavaScriptCore calls it once `tick` of CPU time has passed since the limit
+    /// was armed (or the callback re-armed it), so the first call (for an element: the first that sees its
+    /// index) counts `tick` as used. A first call that comes late (a busy machine) is counted short by as much,
     /// a few milliseconds against a limit of seconds.
     func used() -> Duration {
         let now = threadCPUTime()
+        if let element, element.pointee != elementCounted {
+            elementCounted = element.pointee
+            start = nil
+            wallStart = ContinuousClock.now
+            nativeWallTime = .zero
+        }
         guard let start else {
             let assumed = now - .milliseconds(Int64(tick * 1000))
             start = assumed
@@ -35,7 +51,7 @@ final class WatchdogState {
         return now - start
     }
 
-    private let wallStart = ContinuousClock.now
+    private var wallStart = ContinuousClock.now
     /// Wall time spent in native helpers (a fetch waiting for its turn), which the backstop does not count.
     var nativeWallTime: Duration = .zero
 
