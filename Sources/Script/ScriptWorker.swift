@@ -176,7 +176,7 @@ final class ScriptWorker {
     }
 
     /// Fills the parameters of a compiled snippet: the bindings (only those in `names`, all when nil;
-    /// the others stay `undefined`, as the snippet cannot see them), then the helper objects.
+    /// the others are passed as NULL, which JavaScriptCore hands the function as `null`: the snippet never names them), then the helper objects.
     func fill(_ arguments: UnsafeMutableBufferPointer<JSValueRef?>, names: [Bool]?, prelude: PreludeFunctions,
               bindings: ScriptBindings, result: RuleValue, context: RuleContext) throws(JSError) {
         func wanted(_ index: Int) -> Bool { names?[index] ?? true }
