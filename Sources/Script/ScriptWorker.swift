@@ -175,8 +175,9 @@ final class ScriptWorker {
         return snippetValue
     }
 
-    /// Fills the parameters of a compiled snippet: the bindings (only those in `names`, all when nil;
-    /// the others are passed as NULL, which JavaScriptCore hands the function as `null`: the snippet never names them), then the helper objects.
+    /// Fills the parameters of a compiled snippet: the bindings (only those in `names`, all when nil; the others
+    /// are passed as NULL, which JavaScriptCore hands the function as `null`, and the snippet never names them),
+    /// then the helper objects.
     func fill(_ arguments: UnsafeMutableBufferPointer<JSValueRef?>, names: [Bool]?, prelude: PreludeFunctions,
               bindings: ScriptBindings, result: RuleValue, context: RuleContext) throws(JSError) {
         func wanted(_ index: Int) -> Bool { names?[index] ?? true }
