@@ -64,16 +64,7 @@ struct HTTPServerThreadsTests {
         try RawHTTP.sendAll(socket, Array("GET /slow?n=1 HTTP/1.1\r\n\(host)\r\nGET /fast HTTP/1.1\r\n\(host)Connection: close\r\n\r\n".utf8))
         try await eventually("the first request in its handler") { gate.entered.withLock { $0 } == 1 }
         gate.release(1)
-        let received = await BlockingWorkThread.run { () -> String in
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-                if count <= 0 { break }
-                bytes += chunk[0..<count]
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        let received = await BlockingWorkThread.run { String(decoding: RawHTTP.receiveAll(socket), as: UTF8.self) }
         let text = try #require(received)
         #expect(text.components(separatedBy: "HTTP/1.1 200").count == 3, "\(text)")
         let first = try #require(text.range(of: "slow 1"))

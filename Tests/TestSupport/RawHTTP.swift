@@ -87,8 +87,8 @@ package struct RawHTTP: Sendable {
         }
     }
 
-    /// Reads the response on `fd` to the end of the connection.
-    package static func response(_ fd: Int32) throws -> Response {
+    /// Every byte `fd` receives until the connection ends (or its receive timeout passes).
+    package static func receiveAll(_ fd: Int32) -> [UInt8] {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -96,6 +96,12 @@ package struct RawHTTP: Sendable {
             if count <= 0 { break }
             received += chunk[0..<count]
         }
+        return received
+    }
+
+    /// Reads the response on `fd` to the end of the connection.
+    package static func response(_ fd: Int32) throws -> Response {
+        let received = receiveAll(fd)
         guard let split = Self.headerEnd(received) else { throw Failure(description: "no response head in \(received.count) bytes") }
         let head = String(decoding: received[..<split], as: UTF8.self).components(separatedBy: "\r\n")
         guard let statusLine = head.first, statusLine.split(separator: " ").count >= 2,
