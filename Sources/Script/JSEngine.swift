@@ -193,9 +193,15 @@ final class JSEngine {
 
     // MARK: - Arrays for one call over many values
 
-    /// A new empty array, protected from the collector until `release` is called with it.
-    func keptArray() -> JSObjectRef? {
-        guard let array = JSObjectMakeArray(context, 0, nil, nil) else { return nil }
+    /// A new array of `count` undefined elements, its own (so writing them later reaches no setter a script put
+    /// on `Array.prototype`), protected from the collector until `release` is called with it.
+    func keptArray(count: Int = 0) -> JSObjectRef? {
+        // Elements made here are the array's own: writing them later never reaches a setter on Array.prototype.
+        let array = withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: max(1, count)) { values -> JSObjectRef? in
+            values.initialize(repeating: JSValueMakeUndefined(context))
+            return JSObjectMakeArray(context, count, UnsafePointer(values.baseAddress), nil)
+        }
+        guard let array else { return nil }
         JSValueProtect(context, array)
         return array
     }

@@ -7,44 +7,53 @@ import BookRuleRules
 /// result copied across.
 extension ScriptWorker {
     /// The function behind `eachRunner`: calls `snippet` (a compiled snippet's function) with `parameters`
-    /// (filled as for one evaluation), `result` each of the pieces of `text` between `bounds` in turn, and
-    /// writes each completion value to `outputs` (or what it threw, flagged in `thrown`), so a snippet that
-    /// throws for one element does not stop the others, as one evaluation per element would not. A string
-    /// value is also appended to one string, left in `outputs` after the last, with its length in `lengths`
-    /// (-1 for any other value): the inputs and the string results cross between Swift and the engine as one
-    /// string each way instead of one per element. Before each element it writes the element's index to
-    /// `elementIndex` (see `WatchdogState.element`) and restarts the fixed clock when `reset` is given; after
-    /// each it removes the globals the snippet left when `cleanup` is given. `Reflect.apply` and `substring`
-    /// are taken when the prelude loads, before any source's code runs (which could replace them).
+    /// (filled as for one evaluation), `result` each of the pieces of `text` between `bounds` in turn, for the
+    /// first `count`, and writes each completion value to `outputs`. A string value is also appended to one
+    /// string, left in `outputs` after the last, with its length in `lengths` (-1 for any other value): the
+    /// inputs and the string results cross between Swift and the engine as one string each way instead of one
+    /// per element. It stops at the first element that throws or whose value is an object or a function, and
+    /// leaves that element's index in `elementIndex`: what it threw or returned is read one evaluation at a
+    /// time from there (`evaluate`), whose conversion runs under the time limit, where reading a getter or a
+    /// `toString` a snippet wrote could otherwise run without one. Before each element it writes the element's
+    /// index to `elementIndex` (see `WatchdogState.element`) and restarts the fixed clock when `reset` is given;
+    /// after each it removes the globals the snippet left when `cleanup` is given.
+    ///
+    /// Strict, so no snippet reaches it or its arguments through `caller`; `outputs` comes with its elements
+    /// made (an index setter a snippet put on `Array.prototype` is never called); `Reflect.apply` and
+    /// `substring` are taken when the prelude loads, before any source's code runs (which could replace them).
     static let eachRunnerSource = """
         (function () {
+            'use strict';
             const apply = Reflect.apply;
             const cut = Function.prototype.call.bind(String.prototype.substring);
-            return function (snippet, parameters, text, bounds, outputs, lengths, thrown, elementIndex, cleanup, reset, milliseconds, seedHigh, seedLow) {
-                const count = lengths.length;
+            return function (snippet, parameters, text, bounds, outputs, lengths, count, elementIndex, cleanup, reset, milliseconds, seedHigh, seedLow) {
                 let joined = '';
-                for (let index = 0; index < count; index++) {
+                let index = 0;
+                for (; index < count; index++) {
                     elementIndex[0] = index;
                     if (typeof reset === 'function') reset(milliseconds, seedHigh, seedLow);
                     parameters[0] = cut(text, bounds[index], bounds[index + 1]);
                     lengths[index] = -1;
+                    let value;
+                    let plain = true;
                     try {
-                        const value = apply(snippet, undefined, parameters);
-                        outputs[index] = value;
-                        if (typeof value === 'string') {
-                            lengths[index] = value.length;
-                            joined += value;
-                        }
+                        value = apply(snippet, undefined, parameters);
+                        plain = value === null || (typeof value !== 'object' && typeof value !== 'function');
                     } catch (error) {
-                        outputs[index] = error;
-                        thrown[index] = true;
+                        plain = false;
                     }
                     if (typeof cleanup === 'function') {
                         try { cleanup(); } catch (error) { /* as after one evaluation: ignored */ }
                     }
+                    if (!plain) break;
+                    outputs[index] = value;
+                    if (typeof value === 'string') {
+                        lengths[index] = value.length;
+                        joined += value;
+                    }
                 }
                 outputs[count] = joined;
-                elementIndex[0] = count;
+                elementIndex[0] = index;
             };
         })()
         """
@@ -69,15 +78,16 @@ extension ScriptWorker {
     ///
     /// Every element has the time limit of one evaluation, counted from when the watchdog sees it start
     /// (the limit is armed once per call). Fewer outcomes than results when a call was stopped: by the time
-    /// limit, the last outcome is that element's `.timeLimit`; by the heap limit or anything else, the outcomes
-    /// end before the element it was at, for the caller to evaluate one by one from there (the heap the call
-    /// held for the other elements is then let go).
+    /// limit, the last outcome is that element's `.timeLimit`; by the heap limit, an element that threw or
+    /// gave an object (see `eachRunnerSource`), or anything else, the outcomes end before that element, for the
+    /// caller to evaluate one by one from there (the heap the call held for the other elements is then let go).
     func evaluateEach(_ snippet: ScriptSnippet, bindings: ScriptBindings, results: [String],
                       environment: RuleEnvironment) -> [Result<RuleValue, ScriptError>]? {
         guard evaluatesEach(snippet), let prelude, let eachRunner, let elementIndex,
               let compiled = try? compiledSnippet(snippet) else { return nil }
-        // The snippet reaches no helper, so nothing reads the frame's content; it names the field.
-        frames.append(Frame(field: snippet.field, content: .text(""), contentTree: nil, environment: environment))
+        // The snippet reaches no helper (a helper reached anyway stops the call: see `Frame.batched`), so nothing
+        // reads the frame's content; it names the field.
+        frames.append(Frame(field: snippet.field, content: .text(""), contentTree: nil, environment: environment, batched: true))
         defer { frames.removeLast() }
         var outcomes: [Result<RuleValue, ScriptError>] = []
         outcomes.reserveCapacity(results.count)
@@ -122,13 +132,14 @@ extension ScriptWorker {
         guard let text = units.withUnsafeBufferPointer({ engine.keptString(units: $0) }),
               let bounds = engine.keptInt32Array(count: results.count + 1),
               let lengths = engine.keptInt32Array(count: results.count),
-              let outputs = engine.keptArray(), let thrown = engine.keptArray(),
+              let outputs = engine.keptArray(count: results.count + 1),
               let elementArray = engine.kept("elementIndex") else { return false }
         defer {
-            for value in [text, bounds, lengths, outputs, thrown] { engine.release(value) }
+            for value in [text, bounds, lengths, outputs] { engine.release(value) }
         }
         guard engine.withElements(of: bounds, { $0.update(fromContentsOf: starts) }) == starts.count else { return false }
         call.elementIndex.pointee = -1
+        helperRefusedAt = nil
         let parameterCount = CompiledSnippet.parameterCount + (call.compiled.code == nil ? 0 : 1)
         let stop = withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: parameterCount) { parameters -> JSError? in
             withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: 13) { arguments -> JSError? in
@@ -146,7 +157,7 @@ extension ScriptWorker {
                     arguments[3] = bounds
                     arguments[4] = outputs
                     arguments[5] = lengths
-                    arguments[6] = thrown
+                    arguments[6] = engine.make(.number(Double(results.count)))
                     arguments[7] = elementArray
                     if call.compiled.reading.mayCreateGlobals { arguments[8] = prelude.cleanup }
                     if case .fixed(let milliseconds, let seed) = host.clock, let reset = engine.kept("resetClock") {
@@ -162,16 +173,19 @@ extension ScriptWorker {
                 }
             }
         }
-        let reached = Int(call.elementIndex.pointee)
-        if stop == nil, reached == results.count, appendJoined(outputs: outputs, lengths: lengths, thrown: thrown,
+        // Where the call stopped, or the element at which a helper was refused, whichever came first.
+        let stoppedAt = Int(call.elementIndex.pointee)
+        let reached = min(stoppedAt, helperRefusedAt.map { Int($0) } ?? Int.max)
+        if stop == nil, reached == results.count, appendJoined(outputs: outputs, lengths: lengths,
                                                               count: results.count, field: call.field, into: &outcomes) {
             return true
         }
+        // Each value before `reached` is a primitive (the runner stops at any other): reading it runs no script.
         for offset in 0..<min(max(reached, 0), results.count) {
-            outcomes.append(outcome(at: offset, outputs: outputs, thrown: thrown, field: call.field))
+            outcomes.append(outcome(at: offset, outputs: outputs, field: call.field))
         }
-        guard let stop else { return true }
-        if stop.kind == .timeLimit, reached >= 0, reached < results.count {
+        guard let stop else { return reached == results.count }
+        if stop.kind == .timeLimit, reached == stoppedAt, reached >= 0, reached < results.count {
             outcomes.append(.failure(Self.scriptError(stop, field: call.field, limits: limits)))
         }
         return false
@@ -179,9 +193,9 @@ extension ScriptWorker {
 
     /// The outcomes of a call that ran every element: each string value cut out of the one string the runner
     /// joined them into (each piece converted on its own, as one evaluation converts its string), any other
-    /// value or error read from `outputs`. False, and nothing appended, when the joined string or the lengths
+    /// (primitive) value read from `outputs`. False, and nothing appended, when the joined string or the lengths
     /// cannot be read.
-    private func appendJoined(outputs: JSObjectRef, lengths: JSObjectRef, thrown: JSObjectRef, count: Int, field: String,
+    private func appendJoined(outputs: JSObjectRef, lengths: JSObjectRef, count: Int, field: String,
                               into outcomes: inout [Result<RuleValue, ScriptError>]) -> Bool {
         guard let joined = engine.element(at: count, of: outputs),
               let stringLengths = engine.withElements(of: lengths, { Array($0) }), stringLengths.count == count else { return false }
@@ -204,22 +218,18 @@ extension ScriptWorker {
                 outcomes.append(.success(.text(pieces[next])))
                 next += 1
             } else {
-                outcomes.append(outcome(at: offset, outputs: outputs, thrown: thrown, field: field))
+                outcomes.append(outcome(at: offset, outputs: outputs, field: field))
             }
         }
         return true
     }
 
-    /// The outcome of element `offset` of a call: its completion value as a rule value, or what it threw, as
-    /// `evaluate` gives them.
-    private func outcome(at offset: Int, outputs: JSObjectRef, thrown: JSObjectRef,
-                         field: String) -> Result<RuleValue, ScriptError> {
+    /// The outcome of element `offset` of a call: its completion value (a primitive) as a rule value, as
+    /// `evaluate` gives it.
+    private func outcome(at offset: Int, outputs: JSObjectRef, field: String) -> Result<RuleValue, ScriptError> {
         guard let output = engine.element(at: offset, of: outputs) else {
             return .failure(Self.scriptError(JSError(kind: .thrown, message: "the engine returned nothing"), field: field,
                                              limits: limits))
-        }
-        if engine.isTrue(engine.element(at: offset, of: thrown)) {
-            return .failure(Self.scriptError(engine.error(from: output), field: field, limits: limits))
         }
         do {
             return .success(ruleValue(of: try engine.value(of: output)))

@@ -18,6 +18,8 @@ final class ScriptWorker {
         var contentTree: ScriptTree?
         /// The environment, its base URL changed by `java.setContent(c, url)` / `java.setBaseUrl`.
         var environment: RuleEnvironment
+        /// The frame of a call over all the elements of a list (`evaluateEach`): no helper may run in it.
+        var batched = false
     }
 
     let engine: JSEngine
@@ -35,6 +37,8 @@ final class ScriptWorker {
     private(set) var prelude: PreludeFunctions?
     /// The function that runs a compiled snippet for each of many `result`s in one call (`evaluateEach`).
     private(set) var eachRunner: JSObjectRef?
+    /// The element of a call over a list's elements at which a helper was refused (see `Frame.batched`).
+    var helperRefusedAt: Int32?
     /// Where `eachRunner` writes the index of the element it is at, for the watchdog (an `Int32Array` of
     /// one element over this memory is kept by the engine as `elementIndex`).
     private(set) var elementIndex: UnsafeMutablePointer<Int32>?
@@ -54,7 +58,19 @@ final class ScriptWorker {
             let reading = SnippetReading(lib)
             return reading.reachesGlobals || reading.names.contains(true)
         } ?? false
-        engine.defineNatives("natives", nativeFunctions())
+        // A field evaluated for all the elements of a list at once (`evaluateEach`) has no element's content
+        // for a helper to read: a helper reached anyway (a snippet that got to one by a path its text does not
+        // show) stops the call at that element, which is then evaluated on its own, with its content.
+        engine.defineNatives("natives", nativeFunctions().map { native in
+            (native.name, { [unowned self] arguments throws -> ScriptValue in
+                guard frames.last?.batched != true else {
+                    // Even if the snippet catches this, its element (and those after it) are evaluated again.
+                    if helperRefusedAt == nil { helperRefusedAt = elementIndex?.pointee }
+                    throw HelperFailure("a helper is evaluated one element at a time")
+                }
+                return try native.body(arguments)
+            })
+        })
         do {
             try engine.evaluateGlobal(ScriptPrelude.source, sourceURL: "bookrule-prelude.js", limits: nil,
                                       keepAs: "prelude")

@@ -43,6 +43,13 @@ struct ScriptEachTests {
         }
     }
 
+    /// `together`, the results it left (it stops before an element it does not read itself) evaluated one by
+    /// one, as the engine's caller does.
+    func completed(_ code: String) -> [String]? {
+        guard let batched = together(code) else { return nil }
+        return batched + oneByOne(code).dropFirst(batched.count)
+    }
+
     @Test("the same values and errors as one evaluation per result", arguments: [
         "result.replace(/\\s+/g, ' ').trim()",
         "result.length",
@@ -60,8 +67,46 @@ struct ScriptEachTests {
     ])
     func sameAsOneByOne(_ code: String) throws {
         let expected = oneByOne(code)
-        let batched = try #require(together(code))
+        let batched = try #require(completed(code))
         #expect(batched == expected)
+    }
+
+    @Test("a value or an error whose reading runs the snippet's own code (a getter, a toString) is read under the time limit", arguments: [
+        "({get x() { for (;;) {} }})",
+        "({toString() { for (;;) {} }})",
+        "if (result.length > 3) throw {toString() { for (;;) {} }}; result.length",
+    ])
+    func readingUnderTheLimit(_ code: String) throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let batched = try #require(completed(code))
+        #expect(clock.now - started < TestTime.bound(.seconds(30)))
+        #expect(batched == oneByOne(code))
+    }
+
+    @Test("a setter a snippet puts on Array.prototype never reaches the runner's own arrays or arguments")
+    func prototypeSetterDoesNotReachTheRunner() throws {
+        let code = """
+            Object.defineProperty(Array.prototype, '2', {configurable: true, set: function grab(v) {
+                Object.defineProperty(Array.prototype, 'grabbed', {configurable: true, value: String(grab.caller)}) }});
+            [].grabbed === undefined ? result.length : 'reached'
+            """
+        #expect(runtime.evaluatesEach(snippet(code)))
+        let batched = try #require(completed(code))
+        #expect(!batched.contains { $0.contains("reached") }, "\(batched)")
+        #expect(batched == oneByOne(code))
+    }
+
+    @Test("a helper reached by a path the snippet's text does not show stops the call there, even when caught")
+    func hiddenHelperIsEvaluatedOnItsOwn() throws {
+        let code = """
+            ((g) => { try { g['ja' + 'va'].put('k', result); return g['ja' + 'va'].get('k') } catch (e) { return 'refused' } })(
+                []['constr' + 'uctor']['constr' + 'uctor']('return globalT' + 'his')())
+            """
+        #expect(runtime.evaluatesEach(snippet(code)))
+        let batched = try #require(completed(code))
+        #expect(!batched.contains("refused"), "\(batched)")
+        #expect(batched == oneByOne(code))
     }
 
     @Test("snippets that reach the host, the globals or a per-element binding are not run together")
