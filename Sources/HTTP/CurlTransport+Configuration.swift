@@ -1,3 +1,5 @@
+import Foundation
+
 extension CurlTransport {
     /// How a `CurlTransport` talks to the network. Fixed when the transport is created.
     public struct Configuration: Sendable, Hashable {
@@ -25,6 +27,15 @@ extension CurlTransport {
         public var acceptEncoding: String?
         /// The User-Agent sent when a request has none (never libcurl's own).
         public var userAgent: String
+
+        /// Whether requests may go through a proxy: `proxy` names one, or (when it is nil) the environment's
+        /// `http_proxy`, `https_proxy` or `all_proxy` does. A proxy connects on the request's behalf, so checks on
+        /// the address connected to (`ReservedLocalPorts`) see only the proxy.
+        public func mayUseProxy(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+            ["http", "https"].contains {
+                !CurlTransport.proxySettings(scheme: $0, configuration: self, environment: environment).proxy.isEmpty
+            }
+        }
 
         /// Creates a configuration; the defaults suit fetching novel sites.
         public init(

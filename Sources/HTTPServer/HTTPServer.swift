@@ -76,10 +76,11 @@ package final class HTTPServer: @unchecked Sendable {
             return daemon
         }
         guard let running else { return }
+        // Requests that come from here on are answered 503 on the polling thread: none is suspended any more.
+        // The slow-client deadlines still hold while the handlers finish.
+        context.takeUnretainedValue().handlerThreads.close()
         // The timer's handler holds the deadlines, not the context; after the daemon stops there is no entry left.
         watchdog.cancel()
-        // Requests that come from here on are answered 503 on the polling thread: none is suspended any more.
-        context.takeUnretainedValue().handlerThreads.close()
         MHD_stop_daemon(running)
         context.release()
     }

@@ -317,7 +317,7 @@ package final class ReadingLibrary: Sendable {
             var rules = try replaceRules()
             try change(&rules)
             do {
-                try rules.save(to: rulesFile.path)
+                try rulesFile.save(rules)
             } catch {
                 throw ServeFailure("\(error)")
             }

@@ -55,7 +55,10 @@ public final class ReadingServer: Sendable {
         warnings = collection.problems
         var token = configuration.token
         // Off loopback, or reachable by another name (a reverse proxy's `--host`), strangers can reach it: a token.
+        // So can a source's script when sites are reached through a proxy, which may carry a request for this
+        // machine back here where `ReservedLocalPorts` sees only the proxy's address.
         let reachable = !RequestGate.isLoopback(address) || configuration.hostNames.contains { $0.lowercased() != "localhost" }
+            || configuration.transport.mayUseProxy
         if token == nil && reachable {
             do {
                 token = try AccessToken.make()

@@ -44,16 +44,15 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return flight.result.withLock { $0 }
     }
 
-    /// The flight for `key`: the running one, or a new one running `work`.
+    /// The flight for `key`: the running one, or a new one running `work`. The task is made and recorded
+    /// under the table's lock, so `cancelAll` cannot see a flight before its task (a stop that came in between
+    /// once let a site wait run to its end).
     private func join(_ key: Key, _ work: @escaping @Sendable () async -> Value) -> Flight {
-        let (flight, starts) = flights.withLock { table -> (Flight, Bool) in
-            if let running = table[key] { return (running, false) }
+        flights.withLock { table -> Flight in
+            if let running = table[key] { return running }
             let flight = Flight()
             flight.finished.enter()
             table[key] = flight
-            return (flight, true)
-        }
-        if starts {
             let task = Task {
                 let value = await work()
                 flight.result.withLock { $0 = value }
@@ -63,7 +62,7 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 flight.finished.leave()
             }
             flight.task.withLock { $0 = task }
+            return flight
         }
-        return flight
     }
 }

@@ -31,6 +31,23 @@ struct ServeSecurityTests {
         #expect(page.status == 200)
     }
 
+    @Test("When sites are reached through a proxy (which could carry a script's request back here), a token is needed on loopback too")
+    func proxyMeansToken() throws {
+        let directory = try ScratchDirectory("serve-proxy")
+        let policy = PolitenessPolicy(delay: .zero, failureDelay: .zero, jitter: false)
+        let proxied = TransportStack.live(policy: policy, curl: .init(proxy: "http://127.0.0.1:9"), hostStatePath: nil)
+        #expect(proxied.mayUseProxy)
+        let server = try ReadingServer(configuration: ServeConfiguration(
+            libraryPath: directory.path + "/library.sqlite", sourcePaths: [], port: 0, transport: proxied, prefetchChapters: 0))
+        defer { server.stop(waitingUpTo: 5) }
+        #expect(server.token != nil)
+        #expect(server.url.contains("?token="))
+        let direct = TransportStack.live(policy: policy, curl: .init(proxy: ""), hostStatePath: nil)
+        #expect(!direct.mayUseProxy)
+        #expect(CurlTransport.Configuration().mayUseProxy(environment: ["HTTPS_PROXY": "http://proxy.test:3128"]))
+        #expect(!CurlTransport.Configuration(useEnvironmentProxy: false).mayUseProxy(environment: ["all_proxy": "socks5h://p:1"]))
+    }
+
     @Test("A foreign Host is refused (DNS rebinding), as are two Host headers")
     func foreignHost() async throws {
         let workspace = try await ServeWorkspace()

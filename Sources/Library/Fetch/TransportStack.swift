@@ -42,13 +42,17 @@ public struct TransportStack: Sendable {
     /// Ports of this machine no live request may reach: a server in this process reserves its own (`bookrule
     /// serve`), so a source's script cannot call it. Nil for answers from disk.
     public let reservedPorts: ReservedLocalPorts?
+    /// Whether live requests may go through a proxy (`CurlTransport.Configuration.mayUseProxy`): then
+    /// `reservedPorts` cannot tell a request for this machine, and a server here must ask for a token.
+    public let mayUseProxy: Bool
 
     private init(transport: any HTTPTransport, fetcher: PoliteFetcher?, recorder: RecordingTransport?,
-                 reservedPorts: ReservedLocalPorts?) {
+                 reservedPorts: ReservedLocalPorts?, mayUseProxy: Bool = false) {
         self.transport = transport
         self.fetcher = fetcher
         self.recorder = recorder
         self.reservedPorts = reservedPorts
+        self.mayUseProxy = mayUseProxy
     }
 
     /// Live answers through `politeFetcher(policy:curl:hostStatePath:observers:)`.
@@ -59,7 +63,8 @@ public struct TransportStack: Sendable {
         let reserved = ReservedLocalPorts()
         let fetcher = politeFetcher(policy: policy, curl: curl, hostStatePath: hostStatePath, observers: observers,
                                     reservedPorts: reserved)
-        return TransportStack(transport: fetcher, fetcher: fetcher, recorder: nil, reservedPorts: reserved)
+        return TransportStack(transport: fetcher, fetcher: fetcher, recorder: nil, reservedPorts: reserved,
+                              mayUseProxy: curl.mayUseProxy())
     }
 
     /// The polite fetcher with `policy` over libcurl with `curl`, sharing each host's turn with other
@@ -112,17 +117,18 @@ public struct TransportStack: Sendable {
             // The recording goes under the login store, which must stay on top for the sources to find it.
             let recorder = RecordingTransport(upstream: logins.upstream, appendingTo: recording)
             return TransportStack(transport: LoginStoreTransport(recorder, store: logins.store), fetcher: fetcher, recorder: recorder,
-                                  reservedPorts: reservedPorts)
+                                  reservedPorts: reservedPorts, mayUseProxy: mayUseProxy)
         }
         let recorder = RecordingTransport(upstream: transport, appendingTo: recording)
-        return TransportStack(transport: recorder, fetcher: fetcher, recorder: recorder, reservedPorts: reservedPorts)
+        return TransportStack(transport: recorder, fetcher: fetcher, recorder: recorder, reservedPorts: reservedPorts,
+                              mayUseProxy: mayUseProxy)
     }
 
     /// This stack with the logins of `store`: every source's transport (`transport(for:)`, and any
     /// `SourceTransport` built over `transport`) sends its source's stored login headers and cookies.
     public func withLogins(_ store: any LoginStore) -> TransportStack {
         TransportStack(transport: LoginStoreTransport(transport, store: store), fetcher: fetcher, recorder: recorder,
-                       reservedPorts: reservedPorts)
+                       reservedPorts: reservedPorts, mayUseProxy: mayUseProxy)
     }
 
     /// What `source`'s engine sends through: the stack, with the source's cookie jar, and its
