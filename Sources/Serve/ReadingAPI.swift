@@ -37,22 +37,24 @@ package final class ReadingAPI: Sendable {
         state.withLock { $0.stopping = true }
     }
 
-    /// Answers a request that needs nothing but the library on disk (a saved chapter, the shelf), or one the gate
-    /// refuses, at once, on the server's polling thread; nil for any other (a chapter not saved yet, anything
-    /// that may wait on a site or write), which `handle` then answers on a thread of its own.
+    /// Answers a request for a saved chapter, or one the gate refuses, at once, on the server's polling thread;
+    /// nil for any other (a chapter not saved yet, anything that may wait on a site, a write or the library's
+    /// lock), which `handle` then answers on a thread of its own. Its reads never wait for the main connection
+    /// (`LibraryStore.readingWithoutWaiting`): with every read-only connection in use it hands the request on.
     package func handleQuickly(_ request: HTTPServerRequest) -> HTTPServerResponse? {
         answer(request) { request, method in
             guard method == "GET" else { return nil }
             let path = request.path.hasPrefix("/reader3/") ? String(request.path.dropFirst("/reader3".count)) : request.path
-            do throws(ServeFailure) {
-                switch path {
-                case "/getBookContent": return try savedBookContent(request)
-                case "/getBookshelf": return try bookshelf()
-                default: return nil
+            guard path == "/getBookContent" else { return nil }
+            let attempt = NoWaitRead()
+            let answer = LibraryStore.readingWithoutWaiting(attempt) { () -> HTTPServerResponse? in
+                do throws(ServeFailure) {
+                    return try savedBookContent(request)
+                } catch {
+                    return LegadoEnvelope.failure(error.description)
                 }
-            } catch {
-                return LegadoEnvelope.failure(error.description)
             }
+            return attempt.refused ? nil : answer
         }
     }
 

@@ -93,6 +93,38 @@ struct LibraryStoreTests {
                 == "/home/u/.local/share/bookrule/library.sqlite")
     }
 
+    @Test("reading without waiting: with every read-only connection in use a read is refused (busy), not queued on the main lock")
+    func readingWithoutWaiting() async throws {
+        let scratch = try ScratchDirectory("library")
+        let store = try LibraryStore(path: scratch.library)
+        let book = try store.upsertBook(source: testSource, info: testBookInfo())
+        let inUse = Locked(0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for _ in 0..<SQLiteDatabase.readerLimit {
+            done.enter()
+            #expect(BlockingWorkThread.start {
+                _ = try? store.database.read { (_) throws(LibraryError) in
+                    inUse.withLock { $0 += 1 }
+                    release.wait()
+                }
+                done.leave()
+            })
+        }
+        try await eventually("every read-only connection in use") { inUse.withLock { $0 } == SQLiteDatabase.readerLimit }
+        let refused = NoWaitRead()
+        let found = LibraryStore.readingWithoutWaiting(refused) { try? store.books(url: book.url, counting: false) }
+        #expect(found == nil)
+        #expect(refused.refused)
+        // Without the flag the same read waits for (and takes) the main connection.
+        #expect(try store.books(url: book.url, counting: false).map(\.id) == [book.id])
+        for _ in 0..<SQLiteDatabase.readerLimit { release.signal() }
+        done.wait()
+        let free = NoWaitRead()
+        #expect(LibraryStore.readingWithoutWaiting(free) { try? store.books(url: book.url, counting: false) }?.map(\.id) == [book.id])
+        #expect(!free.refused)
+    }
+
     @Test("reopening keeps books, chapters, states and texts")
     func reopenKeepsData() throws {
         let directory = try ScratchDirectory("library")

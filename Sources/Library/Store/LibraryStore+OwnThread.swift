@@ -13,3 +13,12 @@ extension LibraryStore {
         return try result.get()
     }
 }
+
+extension LibraryStore {
+    /// Runs `body`, whose reads (`books(url:)`, `tocChapter`, `text`) then never wait for the main connection's
+    /// lock: when every read-only connection is in use they fail with `.busy` instead, and `attempt.refused`
+    /// says so. For a server's polling thread, which must answer at once or hand the request on.
+    public static func readingWithoutWaiting<Value>(_ attempt: NoWaitRead, _ body: () -> Value) -> Value {
+        SQLiteDatabase.$noWait.withValue(attempt) { body() }
+    }
+}

@@ -150,6 +150,10 @@ final class SQLiteDatabase: @unchecked Sendable {
     }
     /// How many statements a read-only connection keeps compiled at most.
     fileprivate static let statementLimit = 32
+    /// Set around work that must not wait for the main connection's lock (`LibraryStore.readingWithoutWaiting`):
+    /// `read` then fails with `.busy` when no read-only connection is free, and says so in it.
+    @TaskLocal static var noWait: NoWaitRead?
+
     /// How many read-only connections `read` opens at most.
     static let readerLimit = 4
 
@@ -218,7 +222,13 @@ final class SQLiteDatabase: @unchecked Sendable {
     func read<Value>(
         _ body: (borrowing SQLiteConnection) throws(LibraryError) -> Value
     ) throws(LibraryError) -> Value {
-        guard let reader = takeReader() else { return try withConnection(body) }
+        guard let reader = takeReader() else {
+            if let noWait = Self.noWait {
+                noWait.refused = true
+                throw .busy(path: path, purpose: "reading without waiting (every read-only connection is in use)")
+            }
+            return try withConnection(body)
+        }
         var result: Result<Value, LibraryError>
         do throws(LibraryError) {
             let connection = SQLiteConnection(handle: reader.handle, path: path, reader: reader)
@@ -515,3 +525,13 @@ struct SQLiteStatement: ~Copyable {
     }
 }
 
+
+/// Whether a read under `SQLiteDatabase.noWait` was refused for want of a free read-only connection. Written and
+/// read on the one thread that runs the work.
+public final class NoWaitRead: @unchecked Sendable {
+    /// A read was refused.
+    public fileprivate(set) var refused = false
+
+    /// None refused yet.
+    public init() {}
+}
