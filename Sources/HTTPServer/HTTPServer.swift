@@ -14,9 +14,9 @@ import Foundation
 /// threads on two cores, preempting one another mid-request (docs/performance.md, serve-content).
 ///
 /// Ownership: the handlers live in a `ServerContext` that the server retains once (`Unmanaged.passRetained`)
-/// and hands libmicrohttpd as an opaque pointer; callbacks only borrow it. `stop()` first waits for the handler
-/// threads (each resumes its connection before it ends: libmicrohttpd must not stop with a connection
-/// suspended), then stops the daemon, which returns only after its polling threads have finished, and then
+/// and hands libmicrohttpd as an opaque pointer; callbacks only borrow it. `stop()` first waits for the requests
+/// handed to threads to complete (each thread resumes its connection, whose answer is then sent: libmicrohttpd
+/// must not stop with a connection suspended), then stops the daemon, which returns only after its polling threads have finished, and then
 /// releases the context: no callback can run after the release. A request's state is owned the same way,
 /// released in the completion callback; a handler thread holds its own reference until it has resumed.
 ///
@@ -110,29 +110,29 @@ private final class ServerContext: Sendable {
     }
 }
 
-/// The threads answering requests off the polling threads, counted so that `stop()` can wait for them all before
-/// the daemon stops, and refuse new ones from then on.
+/// The threads answering requests off the polling threads, each request counted from when it is handed to a
+/// thread until libmicrohttpd says it is complete (its answer sent, or its connection gone), so that `stop()`
+/// can wait for them all before the daemon stops (a resumed connection whose answer was not yet sent would be
+/// closed without it), and refuse new ones from then on.
 private final class HandlerThreads: Sendable {
     private let closed = Locked(false)
     private let running = DispatchGroup()
 
-    /// Runs `work` on a new thread, counted until it returns; false (and nothing run) once closed or when the
-    /// system refuses a thread. `suspend` runs on the calling thread before `work` starts, so the connection is
-    /// suspended before the thread can resume it.
+    /// Runs `work` on a new thread, the request counted until `completed()`; false (nothing run, nothing
+    /// counted) once closed or when the system refuses a thread. `suspend` runs on the calling thread before
+    /// `work` starts, so the connection is suspended before the thread can resume it.
     func start(suspending suspend: () -> Void, _ work: @escaping @Sendable () -> Void) -> Bool {
         guard closed.withLock({ closed -> Bool in
             if closed { return false }
             running.enter()
             return true
         }) else { return false }
-        let group = running
         let suspended = DispatchSemaphore(value: 0)
         guard BlockingWorkThread.start({
             suspended.wait()
             work()
-            group.leave()
         }) else {
-            group.leave()
+            running.leave()
             return false
         }
         suspend()
@@ -140,7 +140,12 @@ private final class HandlerThreads: Sendable {
         return true
     }
 
-    /// Refuses new work, then waits for the running threads to end.
+    /// A request `start` took is complete.
+    func completed() {
+        running.leave()
+    }
+
+    /// Refuses new work, then waits for the requests handed to threads to complete.
     func close() {
         closed.withLock { $0 = true }
         running.wait()
@@ -163,6 +168,8 @@ private final class RequestState: @unchecked Sendable {
     var refused = false
     /// The handler thread's answer, queued when libmicrohttpd calls again after the resume.
     var answer: HTTPServerResponse?
+    /// Handed to a handler thread: its completion is counted (`HandlerThreads.completed`).
+    var handedOn = false
 }
 
 /// Collects key/value pairs from `MHD_get_connection_values`.
@@ -221,10 +228,13 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     if let quick = context.quick, let answer = quick(whole) { return queue(answer, on: connection) }
     let suspended = SuspendedConnection(pointer: connection)
     let handler = context.handler
+    // Set before the thread can run: its request completes only after it resumed the connection.
+    state.handedOn = true
     let started = context.handlerThreads.start(suspending: { MHD_suspend_connection(connection) }) {
         state.answer = handler(whole)
         MHD_resume_connection(suspended.pointer)
     }
+    if !started { state.handedOn = false }
     guard started else { return queue(.text(503, "the server is stopping, or has no thread to answer with"), on: connection) }
     return bookrule_mhd_yes()
 }
@@ -257,6 +267,9 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
         Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().deadlines.answered(ConnectionDeadlines.key(connection))
     }
     guard let requestContext, let stored = requestContext.pointee else { return }
+    if let cls, Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue().handedOn {
+        Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().handlerThreads.completed()
+    }
     Unmanaged<RequestState>.fromOpaque(stored).release()
     requestContext.pointee = nil
 }

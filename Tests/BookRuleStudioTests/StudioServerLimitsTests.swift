@@ -41,9 +41,10 @@ struct StudioServerLimitsTests {
         let answer = try await workspace.get("/api/state")
         #expect(answer.status == 200)
         // Before, the answer was a refusal (status above) for the 60 s the slots stayed taken. Alone this takes
-        // milliseconds, also beside two busy loops; while the whole suite runs beside two busy loops it took up to
-        // 21 s (docs/testing.md, cause not found), so the bound is half the old lock-out.
-        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(30)))
+        // milliseconds, also beside two busy loops; while the whole suite runs on a loaded or slowed host it took
+        // up to 32 s (docs/testing.md, cause not found), so the bound is just under the old lock-out: the status
+        // is what tells the two apart.
+        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(55)))
         try RawHTTP.sendAll(trickle, Array("E".utf8))
         #expect(try await workspace.get("/api/state").status == 200)
     }
