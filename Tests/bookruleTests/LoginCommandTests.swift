@@ -41,7 +41,8 @@ struct LoginCommandTests {
         let site = try LoginSite()
         let home = try Home()
         let source = try site.sourceFile(.url, in: home.path)
-        // A pseudo-terminal (Python's pty), answering each prompt; every read is bounded.
+        // A pseudo-terminal (Python's pty), answering each prompt; every read is bounded (60 s: in a full run on a
+        // slowed host the login took over 20 s to reach its site).
         let driver = home.path + "/answer-prompts.py"
         try """
         import os, pty, select, sys
@@ -52,7 +53,7 @@ struct LoginCommandTests {
         def until(text):
             global seen
             while text not in seen:
-                ready, _, _ = select.select([fd], [], [], 20)
+                ready, _, _ = select.select([fd], [], [], \(Int(TestTime.seconds(60))))
                 if not ready: sys.exit('timed out waiting for ' + repr(text))
                 try: chunk = os.read(fd, 4096)
                 except OSError: sys.exit('closed before ' + repr(text))
