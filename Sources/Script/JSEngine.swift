@@ -195,7 +195,7 @@ final class JSEngine {
 
     /// A new array of `count` undefined elements, its own (so writing them later reaches no setter a script put
     /// on `Array.prototype`), protected from the collector until `release` is called with it.
-    func keptArray(count: Int = 0) -> JSObjectRef? {
+    func keptArray(count: Int) -> JSObjectRef? {
         // Elements made here are the array's own: writing them later never reaches a setter on Array.prototype.
         let array = withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: max(1, count)) { values -> JSObjectRef? in
             values.initialize(repeating: JSValueMakeUndefined(context))

@@ -34,6 +34,12 @@ struct HTTPServerThreadsTests {
         request.path == "/fast" ? .text(200, "quick") : nil
     }
 
+    /// A server answering `/fast` quickly and the rest through `gate`, and a client of it.
+    static func serving(_ gate: Gate) throws -> (HTTPServer, RawHTTP) {
+        let server = try HTTPServer(port: 0, quick: quick) { gate.handle($0) }
+        return (server, RawHTTP(port: Int(server.port)))
+    }
+
     /// Sends a GET from a thread of its own, not from a task: in the full suite Swift's shared pool can be held
     /// by other tests for half a minute, and a request that waits for it never reaches the server in time.
     /// The answer (or nil when there was none) is in the result once `finished` is true.
@@ -54,9 +60,8 @@ struct HTTPServerThreadsTests {
     @Test("Twelve requests blocked in the handler (more than the polling threads) leave quick answers and other handlers free")
     func blockedHandlersStallNothing() async throws {
         let gate = Gate()
-        let server = try HTTPServer(port: 0, quick: Self.quick) { gate.handle($0) }
+        let (server, client) = try Self.serving(gate)
         defer { server.stop() }
-        let client = RawHTTP(port: Int(server.port))
         let slow = (0..<12).map { number in Self.sendOnThread(client, "/slow?n=\(number)") }
         try await eventually("twelve handlers blocked") { gate.entered.withLock { $0 } == 12 }
         let fast = try await client.send("GET", "/fast")
@@ -71,9 +76,8 @@ struct HTTPServerThreadsTests {
     @Test("A connection suspended for its handler's answer carries the next request after it, in order")
     func suspendedConnectionKeepsItsOrder() async throws {
         let gate = Gate()
-        let server = try HTTPServer(port: 0, quick: Self.quick) { gate.handle($0) }
+        let (server, client) = try Self.serving(gate)
         defer { server.stop() }
-        let client = RawHTTP(port: Int(server.port))
         let socket = try client.connected()
         defer { close(socket) }
         let host = "Host: 127.0.0.1:\(server.port)\r\n"
@@ -91,8 +95,7 @@ struct HTTPServerThreadsTests {
     @Test("stop() waits for a handler still answering, which gets its answer out, and then returns")
     func stopWaitsForHandlers() async throws {
         let gate = Gate()
-        let server = try HTTPServer(port: 0, quick: Self.quick) { gate.handle($0) }
-        let client = RawHTTP(port: Int(server.port))
+        let (server, client) = try Self.serving(gate)
         let slow = Self.sendOnThread(client, "/slow?n=7")
         try await eventually("the request in its handler") { gate.entered.withLock { $0 } == 1 }
         let stopped = Locked(false)
