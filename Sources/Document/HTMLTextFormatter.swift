@@ -71,41 +71,36 @@ public enum HTMLTextFormatter {
 
     /// Whether `jsoupNormalisedWhitespace` would change `bytes`: whitespace at an end or in a run, a tab or line
     /// break, a NO-BREAK SPACE, a SOFT HYPHEN or a ZERO WIDTH SPACE.
-    /// Every chapter title of a TOC goes through this: eight bytes at a time are skipped when none of them can start or be part of a change: no byte up to a space, no
-    /// 0xC2 or 0xE2 (the lead bytes of NO-BREAK SPACE, SOFT HYPHEN, ZERO WIDTH SPACE), and the byte before them
-    /// not such a lead either.
+    /// Every chapter title of a TOC goes through this. Eight bytes at a time are skipped when none of them is a
+    /// space or control byte or 0xC2 or 0xE2 (the lead bytes of NO-BREAK SPACE, SOFT HYPHEN and ZERO WIDTH
+    /// SPACE); the first that is one is looked at with the bytes after it.
     private static func needsJsoupNormalising(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-        var previousSpace = true
-        var previousByte: UInt8 = 0
-        var index = 0
+        guard let base = bytes.baseAddress, let first = bytes.first, let last = bytes.last else { return true }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C }
+        if isSpace(first) || isSpace(last) { return true }
         let count = bytes.count
+        var index = 0
         while index < count {
-            if index + 8 <= count, previousByte != 0xC2, previousByte != 0xE2, previousByte != 0x80 {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                let hasSpaceOrControl = (word &- ones &* 0x21) & ~word & highs != 0
-                if !hasSpaceOrControl, !hasZeroByte(word ^ (ones &* 0xC2)), !hasZeroByte(word ^ (ones &* 0xE2)) {
-                    previousSpace = false
-                    previousByte = bytes[index + 7]
+            if index + 8 <= count {
+                let word = ByteScan.word(base, index)
+                let marks = ByteScan.bytes(of: word, below: 0x21) | ByteScan.bytes(of: word, equalTo: 0xC2)
+                    | ByteScan.bytes(of: word, equalTo: 0xE2)
+                if marks == 0 {
                     index += 8
                     continue
                 }
+                index += marks.trailingZeroBitCount / 8
             }
-            let byte = bytes[index]
-            // 0xA0 after 0xC2 (NBSP), 0xAD after 0xC2 (SHY), 0x8B after 0xE2 0x80 (ZWSP): checked loosely here.
-            if (byte == 0xA0 || byte == 0xAD) && previousByte == 0xC2 || byte == 0x8B && previousByte == 0x80 {
-                return true
+            switch bytes[index] {
+            case 0x09, 0x0A, 0x0D, 0x0C: return true
+            case 0x20: if index + 1 < count, isSpace(bytes[index + 1]) { return true }
+            case 0xC2: if index + 1 < count, bytes[index + 1] == 0xA0 || bytes[index + 1] == 0xAD { return true }
+            case 0xE2: if index + 2 < count, bytes[index + 1] == 0x80, bytes[index + 2] == 0x8B { return true }
+            default: break
             }
-            let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
-            if isSpace && (previousSpace || byte != 0x20) { return true }
-            previousSpace = isSpace
-            previousByte = byte
             index += 1
         }
-        return previousSpace
+        return false
     }
 
     /// `jsoupNormalisedWhitespace` of `bytes`, appended to `output`.

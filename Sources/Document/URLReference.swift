@@ -1,3 +1,5 @@
+import Glibc
+
 /// Resolves links the way a browser does (RFC 3986 section 5.2), on strings.
 ///
 /// Foundation's URL rejects many hrefs real sites write (spaces, raw CJK), and is slow on the thousands of
@@ -88,7 +90,7 @@ public enum URLReference {
             return Self.joining(directory, reference)
         }
 
-        private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
             guard prefix.utf8CodeUnitCount <= bytes.count else { return false }
             for index in 0..<prefix.utf8CodeUnitCount where bytes[index] != prefix.utf8Start[index] { return false }
             return true
@@ -114,10 +116,21 @@ public enum URLReference {
     public static func withoutFragment(_ url: String) -> String {
         // On the contiguous bytes, borrowed (no copy of the string): the generic UTF8View search showed up in the
         // profile of a 5,000-chapter TOC, and so did the reference counting of a copy.
-        let found = url.utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "#")) }
+        let found = url.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard let base = bytes.baseAddress, let hit = memchr(base, Int32(UInt8(ascii: "#")), bytes.count) else { return nil }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
         guard let hash = found ?? url.utf8.firstIndex(of: UInt8(ascii: "#")).map({ url.utf8.distance(from: url.utf8.startIndex, to: $0) })
         else { return url }
         return String(decoding: url.utf8.prefix(hash), as: UTF8.self)
+    }
+
+    /// Whether `url` starts with `http://` or `https://` as written (lower case): the check almost every resolved
+    /// link passes, made on its bytes without parsing it. False says nothing: `isHTTP` decides then.
+    public static func hasLowercaseHTTPScheme(_ url: String) -> Bool {
+        url.utf8.withContiguousStorageIfAvailable { bytes in
+            Base.hasPrefix(bytes, "https://") || Base.hasPrefix(bytes, "http://")
+        } ?? (url.hasPrefix("https://") || url.hasPrefix("http://"))
     }
 
     /// Whether `text` is an absolute http or https URL.
@@ -159,22 +172,20 @@ public enum URLReference {
         return copy.withUTF8(hasDotSegment)
     }
 
+    /// Whether a segment of `path` (between slashes, or at an end) is `.` or `..`. Only the dots are looked at
+    /// (found with memchr): this runs on every chapter link of a TOC, and most links hold one dot (`.html`).
     private static func hasDotSegment(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
-        var segmentStart = true
-        var dots = 0
-        for byte in path {
-            if byte == UInt8(ascii: "/") {
-                if segmentStart && dots > 0 && dots <= 2 { return true }
-                segmentStart = true
-                dots = 0
-            } else if byte == UInt8(ascii: "."), segmentStart {
-                dots += 1
-            } else {
-                segmentStart = false
-                dots = 0
-            }
+        guard let base = path.baseAddress else { return false }
+        let count = path.count
+        var index = 0
+        while index < count, let hit = memchr(base + index, Int32(UInt8(ascii: ".")), count - index) {
+            let dot = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            var end = dot + 1
+            if end < count, path[end] == UInt8(ascii: ".") { end += 1 }
+            if dot == 0 || path[dot - 1] == UInt8(ascii: "/"), end == count || path[end] == UInt8(ascii: "/") { return true }
+            index = end
         }
-        return segmentStart && dots > 0 && dots <= 2
+        return false
     }
 
     /// The five components of a URI reference.

@@ -21,6 +21,13 @@ enum UTF8Validation: Equatable {
                 let lead = buffer[index]
                 if lead < 0x80 { index += 1; continue }
                 sawMultibyte = true
+                // Most of a Chinese page's text: a three-byte sequence whose lead (E1–EC, EE, EF) allows any
+                // continuation bytes, checked without the table below.
+                if lead &- 0xE1 < 0x0F, lead != 0xED, index + 3 <= count {
+                    guard buffer[index + 1] & 0xC0 == 0x80, buffer[index + 2] & 0xC0 == 0x80 else { return .invalid }
+                    index += 3
+                    continue
+                }
                 let length: Int
                 var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
                 switch lead {

@@ -117,8 +117,10 @@ struct FieldReader {
                 nodes.appendValue(at: index, to: &bytes)
                 let fast = bytes.withUnsafeBufferPointer { bytes -> String? in
                     let kept = UnsafeBufferPointer(rebasing: bytes[SpaceTrimming.range(of: bytes, paragraphSpace: false)])
-                    let plain = !kept.contains { $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "{") }
-                        && !HTMLTextFormatter.containsMarkup(utf8: kept)
+                    // Almost every link holds none of the five bytes that could make it more than a link.
+                    let plain = !ByteScan.containsAny(kept, 0x0A, 0x0D, UInt8(ascii: "{"), UInt8(ascii: "<"), UInt8(ascii: "&"))
+                        || (!kept.contains { $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "{") }
+                            && !HTMLTextFormatter.containsMarkup(utf8: kept))
                     return plain ? base.fastResolve(utf8: kept) : nil
                 }
                 if let fast {

@@ -315,15 +315,7 @@ public struct SourceEngine: Sendable {
         if listRule.reversed { entries.reverse() }
         // De-duplicate keeping the LAST occurrence, as Legado does: a "latest chapters" block above the full
         // list then drops out instead of putting the newest chapters first.
-        var seen = Set<String>(minimumCapacity: entries.count)
-        var kept = [Bool](repeating: true, count: entries.count)
-        var duplicates = 0
-        for index in entries.indices.reversed() where !entries[index].isVolume && !entries[index].url.isEmpty {
-            if !seen.insert(Self.pageKey(entries[index].url)).inserted {
-                kept[index] = false
-                duplicates += 1
-            }
-        }
+        let (kept, duplicates) = DuplicateChapters.marked(in: entries)
         // Compacted in place (swaps move chapters without copying their strings), then numbered.
         var chapters = entries
         entries = []
@@ -338,10 +330,12 @@ public struct SourceEngine: Sendable {
         var nonHTTP = 0
         var firstNonHTTP: String?
         // Resolved links almost always start with a lower-case scheme: skip the parse for those.
-        for chapter in chapters where !chapter.isVolume && !chapter.url.utf8.starts(with: Self.httpsPrefix)
-            && !chapter.url.utf8.starts(with: Self.httpPrefix) && !URLReference.isHTTP(chapter.url) {
+        // Read in place, by index: a `for chapter in` loop copied every chapter (a retain and a release for each
+        // of its strings).
+        for index in chapters.indices where !chapters[index].isVolume
+            && !URLReference.hasLowercaseHTTPScheme(chapters[index].url) && !URLReference.isHTTP(chapters[index].url) {
             nonHTTP += 1
-            if firstNonHTTP == nil { firstNonHTTP = chapter.url }
+            if firstNonHTTP == nil { firstNonHTTP = chapters[index].url }
         }
         if let firstNonHTTP {
             warnings.add("\(nonHTTP) chapter URL(s) are not http(s) links (the first: \"\(firstNonHTTP)\"); they cannot be fetched as they are (a javascript: link usually means the real URL is in the script's arguments)")
@@ -638,9 +632,6 @@ public struct SourceEngine: Sendable {
             warnings.add("\(document.url): \(replacements) byte sequence(s) are not valid \(document.charset.charset) and show as U+FFFD (\u{FFFD}); decoded as \(document.charset)")
         }
     }
-
-    private static let httpPrefix = Array("http://".utf8)
-    private static let httpsPrefix = Array("https://".utf8)
 
     /// Anti-bot pages are small; real TOC pages often are not, and need no look.
     static let antiBotPageLimit = 256 * 1024

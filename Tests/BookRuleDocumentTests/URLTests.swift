@@ -17,6 +17,31 @@ struct URLTests {
         #expect(URLReference.resolve(reference, against: "http://a/b/c/d;p?q") == expected)
     }
 
+    @Test("the per-chapter resolution on bytes gives what the RFC resolution gives, or leaves the link to it", arguments: [
+        "1.html", "./1.html", "../1.html", "a/./b", "a/../b", "a./b", ".../x", "x/..", "x/.", "a/.b/c", "/..", "/./x",
+        "....", ".hidden/", "/a/b.c/d..e", "x..", "..x/y", "/book/1234/567.html", "a/b/.", "http://a/b/../c",
+    ])
+    func fastResolution(reference: String) throws {
+        let base = try #require(URLReference.Base("http://a/b/c/d;p?q"))
+        var bytes = Array(reference.utf8)
+        let fast = bytes.withUnsafeMutableBufferPointer { base.fastResolve(utf8: UnsafeBufferPointer($0)) }
+        if let fast { #expect(fast == URLReference.resolve(reference, against: "http://a/b/c/d;p?q")) }
+        let dotted = reference.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == "." || $0 == ".." }
+        // Only a `.` or `..` segment sends a plain relative or absolute link to the general path.
+        #expect((fast == nil) == dotted, "\(reference)")
+    }
+
+    @Test("the lower-case scheme check says yes only for http:// and https:// as written")
+    func lowercaseScheme() {
+        #expect(URLReference.hasLowercaseHTTPScheme("https://a.test/1.html"))
+        #expect(URLReference.hasLowercaseHTTPScheme("http://a.test/"))
+        #expect(!URLReference.hasLowercaseHTTPScheme("HTTP://a.test/"))
+        #expect(!URLReference.hasLowercaseHTTPScheme("http:/a"))
+        #expect(!URLReference.hasLowercaseHTTPScheme("javascript:void(0)"))
+        #expect(!URLReference.hasLowercaseHTTPScheme(""))
+        #expect(URLReference.isHTTP("HTTP://a.test/"))
+    }
+
     @Test("<base href> changes what links resolve against")
     func baseHref() throws {
         let document = try page("<html><head><base href='/mirror/'></head><body><a href='1.html'>x</a></body></html>",
