@@ -15,30 +15,33 @@ enum DuplicateChapters {
         var kept = [Bool](repeating: true, count: chapters.count)
         var duplicates = 0
         var capacity = 16
-        while capacity < chapters.count * 2 { capacity <<= 1 }
+        while capacity < chapters.count + chapters.count / 2 { capacity <<= 1 }
         let mask = capacity - 1
-        // Slot → chapter index + 1 (0: empty), and the hash of that chapter's key.
-        var slots = [Int](repeating: 0, count: capacity)
-        var slotHashes = [UInt64](repeating: 0, count: capacity)
+        // One word a slot: the high half of the key's hash, and the chapter's index + 1 (0: empty). Equal
+        // halves are confirmed on the bytes.
+        var slots = [UInt64](repeating: 0, count: capacity)
         var budget = probeBudget ?? (chapters.count * 16 + 1024)
         var index = chapters.count - 1
         while index >= 0 {
             defer { index -= 1 }
             guard !chapters[index].isVolume, !chapters[index].url.isEmpty else { continue }
             let hash = withKey(chapters[index].url) { Self.hash($0) }
+            let tag = hash & 0xFFFF_FFFF_0000_0000
             var slot = Int(truncatingIfNeeded: hash) & mask
             var duplicate = false
             while slots[slot] != 0 {
                 budget -= 1
                 if budget < 0 { break }
-                if slotHashes[slot] == hash, sameKey(chapters[slots[slot] - 1].url, chapters[index].url) {
+                if slots[slot] & 0xFFFF_FFFF_0000_0000 == tag,
+                   sameKey(chapters[Int(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1].url, chapters[index].url) {
                     duplicate = true
                     break
                 }
                 slot = (slot + 1) & mask
             }
-            if budget < 0 {
-                // The links collide more than chance allows: decide the rest (this one included) by a Set.
+            if budget < 0 || index >= 0xFFFF_FFFF {
+                // The links collide more than chance allows (or there are more than a slot can number):
+                // decide the rest, this one included, by a Set.
                 var seen = Set<String>()
                 for later in (index + 1)..<chapters.count where kept[later] && !chapters[later].isVolume
                     && !chapters[later].url.isEmpty {
@@ -56,8 +59,7 @@ enum DuplicateChapters {
                 kept[index] = false
                 duplicates += 1
             } else {
-                slots[slot] = index + 1
-                slotHashes[slot] = hash
+                slots[slot] = tag | UInt64(index + 1)
             }
         }
         return (kept, duplicates)
