@@ -13,12 +13,18 @@
  *   checksum = sum over chapters of strlen(name) + strlen(resolved url)
  *              (UTF-8 byte lengths, libxml2 strings are UTF-8)
  *
- * Build: cc -O2 -o toc_libxml2 toc_libxml2.c $(pkg-config --cflags --libs libxml-2.0)
+ * TOC_IDLE_THREAD=1 starts one thread that only sleeps, before the first iteration: glibc's malloc then
+ * locks its arena for every allocation its per-thread cache cannot serve, as it does in any process with
+ * threads (every Swift program using concurrency, bookrule included). The label gets a "+thread" suffix.
+ *
+ * Build: cc -O2 -o toc_libxml2 toc_libxml2.c $(pkg-config --cflags --libs libxml-2.0) -lpthread
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
+#include <unistd.h>
 
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
@@ -29,6 +35,12 @@
 static const char *PAGE_URL = "https://www.example-novel.test/book/1234/";
 static const char *CHAPTER_XPATH =
     "//div[@class='listmain']/dl/dt[2]/following-sibling::dd/a";
+
+static void *sleep_forever(void *unused) {
+    (void)unused;
+    for (;;) pause();
+    return NULL;
+}
 
 static double now_ms(void) {
     struct timespec ts;
@@ -92,6 +104,12 @@ int main(int argc, char **argv) {
     if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) { perror("read"); return 1; }
     fclose(f);
 
+    int idle_thread = getenv("TOC_IDLE_THREAD") != NULL && strcmp(getenv("TOC_IDLE_THREAD"), "1") == 0;
+    if (idle_thread) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, sleep_forever, NULL) != 0) { fprintf(stderr, "pthread_create failed\n"); return 1; }
+    }
+
     xmlInitParser();
     xmlXPathCompExprPtr comp = xmlXPathCompile(BAD_CAST CHAPTER_XPATH);
     if (!comp) { fprintf(stderr, "xpath compile failed\n"); return 1; }
@@ -121,8 +139,8 @@ int main(int argc, char **argv) {
     size_t ll = strlen(label);
     if (ll > 5 && strcmp(label + ll - 5, ".html") == 0) label[ll - 5] = '\0';
 
-    printf("libxml2-c %s median_ms=%.3f min_ms=%.3f chapters=%ld checksum=%llu\n",
-           label, median, t[0], chapters, checksum);
+    printf("%s %s median_ms=%.3f min_ms=%.3f chapters=%ld checksum=%llu\n",
+           idle_thread ? "libxml2-c+thread" : "libxml2-c", label, median, t[0], chapters, checksum);
 
     if (getenv("TOC_DUMP")) { /* debug: print first N chapters (name \t url) */
         int want = atoi(getenv("TOC_DUMP"));
