@@ -70,25 +70,29 @@ public struct HTMLNode: @unchecked Sendable {
     }
 
     /// Appends the UTF-8 of `stringValue(of:in:)` to `output` when it is stored on the node (a text node, or
-    /// an attribute of one text child), copied straight from libxml2's storage (the per-chapter path of the
-    /// TOC); false, and nothing appended, for any other node.
+    /// an attribute of one text child), copied straight from libxml2's storage; false, and nothing appended,
+    /// for any other node.
     static func appendStoredValue(of pointer: xmlNodePtr, to output: inout [UInt8]) -> Bool {
-        switch pointer.pointee.type {
-        case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-            if let content = pointer.pointee.content { appendCString(content, to: &output) }
-            return true
-        case XML_ATTRIBUTE_NODE:
-            guard let child = pointer.pointee.children, child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE
-            else { return false }
-            if let content = child.pointee.content { appendCString(content, to: &output) }
-            return true
-        default:
-            return false
-        }
+        withStoredValue(of: pointer) { output.append(contentsOf: $0) } != nil
     }
 
-    private static func appendCString(_ text: UnsafePointer<xmlChar>, to output: inout [UInt8]) {
-        output.append(contentsOf: UnsafeBufferPointer(start: text, count: Int(xmlStrlen(text))))
+    /// `body` of the UTF-8 of `stringValue(of:in:)`, borrowed from libxml2's storage, when it is stored on the
+    /// node (a text node, or an attribute of one text child: the per-chapter path of the TOC); nil, and `body`
+    /// not run, for any other node.
+    static func withStoredValue<T>(of pointer: xmlNodePtr, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+        let text: xmlNodePtr
+        switch pointer.pointee.type {
+        case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+            text = pointer
+        case XML_ATTRIBUTE_NODE:
+            guard let child = pointer.pointee.children, child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE
+            else { return nil }
+            text = child
+        default:
+            return nil
+        }
+        guard let content = text.pointee.content else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
     }
 
     /// The markup of this node including its own tag; empty when libxml2 cannot write all of it (its buffer

@@ -261,23 +261,28 @@ public enum HTMLTextFormatter {
     /// bytes read off the DOM, using `scratch` (emptied first, its storage reused) so that a value costs one
     /// string allocation: the per-chapter path of the TOC. The bytes are text, their entities already decoded.
     package static func singleLine(utf8 bytes: [UInt8], scratch output: inout [UInt8], isTitle: Bool) -> String {
-        if bytes.isEmpty { return "" }
-        return bytes.withUnsafeBufferPointer { input in
+        bytes.withUnsafeBufferPointer { singleLine(utf8: $0, scratch: &output, isTitle: isTitle) }
+    }
+
+    /// `singleLine(utf8:scratch:isTitle:)` of bytes borrowed from where they are stored (a text node's content).
+    package static func singleLine(utf8 input: UnsafeBufferPointer<UInt8>, scratch output: inout [UInt8],
+                                   isTitle: Bool) -> String {
+        if input.isEmpty { return "" }
+        if isTitle {
+            if !needsJsoupNormalising(input) { return String(decoding: input, as: UTF8.self) }
             output.removeAll(keepingCapacity: true)
-            if isTitle {
-                if !needsJsoupNormalising(input) { return String(decoding: input, as: UTF8.self) }
-                appendJsoupNormalised(input, to: &output)
-                return String(decoding: output, as: UTF8.self)
-            }
-            if !needsCollapsing(input) {
-                let kept = SpaceTrimming.range(of: input, paragraphSpace: true)
-                return String(decoding: UnsafeBufferPointer(rebasing: input[kept]), as: UTF8.self)
-            }
-            appendCollapsed(input, to: &output)
-            return output.withUnsafeBufferPointer { collapsed in
-                let kept = SpaceTrimming.range(of: collapsed, paragraphSpace: true)
-                return String(decoding: UnsafeBufferPointer(rebasing: collapsed[kept]), as: UTF8.self)
-            }
+            appendJsoupNormalised(input, to: &output)
+            return String(decoding: output, as: UTF8.self)
+        }
+        if !needsCollapsing(input) {
+            let kept = SpaceTrimming.range(of: input, paragraphSpace: true)
+            return String(decoding: UnsafeBufferPointer(rebasing: input[kept]), as: UTF8.self)
+        }
+        output.removeAll(keepingCapacity: true)
+        appendCollapsed(input, to: &output)
+        return output.withUnsafeBufferPointer { collapsed in
+            let kept = SpaceTrimming.range(of: collapsed, paragraphSpace: true)
+            return String(decoding: UnsafeBufferPointer(rebasing: collapsed[kept]), as: UTF8.self)
         }
     }
 

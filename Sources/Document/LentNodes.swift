@@ -17,6 +17,12 @@ package struct LentNodes: ~Copyable {
     /// How many nodes there are.
     package var count: Int { pointers.count }
 
+    /// `body` of the UTF-8 of node `index`'s value borrowed where libxml2 stores it (a text node, an attribute
+    /// of one text child); nil, and `body` not run, for any other node (`appendValue` reads those).
+    package func withStoredValue<T>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+        HTMLNode.withStoredValue(of: pointers[index], body)
+    }
+
     /// Appends the UTF-8 of node `index`'s value (what `HTMLNode.stringValue` gives) to `output`, copying text
     /// and attribute values straight from libxml2's storage (the per-chapter path of a TOC).
     package func appendValue(at index: Int, to output: inout [UInt8]) {

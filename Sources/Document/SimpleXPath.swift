@@ -67,18 +67,18 @@ package struct SimpleXPath: Sendable {
         evaluatePointers(at: context.pointer)?.map { HTMLNode(document: context.document, pointer: $0) }
     }
 
-    /// Runs `body` with the nodes selected at `context`, in document order (selected into `scratch`, whose
-    /// storage is reused, and with `scratch.bytes` to write into); false, and `body` not run, when only libxml2
-    /// can order them correctly. The nodes cannot leave `body`, so no pointer outlives their document.
+    /// The string `body` makes (or not) of the nodes selected at `context`, in document order (selected into
+    /// `scratch`, whose storage is reused, and with `scratch.bytes` to write into); nil, and `body` not run,
+    /// when only libxml2 can order them correctly. The nodes cannot leave `body`, so no pointer outlives their
+    /// document. Not generic: across modules a generic one ran unspecialised, looking up metadata per call.
     package func withNodes(at context: HTMLNode, scratch: inout NodeScratch,
-                           _ body: (borrowing LentNodes, inout [UInt8]) -> Void) -> Bool {
-        guard evaluatePointers(at: context.pointer, into: &scratch.pointers) else { return false }
+                           _ body: (borrowing LentNodes, inout [UInt8]) -> String?) -> String?? {
+        guard evaluatePointers(at: context.pointer, into: &scratch.pointers) else { return nil }
         // `context` holds the document until this returns, so the nodes are lent without counting it.
         let document = Unmanaged.passUnretained(context.document)
-        scratch.pointers.withUnsafeBufferPointer { pointers in
+        return scratch.pointers.withUnsafeBufferPointer { pointers in
             body(LentNodes(document: document, pointers: pointers), &scratch.bytes)
         }
-        return true
     }
 
     /// The `stringValue` of each selected node, in document order, or nil when only libxml2 can order the

@@ -74,16 +74,26 @@ struct FieldReader {
     /// `scratch` makes only the result string; anything else (or a traced run) takes the general path.
     func line(_ field: RuleField, _ warnings: inout Warnings, scratch: inout FieldScratch) -> String {
         guard let rule = section[field] else { return "" }
-        let read = tracer == nil && rule.withValueNodes(in: context, scratch: &scratch.nodes) { nodes, bytes in
+        let isTitle = field == .chapterName || field == .title
+        // Moved out for the closure, which cannot reach `scratch` while its nodes are lent.
+        var collapsed: [UInt8] = []
+        swap(&collapsed, &scratch.collapsed)
+        defer { swap(&collapsed, &scratch.collapsed) }
+        guard tracer == nil, let line = rule.withValueNodes(in: context, scratch: &scratch.nodes, { nodes, bytes -> String? in
+            // One node whose value libxml2 stores (the usual title) is read where it is, not copied first.
+            if nodes.count == 1, let stored = nodes.withStoredValue(at: 0, {
+                HTMLTextFormatter.singleLine(utf8: $0, scratch: &collapsed, isTitle: isTitle)
+            }) {
+                return stored
+            }
             bytes.removeAll(keepingCapacity: true)
             for index in 0..<nodes.count {
                 if index > 0 { bytes.append(0x0A) }
                 nodes.appendValue(at: index, to: &bytes)
             }
-        }
-        guard read else { return line(field, &warnings) }
-        return HTMLTextFormatter.singleLine(utf8: scratch.nodes.bytes, scratch: &scratch.collapsed,
-                                            isTitle: field == .chapterName || field == .title)
+            return HTMLTextFormatter.singleLine(utf8: bytes, scratch: &collapsed, isTitle: isTitle)
+        }) else { return self.line(field, &warnings) }
+        return line ?? ""
     }
 
     /// A URL field: the first non-empty value, resolved against the page's base URL; nil when empty.
@@ -110,30 +120,39 @@ struct FieldReader {
     func url(_ field: RuleField, _ warnings: inout Warnings, scratch: inout FieldScratch) -> String? {
         guard let rule = section[field] else { return nil }
         guard tracer == nil, let base else { return url(field, &warnings) }
-        var found: String?
-        let read = rule.withValueNodes(in: context, scratch: &scratch.nodes) { nodes, bytes in
-            for index in 0..<nodes.count {
-                bytes.removeAll(keepingCapacity: true)
-                nodes.appendValue(at: index, to: &bytes)
-                let fast = bytes.withUnsafeBufferPointer { bytes -> String? in
-                    let kept = UnsafeBufferPointer(rebasing: bytes[SpaceTrimming.range(of: bytes, paragraphSpace: false)])
-                    // Almost every link holds none of the five bytes that could make it more than a link.
-                    let plain = !ByteScan.containsAny(kept, 0x0A, 0x0D, UInt8(ascii: "{"), UInt8(ascii: "<"), UInt8(ascii: "&"))
-                        || (!kept.contains { $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "{") }
-                            && !HTMLTextFormatter.containsMarkup(utf8: kept))
-                    return plain ? base.fastResolve(utf8: kept) : nil
-                }
-                if let fast {
-                    found = fast
-                    return
-                }
-                if let absolute = absoluteURL(String(decoding: bytes, as: UTF8.self), isMarkup: false, field, &warnings) {
-                    found = absolute
-                    return
-                }
-            }
+        /// A plain link resolved on its bytes; nil for anything the general resolution has to look at.
+        func resolvedFast(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            let kept = UnsafeBufferPointer(rebasing: bytes[SpaceTrimming.range(of: bytes, paragraphSpace: false)])
+            // Almost every link holds none of the five bytes that could make it more than a link.
+            let plain = !ByteScan.containsAny(kept, 0x0A, 0x0D, UInt8(ascii: "{"), UInt8(ascii: "<"), UInt8(ascii: "&"))
+                || (!kept.contains { $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "{") }
+                    && !HTMLTextFormatter.containsMarkup(utf8: kept))
+            return plain ? base.fastResolve(utf8: kept) : nil
         }
-        return read ? found : url(field, &warnings)
+        let read = rule.withValueNodes(in: context, scratch: &scratch.nodes) { nodes, bytes -> String? in
+            for index in 0..<nodes.count {
+                // The value where libxml2 stores it (an attribute's text), else copied out.
+                let stored = nodes.withStoredValue(at: index) { value -> (fast: String?, text: String) in
+                    if let fast = resolvedFast(value) { return (fast, "") }
+                    return (nil, String(decoding: value, as: UTF8.self))
+                }
+                let fast: String?
+                let text: String
+                if let stored {
+                    (fast, text) = stored
+                } else {
+                    bytes.removeAll(keepingCapacity: true)
+                    nodes.appendValue(at: index, to: &bytes)
+                    fast = bytes.withUnsafeBufferPointer(resolvedFast)
+                    text = fast == nil ? String(decoding: bytes, as: UTF8.self) : ""
+                }
+                if let fast { return fast }
+                if let absolute = absoluteURL(text, isMarkup: false, field, &warnings) { return absolute }
+            }
+            return nil
+        }
+        guard let read else { return url(field, &warnings) }
+        return read
     }
 
     /// One value of a URL field resolved: the value itself, else its first line that is a URL.

@@ -52,14 +52,15 @@ extension Rule {
             // The per-chapter fast path: the values straight off the nodes, joined by line breaks, as
             // `XPathRule.texts` reads them (text, not markup), making only the input string.
             if let valuePath, case .node(let node) = context, !context.isJSON,
-               valuePath.withNodes(at: node, scratch: &scratch, { nodes, bytes in
+               let input = valuePath.withNodes(at: node, scratch: &scratch, { nodes, bytes -> String? in
                    bytes.removeAll(keepingCapacity: true)
                    for position in 0..<nodes.count {
                        if position > 0 { bytes.append(0x0A) }
                        nodes.appendValue(at: position, to: &bytes)
                    }
+                   return String(decoding: bytes, as: UTF8.self)
                }) {
-                inputs.append(String(decoding: scratch.bytes, as: UTF8.self))
+                inputs.append(input ?? "")
                 owners.append((index, false))
                 continue
             }

@@ -57,16 +57,16 @@ extension Rule {
         try strings(in: context, environment: environment).joined(separator: "\n")
     }
 
-    /// Runs `body` with the nodes whose values `strings(in:environment:)` would return (selected into
-    /// `scratch`, whose storage is reused, and whose `bytes` are handed to `body` to write into); false, and
-    /// `body` not run, when the rule needs the general path: anything but one simple XPath read straight off
-    /// the nodes of an HTML context, without `@put`. Lets a caller read the fields of thousands of list
-    /// elements without making intermediate strings and arrays, and without the nodes outliving the call.
+    /// The string `body` makes (or not) of the nodes whose values `strings(in:environment:)` would return
+    /// (selected into `scratch`, whose storage is reused, and whose `bytes` are handed to `body` to write
+    /// into); nil, and `body` not run, when the rule needs the general path: anything but one simple XPath
+    /// read straight off the nodes of an HTML context, without `@put`. Lets a caller read the fields of
+    /// thousands of list elements making only the value's string, without the nodes outliving the call.
     package func withValueNodes(in context: RuleContext, scratch: inout NodeScratch,
-                                _ body: (borrowing LentNodes, inout [UInt8]) -> Void) -> Bool {
+                                _ body: (borrowing LentNodes, inout [UInt8]) -> String?) -> String?? {
         // Read through `storage` so that the path is borrowed, not copied, once per chapter.
-        guard storage.nodeValuePath != nil, case .node(let node) = context, !context.isJSON else { return false }
-        return storage.nodeValuePath?.withNodes(at: node, scratch: &scratch, body) ?? false
+        guard storage.nodeValuePath != nil, case .node(let node) = context, !context.isJSON else { return nil }
+        return storage.nodeValuePath?.withNodes(at: node, scratch: &scratch, body) ?? nil
     }
 
     private func runPuts(in context: RuleContext, environment: RuleEnvironment) throws(RuleError) {
