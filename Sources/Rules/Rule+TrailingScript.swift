@@ -53,6 +53,10 @@ extension Rule {
             // `XPathRule.texts` reads them (text, not markup), making only the input string.
             if let valuePath, case .node(let node) = context, !context.isJSON,
                let input = valuePath.withNodes(at: node, scratch: &scratch, { nodes, bytes -> String? in
+                   // One node whose value libxml2 stores (the usual title): its string made where it lies.
+                   if nodes.count == 1, let stored = nodes.withStoredValue(at: 0, { String(decoding: $0, as: UTF8.self) }) {
+                       return stored
+                   }
                    bytes.removeAll(keepingCapacity: true)
                    for position in 0..<nodes.count {
                        if position > 0 { bytes.append(0x0A) }
