@@ -116,13 +116,17 @@ public enum URLReference {
     public static func withoutFragment(_ url: String) -> String {
         // On the contiguous bytes, borrowed (no copy of the string): the generic UTF8View search showed up in the
         // profile of a 5,000-chapter TOC, and so did the reference counting of a copy.
-        let found = url.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            guard let base = bytes.baseAddress, let hit = memchr(base, Int32(UInt8(ascii: "#")), bytes.count) else { return nil }
-            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-        }
+        let found = url.utf8.withContiguousStorageIfAvailable { bytes in fragmentStart(in: bytes) }
         guard let hash = found ?? url.utf8.firstIndex(of: UInt8(ascii: "#")).map({ url.utf8.distance(from: url.utf8.startIndex, to: $0) })
         else { return url }
         return String(decoding: url.utf8.prefix(hash), as: UTF8.self)
+    }
+
+    /// The offset of the first `#` in `bytes` (where a URL's fragment starts), found with memchr; nil when
+    /// there is none.
+    package static func fragmentStart(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress, let hit = memchr(base, Int32(UInt8(ascii: "#")), bytes.count) else { return nil }
+        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Whether `url` starts with `http://` or `https://` as written (lower case): the check almost every resolved

@@ -68,8 +68,8 @@ enum DuplicateChapters {
     /// `body` of the bytes of `url` up to its first `#`, borrowed where the string is contiguous.
     private static func withKey<T>(_ url: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
         func key(_ bytes: UnsafeBufferPointer<UInt8>) -> T {
-            guard let base = bytes.baseAddress, let hit = memchr(base, Int32(UInt8(ascii: "#")), bytes.count) else { return body(bytes) }
-            return body(UnsafeBufferPointer(start: base, count: base.distance(to: hit.assumingMemoryBound(to: UInt8.self))))
+            guard let end = URLReference.fragmentStart(in: bytes) else { return body(bytes) }
+            return body(UnsafeBufferPointer(rebasing: bytes[..<end]))
         }
         if let result = url.utf8.withContiguousStorageIfAvailable(key) { return result }
         var copy = url
