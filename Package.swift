@@ -27,6 +27,7 @@ let package = Package(
         systemLibrary("COpenCC", pkgConfig: "opencc", apt: "libopencc-dev"),
         systemLibrary("CUchardet", pkgConfig: "uchardet", apt: "libuchardet-dev"),
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
+        systemLibrary("CFreeType", pkgConfig: "freetype2", apt: "libfreetype-dev"),
         // The C library's `wcwidth` (terminal display widths), which Swift's Glibc module leaves out.
         .systemLibrary(name: "CWideCharacter", path: "Sources/CWideCharacter"),
         // glibc's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module leaves out.
@@ -41,6 +42,11 @@ let package = Package(
             name: "BookRuleDocument", dependencies: ["BookRuleLocking", "BookRuleJSON", "CLibXML2", "CUchardet"], path: "Sources/Document"
         ),
         .target(name: "BookRuleRegex", dependencies: ["CPCRE2"], path: "Sources/Regex"),
+        // Web fonts that draw other characters than the page holds, decoded by recognising their glyphs against
+        // installed CJK fonts (docs/fonts.md): bytes in, a code point map out, so it sits beside Regex.
+        .target(
+            name: "BookRuleFont", dependencies: ["BookRuleLocking", "BookRuleJSON", "CFreeType", "CCrypto"], path: "Sources/Font"
+        ),
         .target(
             name: "BookRuleRules",
             dependencies: ["BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleRegex"],
@@ -51,8 +57,8 @@ let package = Package(
         .target(
             name: "BookRuleScript",
             dependencies: ["BookRuleLocking", 
-                "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "CJavaScriptCore", "CCrypto",
-                "COpenCC",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleFont", "CJavaScriptCore",
+                "CCrypto", "COpenCC",
             ],
             path: "Sources/Script",
             // The helpers' JavaScript, compiled into the binary as bytes (ScriptPrelude).
@@ -71,7 +77,7 @@ let package = Package(
             name: "BookRuleEngine",
             dependencies: ["BookRuleLocking", 
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleScript",
-                "BookRuleBrowser",
+                "BookRuleBrowser", "BookRuleFont",
             ],
             path: "Sources/Engine"
         ),
@@ -96,7 +102,7 @@ let package = Package(
             name: "BookRule",
             dependencies: [
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleScript", "BookRuleHTTP",
-                "BookRuleBrowser", "BookRuleEngine", "BookRuleLibrary", "BookRuleCheck",
+                "BookRuleBrowser", "BookRuleEngine", "BookRuleLibrary", "BookRuleCheck", "BookRuleFont",
             ]
         ),
         // The HTTP server the studio and `bookrule serve` run on (libmicrohttpd), with the gate they share: Host,

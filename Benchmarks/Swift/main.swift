@@ -8,6 +8,7 @@
 //   bookrule-bench websocket-search SOURCES ITERATIONS (serve's searchBook over SOURCES replayed sources)
 //   bookrule-bench webview CHAPTERS ITERATIONS          (Chromium's start, a webView TOC vs the plain one)
 //   bookrule-bench serve-content CLIENTS REQUESTS       (serve's getBookContent of saved chapters, keep-alive clients)
+//   bookrule-bench font FONT MAP.json …                 (web fonts decoded cold: accuracy and time per font)
 //
 // Runs a whole `SourceEngine.toc` (fetch from memory, charset detection, parse, XPath, field rules, URL
 // resolution, de-duplication) on a saved TOC page and prints one line in the format run.sh reads:
@@ -65,6 +66,11 @@ func waiting<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thro
 let arguments = CommandLine.arguments
 if arguments.count == 3, arguments[1] == "politeness", let requests = Int(arguments[2]), requests > 1 {
     try waiting { try await PolitenessBenchmark.run(requests: requests) }
+    exit(0)
+}
+if arguments.count >= 4, arguments.count % 2 == 0, arguments[1] == "font" {
+    let rest = Array(arguments[2...])
+    try FontBenchmark.run(pairs: stride(from: 0, to: rest.count, by: 2).map { (rest[$0], rest[$0 + 1]) })
     exit(0)
 }
 if arguments.count == 3, arguments[1] == "lock", let iterations = Int(arguments[2]), iterations > 0 {

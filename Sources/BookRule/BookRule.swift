@@ -4,6 +4,7 @@
 @_exported import BookRuleCheck
 @_exported import BookRuleDocument
 @_exported import BookRuleEngine
+@_exported import BookRuleFont
 @_exported import BookRuleHTTP
 @_exported import BookRuleJSON
 @_exported import BookRuleLibrary

@@ -203,6 +203,9 @@ public struct SourceCheck: Sendable {
                           milliseconds: 0, failure: checks.isEmpty ? nil : .ruleBroke)
     }
 
+    /// The check a chapter step gets when a web font drew its text; its detail is shown even when it passes.
+    public static let webFontCheck = "web fonts decoded"
+
     private static let leftoverTag = try? RegexPattern("<[a-zA-Z/!][^>]*>")
     private static let leftoverEntity = try? RegexPattern("&(#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
 
@@ -222,13 +225,20 @@ public struct SourceCheck: Sendable {
         // Text a web font scrambles reads as nonsense: the engine's warning names the font (the check has no
         // warning level, and a source giving such text does not work).
         let obfuscation = content.warnings.filter(ObfuscatedText.isWarning)
-        return [
+        var checks = [
             length,
             CheckResult(name: "no leftover tags", passed: tag == nil, detail: tag),
             CheckResult(name: "no leftover entities", passed: entity == nil, detail: entity),
             CheckResult(name: "text not scrambled by a web font", passed: obfuscation.isEmpty,
                         detail: obfuscation.isEmpty ? nil : obfuscation.joined(separator: "; ")),
         ]
+        // Decoded web fonts pass (low-confidence glyphs are named, as warnings are); one that could not be
+        // decoded fails, saying why.
+        if let fonts = content.fonts {
+            checks.append(CheckResult(name: Self.webFontCheck, passed: fonts.fonts.allSatisfy { $0.error == nil },
+                                      detail: fonts.summary))
+        }
+        return checks
     }
 
     private func run(_ name: String, _ tracer: RuleTracer, _ watch: AntiBotWatch,

@@ -178,6 +178,13 @@ public final class HTMLDocument: @unchecked Sendable {
         }
     }
 
+    /// Replaces the text of the text node `node` (web-font decoding rewrites the characters a page's font draws
+    /// as others before rules read them); nothing for another kind of node or another document's.
+    package func setText(of node: HTMLNode, to text: String) {
+        guard node.document === self, node.kind == .text else { return }
+        xmlNodeSetContent(node.pointer, text)
+    }
+
     /// Runs `body` with an XPath context for this document that no other thread is using.
     func withXPathContext<T>(_ body: (xmlXPathContextPtr?) -> T) -> T {
         let context = contextPool.withLock { $0.contexts.popLast() } ?? xmlXPathNewContext(pointer)

@@ -21,6 +21,8 @@ public struct ChapterContent: Sendable, Equatable, Codable {
     /// When `text` is empty, which rule emptied it: the content rule matched nothing, or `replaceRegex`
     /// removed everything it found. Not part of snapshots.
     public var emptyReason: String?
+    /// What web-font decoding did, when the chapter's pages draw their text with a web font; nil otherwise.
+    public var fonts: WebFontReport?
 
     /// The pictures of a text chapter, in order: the URLs of the image lines in `text`.
     public var imageURLs: [String] {
@@ -28,7 +30,7 @@ public struct ChapterContent: Sendable, Equatable, Codable {
     }
 
     fileprivate enum CodingKeys: String, CodingKey {
-        case url, title, text, pages, warnings, images
+        case url, title, text, pages, warnings, images, fonts
     }
 }
 
@@ -41,11 +43,12 @@ extension ChapterContent {
         text = try container.decode(String.self, forKey: .text)
         pages = try container.decode([String].self, forKey: .pages)
         warnings = try container.decode([String].self, forKey: .warnings)
+        fonts = try container.decodeIfPresent(WebFontReport.self, forKey: .fonts)
     }
 
     /// Writes the chapter, and, when its text shows pictures, `images`: one `{"url": …}` per image line (with
     /// `"options"` when it has Legado's), so JSON readers need not parse the lines. A chapter without
-    /// pictures is written exactly as before.
+    /// pictures is written exactly as before; `fonts` only when a web font drew the text.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(url, forKey: .url)
@@ -58,6 +61,7 @@ extension ChapterContent {
             try container.encode(images.map { ImageJSON(url: $0.url, options: $0.options.isEmpty ? nil : String($0.options.dropFirst())) },
                                  forKey: .images)
         }
+        try container.encodeIfPresent(fonts, forKey: .fonts)
     }
 
     /// One picture in the JSON form.

@@ -20,6 +20,10 @@ public struct EngineOptions: Sendable {
     /// call into the engine, where that gives the same values (`FieldReader.evaluatedForEach`); false runs
     /// one evaluation per chapter. On by default; off to compare the two.
     public var batchesListScripts = true
+    /// Decodes the web fonts that draw chapter text as other characters (docs/fonts.md): the process's
+    /// decoder by default (`WebFontReading.current`), nil to leave the text as the page holds it
+    /// (`--no-font-decoding`).
+    public var webFonts: WebFontReading? = WebFontReading.current
 
     /// The defaults: 500 pages, the system clock, an in-memory cache, 2 s and 256 MiB per evaluation, and the
     /// process's Chromium for webView pages (`ChromiumBrowser.shared`, started at the first such page).

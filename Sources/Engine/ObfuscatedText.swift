@@ -32,9 +32,11 @@ package enum ObfuscatedText {
             drawing += ObfuscatedText.fonts(drawing: content(), in: document, declared: declared).filter { !drawing.contains($0) }
         }
 
-        /// The warnings for the chapter's whole `text`.
-        func warnings(text: String, field: String) -> [String] {
-            ObfuscatedText.warnings(text: text, fonts: fonts, drawing: drawing, field: field)
+        /// The warnings for the chapter's whole `text`; fonts of `decoded` (families, lower-cased) were decoded,
+        /// so drawing the text is no longer a sign of scrambling.
+        func warnings(text: String, field: String, decoded: Set<String> = []) -> [String] {
+            ObfuscatedText.warnings(text: text, fonts: fonts,
+                                    drawing: drawing.filter { !decoded.contains($0.family.lowercased()) }, field: field)
         }
     }
 
@@ -88,13 +90,13 @@ package enum ObfuscatedText {
     /// The `@font-face` fonts of the page's `<style>` blocks.
     static func declaredFonts(in document: HTMLDocument) -> [WebFont] {
         // Most pages have no web font: a walk for `<style>` and a look at its text settle that.
-        guard elements("//style/text()", in: document).contains(where: { $0.stringValue.lowercased().contains("@font-face") })
-        else { return [] }
+        let styles = elements("//style/text()", in: document).map(\.stringValue)
+        guard styles.contains(where: { $0.lowercased().contains("@font-face") }) else { return [] }
         var fonts: [WebFont] = []
-        for rule in styleRules(in: document) where rule.selector.lowercased().hasPrefix("@font-face") {
-            guard let family = declaration("font-family", in: rule.body).flatMap({ families(in: $0).first }) else { continue }
-            let font = WebFont(family: family, url: declaration("src", in: rule.body).flatMap(firstURL))
-            if !fonts.contains(where: { $0.family.lowercased() == family.lowercased() }) { fonts.append(font) }
+        for face in styles.flatMap({ StyleSheet(css: $0, baseURL: "").fontFaces }) {
+            if !fonts.contains(where: { $0.family.lowercased() == face.family.lowercased() }) {
+                fonts.append(WebFont(family: face.family, url: face.sources.first))
+            }
         }
         return fonts
     }
@@ -105,21 +107,23 @@ package enum ObfuscatedText {
         guard !declared.isEmpty else { return [] }
         let contentText = squeezed(content.joined())
         guard !contentText.isEmpty else { return [] }
-        var paths: [(font: WebFont, xpath: String)] = []
-        for rule in styleRules(in: document) where !rule.selector.hasPrefix("@") {
-            guard let font = font(namedIn: rule.body, declared: declared) else { continue }
-            for selector in rule.selector.split(separator: ",") {
-                if let xpath = xpath(forSelector: String(selector)) { paths.append((font, xpath)) }
-            }
-        }
+        let families = declared.map(\.family)
         var drawing: [WebFont] = []
-        for (font, xpath) in paths where !drawing.contains(font) {
-            if elements(xpath, in: document).contains(where: { overlap(squeezed($0.stringValue), contentText) }) {
-                drawing.append(font)
+        for css in elements("//style/text()", in: document).map(\.stringValue) {
+            for (selector, family) in StyleSheet(css: css, baseURL: "").rules(naming: families) {
+                guard let font = declared.first(where: { $0.family == family }), !drawing.contains(font) else { continue }
+                for part in selector.split(separator: ",") {
+                    let nodes = SourceEngine.elements(matching: String(part), in: document).prefix(elementLimit)
+                    if nodes.contains(where: { overlap(squeezed($0.stringValue), contentText) }) {
+                        drawing.append(font)
+                        break
+                    }
+                }
             }
         }
         for node in elements("//*[@style]", in: document) {
-            guard let style = node.attribute("style"), let font = font(namedIn: style, declared: declared),
+            guard let style = node.attribute("style"), let family = StyleSheet.family(namedIn: style, among: families),
+                  let font = declared.first(where: { $0.family == family }),
                   !drawing.contains(font), overlap(squeezed(node.stringValue), contentText) else { continue }
             drawing.append(font)
         }
@@ -128,9 +132,7 @@ package enum ObfuscatedText {
 
     /// The first `elementLimit` elements `xpath` selects on the page.
     private static func elements(_ xpath: String, in document: HTMLDocument) -> ArraySlice<HTMLNode> {
-        guard let expression = try? XPathExpression(xpath),
-              case .nodes(let nodes)? = try? expression.evaluate(at: document.root) else { return [] }
-        return nodes.prefix(elementLimit)
+        SourceEngine.nodes(xpath, in: document).prefix(elementLimit)
     }
 
     /// Whether an element's text and the content share a stretch: one starts with text found in the other.
@@ -141,147 +143,5 @@ package enum ObfuscatedText {
 
     private static func squeezed(_ text: String) -> String {
         String(text.unicodeScalars.filter { !$0.properties.isWhitespace }.map(Character.init))
-    }
-
-    /// The one of `declared` named by a `font-family` or `font` declaration in `body`.
-    private static func font(namedIn body: String, declared: [WebFont]) -> WebFont? {
-        let named = (declaration("font-family", in: body) ?? declaration("font", in: body)).map(families) ?? []
-        let lowered = Set(named.map { $0.lowercased() })
-        return declared.first { lowered.contains($0.family.lowercased()) }
-    }
-
-    // MARK: - CSS reading
-
-    private struct StyleRule {
-        var selector: String
-        var body: String
-    }
-
-    /// The rules of every `<style>` block, comments dropped, with those inside `@media`/`@supports` flattened.
-    private static func styleRules(in document: HTMLDocument) -> [StyleRule] {
-        var rules: [StyleRule] = []
-        for node in elements("//style/text()", in: document) {
-            let css = withoutComments(node.stringValue)
-            var prelude = ""
-            var index = css.startIndex
-            while index < css.endIndex {
-                let character = css[index]
-                index = css.index(after: index)
-                switch character {
-                case "{":
-                    let selector = prelude.trimmingASCIIWhitespace()
-                    prelude = ""
-                    let lowered = selector.lowercased()
-                    if lowered.hasPrefix("@") && !lowered.hasPrefix("@font-face") && !lowered.hasPrefix("@page") {
-                        continue  // a group rule: its rules follow as if at the top
-                    }
-                    let end = css[index...].firstIndex(of: "}") ?? css.endIndex
-                    rules.append(StyleRule(selector: selector, body: String(css[index..<end])))
-                    index = end < css.endIndex ? css.index(after: end) : end
-                case "}", ";":
-                    prelude = ""
-                default:
-                    prelude.append(character)
-                }
-            }
-        }
-        return rules
-    }
-
-    /// `css` with its `/* … */` comments dropped, an unterminated one to the end, in one forward pass: a style
-    /// of a million comments must not be rescanned once per comment.
-    static func withoutComments(_ css: String) -> String {
-        let bytes = Array(css.utf8)
-        var kept: [UInt8] = []
-        kept.reserveCapacity(bytes.count)
-        var index = 0
-        var inComment = false
-        while index < bytes.count {
-            let pair = index + 1 < bytes.count ? (bytes[index], bytes[index + 1]) : (bytes[index], 0)
-            if inComment {
-                if pair == (UInt8(ascii: "*"), UInt8(ascii: "/")) {
-                    inComment = false
-                    index += 2
-                } else {
-                    index += 1
-                }
-            } else if pair == (UInt8(ascii: "/"), UInt8(ascii: "*")) {
-                inComment = true
-                index += 2
-            } else {
-                kept.append(bytes[index])
-                index += 1
-            }
-        }
-        // Both delimiters are ASCII, so no multi-byte character is split.
-        return String(decoding: kept, as: UTF8.self)
-    }
-
-    /// The value of the last `name:` declaration in `body`.
-    private static func declaration(_ name: String, in body: String) -> String? {
-        var value: String?
-        for item in body.split(separator: ";") {
-            guard let colon = item.firstIndex(of: ":") else { continue }
-            if item[..<colon].trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == name {
-                value = item[item.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-        }
-        return value
-    }
-
-    /// The family names in a `font-family` (or the end of a `font`) value, unquoted.
-    private static func families(in value: String) -> [String] {
-        value.split(separator: ",").map { piece in
-            var name = piece.trimmingCharacters(in: .whitespacesAndNewlines)
-            name = name.replacingOccurrences(of: "!important", with: "").trimmingCharacters(in: .whitespaces)
-            // `font: 16px/1.5 "Read"`: the family is the last word when unquoted, the quoted text otherwise.
-            if let quote = name.first(where: { $0 == "\"" || $0 == "'" }),
-               let start = name.firstIndex(of: quote), let end = name.lastIndex(of: quote), start < end {
-                return String(name[name.index(after: start)..<end])
-            }
-            return name.split(separator: " ").last.map(String.init) ?? name
-        }.filter { !$0.isEmpty }
-    }
-
-    private static func firstURL(in value: String) -> String? {
-        guard let open = value.range(of: "url(", options: .caseInsensitive),
-              let close = value[open.upperBound...].firstIndex(of: ")") else { return nil }
-        let url = value[open.upperBound..<close].trimmingCharacters(in: CharacterSet(charactersIn: "\"' "))
-        return url.isEmpty ? nil : url
-    }
-
-    /// An XPath for the elements the last compound of `selector` names (tag, classes, id), or nil when it names
-    /// none or holds characters this reading does not take.
-    private static func xpath(forSelector selector: String) -> String? {
-        let compounds = selector.split(whereSeparator: { " >+~\n\t".contains($0) })
-        guard var compound = compounds.last.map(String.init) else { return nil }
-        if let pseudo = compound.firstIndex(of: ":") { compound = String(compound[..<pseudo]) }
-        if let attribute = compound.firstIndex(of: "[") { compound = String(compound[..<attribute]) }
-        var tag = ""
-        var predicates: [String] = []
-        var current = ""
-        var marker: Character?
-        func flush() {
-            switch marker {
-            case nil: tag = current
-            case ".": predicates.append("contains(concat(' ', normalize-space(@class), ' '), ' \(current) ')")
-            default: predicates.append("@id='\(current)'")
-            }
-            current = ""
-        }
-        for character in compound {
-            if character == "." || character == "#" {
-                flush()
-                marker = character
-            } else if character.isLetter || character.isNumber || character == "-" || character == "_" || character == "*" {
-                current.append(character)
-            } else {
-                return nil
-            }
-        }
-        flush()
-        let name = tag.isEmpty ? "*" : tag.lowercased()
-        guard name != "*" || !predicates.isEmpty else { return nil }
-        return "//" + name + predicates.map { "[\($0)]" }.joined()
     }
 }

@@ -379,6 +379,7 @@ public struct SourceEngine: Sendable {
         var title: String?
         var media: [String] = []
         var obfuscation = ObfuscatedText.Findings()
+        var fonts: WebFontReport?
 
         while !pending.isEmpty {
             let pageURL = pending.removeFirst()
@@ -394,6 +395,11 @@ public struct SourceEngine: Sendable {
             let document = try await fetchDocument(page.request, charset: nil,
                                                    webView: page.webView.map { (source.contentWebViewDefaults($0), "ruleToc.chapterUrl") })
             Self.noteTruncation(document, &warnings)
+            if let report = await decodeWebFonts(in: document, headers: headers) {
+                var merged = fonts ?? WebFontReport()
+                merged.merge(report)
+                fonts = merged
+            }
             visited.insert(Self.pageKey(document.url))
             pages.append(document.url)
             var pageBindings = bindings
@@ -439,9 +445,24 @@ public struct SourceEngine: Sendable {
         }
         var seen: Set<String> = []
         media = media.filter { seen.insert($0).inserted }
-        for warning in obfuscation.warnings(text: text, field: "ruleContent.content") { warnings.add(warning) }
+        let decodedFamilies = Set(fonts?.fonts.filter { $0.error == nil }.map { $0.family.lowercased() } ?? [])
+        for warning in obfuscation.warnings(text: text, field: "ruleContent.content", decoded: decodedFamilies) {
+            warnings.add(warning)
+        }
+        if let fonts {
+            for font in fonts.fonts {
+                if let error = font.error { warnings.add("ruleContent.content: the web font \"\(font.family)\" was not decoded: \(error)") }
+            }
+            if !fonts.lowConfidence.isEmpty {
+                warnings.add("ruleContent.content: \(fonts.lowConfidence.count) web-font glyph(s) read with low confidence (kept "
+                    + "as the best guess): " + fonts.lowConfidence.prefix(12).map { guess in
+                        "\(guess.codePoint)→\(guess.character)" + (guess.runnerUp.map { " (or \($0))" } ?? "")
+                    }.joined(separator: ", ") + (fonts.lowConfidence.count > 12 ? ", …" : ""))
+            }
+        }
         noteScriptMessages(&warnings)
         var content = ChapterContent(url: start, title: title, text: text, pages: pages, warnings: warnings.list, mediaURLs: media)
+        content.fonts = fonts
         if text.isEmpty {
             let pageList = pages.count == 1 ? pages[0] : "\(pages.count) pages"
             content.emptyReason = found == 0

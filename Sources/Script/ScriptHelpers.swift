@@ -15,7 +15,8 @@ enum ScriptHelpers {
         "aesEncodeToBase64ByteArray", "desDecodeToString", "desBase64DecodeToString", "desEncodeToBase64String",
         "tripleDESDecodeStr", "tripleDESDecodeArgsBase64Str", "tripleDESEncodeBase64Str", "t2s", "s2t",
         "htmlFormat", "randomUUID", "androidId", "getWebViewUA", "toNumChapter", "toURL", "getCookie",
-        "webView", "webViewGetSource", "webViewGetOverrideUrl",
+        "webView", "webViewGetSource", "webViewGetOverrideUrl", "queryTTF", "queryBase64TTF", "replaceFont",
+        "decodeFont",
     ]
 
     /// Helpers that show a browser window to a person (the headless `webView` ones are implemented).
@@ -49,8 +50,6 @@ enum ScriptHelpers {
         "refreshTocUrl": "exists only in Legado's TOC pre-update step",
         "reGetBook": "exists only in Legado's TOC pre-update step",
         "refreshExplore": "reloads Legado's explore screen",
-        "queryTTF": "font de-obfuscation is not implemented",
-        "replaceFont": "font de-obfuscation is not implemented",
         "createAsymmetricCrypto": "RSA is not implemented",
         "createSign": "signatures are not implemented",
     ]

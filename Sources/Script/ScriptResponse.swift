@@ -13,6 +13,8 @@ public struct ScriptResponse: Sendable, Equatable {
     /// The `name=value` of each `Set-Cookie` field, read by the one `Set-Cookie` reader the cookie store uses
     /// (a later field of the same name wins); what `cookies()` and `cookie(name)` answer.
     public var cookies: [String: String]
+    /// The body as it came, for helpers that read bytes (`java.queryTTF(url)`); nil when the host has none.
+    public var bodyBytes: [UInt8]?
 
     /// Creates a response.
     public init(url: String, statusCode: Int = 200, headers: [String: String] = [:], body: String,

@@ -32,6 +32,13 @@ extension ScriptWorker {
             ("get", { [unowned self] arguments in .string(frames.last?.environment.variables[Self.text(arguments, 0)] ?? "") }),
             // Host
             ("fetch", { [unowned self] in try fetch($0) }),
+            ("fetchBytes", { [unowned self] arguments in
+                let response = try host.fetch(.explicit(url: Self.text(arguments, 0), method: "GET", headers: [:], body: nil))
+                guard (200..<300).contains(response.statusCode) else {
+                    throw HelperFailure("\(Self.text(arguments, 0)) answered HTTP \(response.statusCode)")
+                }
+                return .byteArray(response.bodyBytes ?? Array(response.body.utf8))
+            }),
             ("webView", { [unowned self] arguments in
                 .string(try host.webView(ScriptWebView(
                     html: arguments.first?.optionalText, url: arguments.count > 1 ? arguments[1].optionalText : nil,

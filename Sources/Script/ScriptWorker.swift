@@ -45,6 +45,8 @@ final class ScriptWorker {
 
     /// Rules `java.getString`/`getElements`/`select` parsed, by kind and text.
     private var rules: [String: Rule] = [:]
+    /// Fonts scripts opened with `java.queryTTF`.
+    var fonts = ScriptFonts()
 
     /// Starts the engine, installs the helpers and evaluates `jsLib` into the global scope.
     init(jsLib: String?, limits: ScriptLimits, host: any ScriptHost) throws(ScriptError) {
@@ -61,7 +63,7 @@ final class ScriptWorker {
         // A field evaluated for all the elements of a list at once (`evaluateEach`) has no element's content
         // for a helper to read: a helper reached anyway (a snippet that got to one by a path its text does not
         // show) stops the call at that element, which is then evaluated on its own, with its content.
-        engine.defineNatives("natives", nativeFunctions().map { native in
+        engine.defineNatives("natives", (nativeFunctions() + fontFunctions()).map { native in
             (native.name, { [unowned self] arguments throws -> ScriptValue in
                 guard frames.last?.batched != true else {
                     // Even if the snippet catches this, its element (and those after it) are evaluated again.

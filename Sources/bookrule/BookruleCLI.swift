@@ -39,6 +39,9 @@ enum BookruleCLI {
     Options for every command:
       -h, --help     Show help for the command
       --version      Print bookrule's version
+      --no-font-decoding
+                     Leave text that a page's web font draws as other characters as the page holds it
+                     (by default such fonts are decoded against installed CJK fonts: docs/fonts.md)
 
     Exit status (every command): 0 done; 1 some of the work failed (a page, a chapter, a check, one source
     or book among several); 2 the command line or the source cannot run (a bad flag, a file that cannot be
@@ -49,6 +52,12 @@ enum BookruleCLI {
 
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
     static func run(_ arguments: [String], terminal: Terminal) async -> Int32 {
+        // A flag of every command that reads text: it changes how every engine the command makes reads.
+        if let flag = arguments.firstIndex(of: "--no-font-decoding") {
+            var rest = arguments
+            rest.remove(at: flag)
+            return await WebFontReading.$current.withValue(nil) { await run(rest, terminal: terminal) }
+        }
         guard let command = arguments.first else {
             terminal.error(usage)
             return 2

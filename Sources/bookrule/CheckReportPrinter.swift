@@ -47,6 +47,10 @@ struct CheckReportPrinter {
             if step.error == SourceCheck.missingKeyword { summary += " with --keyword" }
             if step.error == SourceCheck.noSearchURL { summary += " with --book URL" }
             terminal.print("  \(mark) \(step.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(summary)")
+            if let fonts = step.checks.first(where: { $0.name == SourceCheck.webFontCheck }), let detail = fonts.detail,
+               !verbose, step.status != .failed {
+                terminal.print(style.dim("                  \(detail)"))
+            }
             guard verbose || step.status == .failed else { continue }
             for request in step.requests {
                 let status = request.status.map(String.init) ?? "---"

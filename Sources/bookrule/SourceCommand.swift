@@ -187,6 +187,7 @@ enum SourceCommand {
                     LibraryAccess.explain(run, arguments: arguments, terminal: terminal)
                 }
                 report(content.warnings, terminal)
+                if let fonts = content.fonts, !json { terminal.error("note: \(fonts.summary)") }
                 if json { try printJSON(content, terminal) } else { printContent(content, terminal) }
                 if content.text.isEmpty {
                     terminal.error("error: \(content.emptyReason ?? "the content rules found no text")")

@@ -94,8 +94,8 @@ struct ObfuscatedTextTests {
 
     @Test("CSS comments are dropped, an unterminated one to the end, and text around them is kept")
     func commentsDropped() {
-        #expect(ObfuscatedText.withoutComments("a/* x */b/**/c/*/d*/e/* open") == "abce")
-        #expect(ObfuscatedText.withoutComments("字/*注*/体 */") == "字体 */")
+        #expect(StyleSheet.withoutComments("a/* x */b/**/c/*/d*/e/* open") == "abce")
+        #expect(StyleSheet.withoutComments("字/*注*/体 */") == "字体 */")
     }
 
     @Test("a web font used only outside the content, and a page without web fonts, give no warning")

@@ -81,8 +81,10 @@ final class EngineScriptHost: ScriptHost {
                                                    savedCharset: response.savedCharset)
         let body = decision.flatMap { try? TextTranscoder.utf8Bytes(from: response.body, charset: $0.charset) }
             .map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: response.body, as: UTF8.self)
-        return ScriptResponse(url: response.url, statusCode: response.status,
-                              fields: response.headers.map { ($0.name, $0.value) }, body: body)
+        var answer = ScriptResponse(url: response.url, statusCode: response.status,
+                                    fields: response.headers.map { ($0.name, $0.value) }, body: body)
+        answer.bodyBytes = response.body
+        return answer
     }
 
     func webView(_ request: ScriptWebView) throws -> String {

@@ -178,6 +178,38 @@ function headerNamed(headers, name) {
     return null;
 }
 // What java.connect and java.ajaxAll return (Legado's StrResponse).
+// Fonts (Legado's QueryTTF): a font's bytes from a URL (fetched through the source's fetcher), a data: URL, Base64
+// or a byte array; the object answers by the native outlines FreeType read.
+function fontBytes(data) {
+    if (data === null || data === undefined) return null;
+    if (typeof data === 'object' && typeof data.fontHandle === 'number') return data.fontHandle;
+    if (Array.isArray(data) || (typeof data === 'object' && typeof data.length === 'number')) return bytesOf(data);
+    const text = String(data).trim();
+    if (text === '') return null;
+    if (/^https?:\/\//i.test(text)) return N.fetchBytes(text);
+    if (/^data:/i.test(text)) return N.base64Decode(text.substring(text.indexOf(',') + 1));
+    return N.base64Decode(text);
+}
+function queryTTF(data) {
+    let handle = fontBytes(data);
+    if (handle === null) return null;
+    if (typeof handle !== 'number') handle = N.fontOpen(handle);
+    const code = (u) => typeof u === 'string' && u.length > 0 && isNaN(Number(u)) ? u.codePointAt(0) : Number(u);
+    return {
+        fontHandle: handle,
+        getGlyfIdByUnicode(u) { return N.fontQuery(handle, 'glyphId', code(u)); },
+        getGlyfByUnicode(u) { return N.fontQuery(handle, 'outline', code(u)); },
+        getGlyfById(id) { return N.fontQuery(handle, 'outlineOfGlyph', Number(id)); },
+        getUnicodeByGlyf(glyf) { return N.fontQuery(handle, 'code', glyf === null || glyf === undefined ? null : String(glyf)); },
+        getCodeByGlyf(glyf) { return this.getUnicodeByGlyf(glyf); },
+        getGlyfByCode(u) { return this.getGlyfByUnicode(u); },
+        isBlankUnicode(u) { return N.fontQuery(handle, 'blank', code(u)); },
+        inLimit(u) { return N.fontQuery(handle, 'glyphId', code(u)) !== 0; },
+        getCodes() { return N.fontQuery(handle, 'codes', 0); },
+        toString() { return '[QueryTTF]'; }
+    };
+}
+
 function strResponse(response) {
     return {
         body() { return response.body; },
@@ -459,6 +491,20 @@ const java = {
     },
     tripleDESEncodeBase64Str(data, key, mode, padding, iv) {
         return symmetricCrypto('DESede/' + mode + '/' + padding, key, iv).encryptBase64(data);
+    },
+    queryTTF(data, useCache) { return queryTTF(data); },
+    queryBase64TTF(data) { return queryTTF(data); },
+    replaceFont(text, errorTTF, correctTTF, filter) {
+        if (text === null || text === undefined) return text;
+        if (!errorTTF || !correctTTF) return String(text);
+        return N.fontReplace(String(text), errorTTF.fontHandle, correctTTF.fontHandle, filter === true);
+    },
+    // Beyond Legado: the text as `font` shows it, by recognising its glyphs (docs/fonts.md).
+    decodeFont(text, font) {
+        if (text === null || text === undefined) return text;
+        const handle = fontBytes(font);
+        if (handle === null) return String(text);
+        return N.fontDecode(String(text), handle);
     },
     t2s(text) { return N.chinese(String(text), 't2s'); },
     s2t(text) { return N.chinese(String(text), 's2t'); },
