@@ -153,7 +153,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "BookRuleLocking", "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary",
-                "BookRuleCheck",
+                "BookRuleCheck", "BookRuleFont",
             ],
             path: "Tests/TestSupport"
         ),
@@ -168,6 +168,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "BookRuleRegexTests", dependencies: ["BookRuleRegex", "TestSupport"]),
+        .testTarget(name: "BookRuleFontTests", dependencies: ["BookRuleFont", "TestSupport"]),
         .testTarget(
             name: "BookRuleRulesTests",
             dependencies: [

@@ -9,7 +9,11 @@ packages=(pkg-config libxml2-dev libpcre2-dev libcurl4-openssl-dev libpsl-dev li
     libuchardet-dev libjavascriptcoregtk-4.1-dev libopencc-dev epubcheck python3
     # bookrule studio: its HTTP server and editor; headless Chromium and Selenium for its browser test (and a
     # CJK font so its screenshots show the example site's text).
-    libmicrohttpd-dev libjs-codemirror chromium chromium-driver python3-selenium fonts-wqy-zenhei)
+    libmicrohttpd-dev libjs-codemirror chromium chromium-driver python3-selenium fonts-wqy-zenhei
+    # Web fonts (docs/fonts.md): FreeType reads them, Noto CJK is what their glyphs are recognised against; the
+    # tests make obfuscated fonts with fontTools (Debian's, for /usr/bin/python3) from a Ming face (AR PL UMing)
+    # and a Hei face (WenQuanYi Zen Hei, above), neither of them a reference.
+    libfreetype-dev fonts-noto-cjk python3-fonttools python3-brotli fonts-arphic-uming)
 if [[ "${1:-}" == "--bench" ]]; then
     packages+=(gcc python3-lxml)
 fi

@@ -26,6 +26,9 @@ if [[ -z "${BOOKRULE_TEST_TIME_SCALE:-}" && -r /proc/loadavg ]]; then
         export BOOKRULE_TEST_TIME_SCALE=3
     fi
 fi
+# Caches the tests may fill (the web-font reference index, built once: docs/fonts.md) live in the build
+# directory, not in the account's ~/.cache.
+export XDG_CACHE_HOME="$PWD/.build/test-cache"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 swift test --skip-build "$@" > >(tee "$log") 2>&1 &

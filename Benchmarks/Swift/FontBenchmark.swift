@@ -13,6 +13,13 @@ enum FontBenchmark {
         print("bookrule font references ms=\(milliseconds(ContinuousClock.now - referenceStart))")
         var total = 0
         var right = 0
+        // BENCH_TEXT: a text whose character counts weigh the accuracy (what a reader sees), besides the plain one.
+        var weights: [String: Int] = [:]
+        if let path = ProcessInfo.processInfo.environment["BENCH_TEXT"], let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            for character in text where !character.isWhitespace { weights[String(character), default: 0] += 1 }
+        }
+        var weightedTotal = 0
+        var weightedRight = 0
         for (fontPath, mapPath) in pairs {
             let bytes = try LocalFile.read(fontPath)
             let mapBytes = try LocalFile.read(mapPath)
@@ -31,7 +38,9 @@ enum FontBenchmark {
             var wrong: [String] = []
             for (code, character) in expected.sorted(by: { $0.key < $1.key }) {
                 let got = decoding.glyphs[code]?.character ?? "?"
-                if got == character { fontRight += 1 } else { wrong.append("\(character)→\(got)") }
+                let weight = weights[character] ?? 0
+                weightedTotal += weight
+                if got == character { fontRight += 1; weightedRight += weight } else { wrong.append("\(character)→\(got)") }
             }
             let low = decoding.glyphs.values.filter(\.isLowConfidence).count
             total += expected.count
@@ -41,8 +50,8 @@ enum FontBenchmark {
                 + String(format: "accuracy=%.4f", Double(fontRight) / Double(max(1, expected.count)))
                 + " ms=\(milliseconds(elapsed)) low=\(low) wrong=\(wrong.prefix(40).joined(separator: " "))")
         }
-        print(String(format: "bookrule font all glyphs=%d right=%d accuracy=%.4f", total, right,
-                     Double(right) / Double(max(1, total))))
+        print(String(format: "bookrule font all glyphs=%d right=%d accuracy=%.4f weighted=%.4f", total, right,
+                     Double(right) / Double(max(1, total)), Double(weightedRight) / Double(max(1, weightedTotal))))
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

@@ -34,9 +34,10 @@ package enum ObfuscatedText {
 
         /// The warnings for the chapter's whole `text`; fonts of `decoded` (families, lower-cased) were decoded,
         /// so drawing the text is no longer a sign of scrambling.
-        func warnings(text: String, field: String, decoded: Set<String> = []) -> [String] {
+        func warnings(text: String, field: String, decoded: Set<String> = [], failed: [String: String] = [:]) -> [String] {
             ObfuscatedText.warnings(text: text, fonts: fonts,
-                                    drawing: drawing.filter { !decoded.contains($0.family.lowercased()) }, field: field)
+                                    drawing: drawing.filter { !decoded.contains($0.family.lowercased()) }, field: field,
+                                    failed: failed)
         }
     }
 
@@ -54,8 +55,10 @@ package enum ObfuscatedText {
     private static let elementLimit = 200
 
     /// Warnings for the content of one chapter: `text` is the whole chapter, `fonts` what its pages load and
-    /// `drawing` the fonts applied to the content (see `fonts(drawing:in:declared:)`).
-    static func warnings(text: String, fonts: [WebFont], drawing: [WebFont], field: String) -> [String] {
+    /// `drawing` the fonts applied to the content (see `fonts(drawing:in:declared:)`); `failed` says why a font
+    /// (by lower-cased family) could not be decoded.
+    static func warnings(text: String, fonts: [WebFont], drawing: [WebFont], field: String,
+                         failed: [String: String] = [:]) -> [String] {
         var privateUse = 0
         var letters = 0
         for scalar in text.unicodeScalars {
@@ -71,13 +74,15 @@ package enum ObfuscatedText {
             let drawer = fonts.isEmpty
                 ? "which only a web font the site loads can draw"
                 : "which only the page's web font " + fonts.map(\.description).joined(separator: ", ") + " draws"
+            let reasons = failed.sorted { $0.key < $1.key }.map { "; \"\($0.key)\" could not be decoded: \($0.value)" }
             return ["\(field): \(percent)% of the chapter's letters \(privateUsePhrase) (U+E000–U+F8FF, "
-                + "planes 15–16), \(drawer): the text is obfuscated and reads as it is only with that font"]
+                + "planes 15–16), \(drawer): the text is obfuscated and reads as it is only with that font"
+                + reasons.joined()]
         }
         return drawing.map { font in
             "\(field): the chapter text \(webFontPhrase) \(font.description) the page loads with "
                 + "@font-face; such fonts often show other letters than the characters the page holds, so the text "
-                + "may be scrambled"
+                + "may be scrambled" + (failed[font.family.lowercased()].map { "; it could not be decoded: \($0)" } ?? "")
         }
     }
 

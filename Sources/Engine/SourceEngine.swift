@@ -445,14 +445,15 @@ public struct SourceEngine: Sendable {
         }
         var seen: Set<String> = []
         media = media.filter { seen.insert($0).inserted }
+        // A font that was decoded no longer makes the text suspect; one that could not be is named with why.
         let decodedFamilies = Set(fonts?.fonts.filter { $0.error == nil }.map { $0.family.lowercased() } ?? [])
-        for warning in obfuscation.warnings(text: text, field: "ruleContent.content", decoded: decodedFamilies) {
+        var failedFamilies: [String: String] = [:]
+        for font in fonts?.fonts ?? [] { if let error = font.error { failedFamilies[font.family.lowercased()] = error } }
+        for warning in obfuscation.warnings(text: text, field: "ruleContent.content", decoded: decodedFamilies,
+                                            failed: failedFamilies) {
             warnings.add(warning)
         }
         if let fonts {
-            for font in fonts.fonts {
-                if let error = font.error { warnings.add("ruleContent.content: the web font \"\(font.family)\" was not decoded: \(error)") }
-            }
             if !fonts.lowConfidence.isEmpty {
                 warnings.add("ruleContent.content: \(fonts.lowConfidence.count) web-font glyph(s) read with low confidence (kept "
                     + "as the best guess): " + fonts.lowConfidence.prefix(12).map { guess in

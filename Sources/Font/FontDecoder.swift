@@ -100,11 +100,12 @@ public final class FontDecoder: Sendable {
             let exact = face.outline(of: glyph).flatMap { index.exact[OutlineFingerprint.of($0, unitsPerEm: face.unitsPerEm)] }
             drawn.append(Drawn(scalar: scalar, glyph: glyph, image: image, features: image.map(GlyphFeatures.init), exact: exact))
         }
-        let recognizer = GlyphRecognizer(index: index)
         let rankings = Locked([[GlyphRecognizer.Candidate]?](repeating: nil, count: drawn.count))
         let snapshot = drawn
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4, drawn.count))
+        let fonts = referenceFonts
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let recognizer = GlyphRecognizer(index: index, fonts: fonts)
             var position = worker
             while position < snapshot.count {
                 let item = snapshot[position]

@@ -10,6 +10,9 @@ final class ReferenceIndex: Sendable {
     let commonness: [CandidateCharacters.Commonness]
     /// One entry per drawn (character, face): the character's index in `scalars`.
     let entryCharacter: [Int32]
+    /// Each entry's face (an index into the reference fonts) and glyph, to draw it again for the detailed pass.
+    let entryFace: [UInt8]
+    let entryGlyph: [UInt32]
     /// `GlyphFeatures.count` values per entry.
     let fine: [Float]
     /// `GlyphFeatures.coarseCount` values per entry.
@@ -19,11 +22,13 @@ final class ReferenceIndex: Sendable {
     /// Outline fingerprints of every entry, for the exact fast path: a fingerprint → the character's index.
     let exact: [UInt64: Int32]
 
-    init(scalars: [UInt32], commonness: [CandidateCharacters.Commonness], entryCharacter: [Int32], fine: [Float],
-         coarse: [Float], geometry: [Float], exact: [UInt64: Int32]) {
+    init(scalars: [UInt32], commonness: [CandidateCharacters.Commonness], entryCharacter: [Int32], entryFace: [UInt8],
+         entryGlyph: [UInt32], fine: [Float], coarse: [Float], geometry: [Float], exact: [UInt64: Int32]) {
         self.scalars = scalars
         self.commonness = commonness
         self.entryCharacter = entryCharacter
+        self.entryFace = entryFace
+        self.entryGlyph = entryGlyph
         self.fine = fine
         self.coarse = coarse
         self.geometry = geometry
@@ -41,6 +46,7 @@ final class ReferenceIndex: Sendable {
         }
         struct Drawn: Sendable {
             var entryCharacter: [Int32] = []
+            var entryGlyph: [UInt32] = []
             var fine: [Float] = []
             var coarse: [Float] = []
             var geometry: [Float] = []
@@ -58,6 +64,7 @@ final class ReferenceIndex: Sendable {
                     guard let glyph = face.glyphIndex(for: scalar), let image = face.image(of: glyph) else { continue }
                     let features = GlyphFeatures(image)
                     drawn.entryCharacter.append(Int32(characterIndex))
+                    drawn.entryGlyph.append(glyph)
                     drawn.fine += features.fine
                     drawn.coarse += features.coarse
                     drawn.geometry += image.geometry.values
@@ -71,14 +78,18 @@ final class ReferenceIndex: Sendable {
             results.withLock { $0[index] = drawn }
         }
         var entryCharacter: [Int32] = []
+        var entryFace: [UInt8] = []
+        var entryGlyph: [UInt32] = []
         var fine: [Float] = []
         var coarse: [Float] = []
         var geometry: [Float] = []
         var exact: [UInt64: Int32] = [:]
-        for drawn in results.withLock({ $0 }) {
+        for (face, drawn) in results.withLock({ $0 }).enumerated() {
             guard let drawn else { continue }
             if let error = drawn.error { throw error }
             entryCharacter += drawn.entryCharacter
+            entryFace += Array(repeating: UInt8(face), count: drawn.entryCharacter.count)
+            entryGlyph += drawn.entryGlyph
             fine += drawn.fine
             coarse += drawn.coarse
             geometry += drawn.geometry
@@ -86,11 +97,12 @@ final class ReferenceIndex: Sendable {
         }
         guard !entryCharacter.isEmpty else { throw .referenceIndex(reason: "the reference fonts draw none of the candidates") }
         return ReferenceIndex(scalars: candidates.scalars, commonness: candidates.commonness, entryCharacter: entryCharacter,
-                              fine: fine, coarse: coarse, geometry: geometry, exact: exact)
+                              entryFace: entryFace, entryGlyph: entryGlyph, fine: fine, coarse: coarse, geometry: geometry,
+                              exact: exact)
     }
 
     /// The face of `font` whose family ends with its suffix (the first face otherwise).
-    private static func openFace(_ font: ReferenceFont, library: FreeTypeLibrary) throws(FontError) -> FontFace {
+    static func openFace(_ font: ReferenceFont, library: FreeTypeLibrary) throws(FontError) -> FontFace {
         let first = try FontFace(path: font.path, index: 0, library: library)
         guard first.faceCount > 1, !first.familyName.hasSuffix(font.familySuffix) else { return first }
         for index in 1..<min(first.faceCount, 64) {
@@ -103,7 +115,7 @@ final class ReferenceIndex: Sendable {
     // MARK: - The cache file
 
     /// Bumped whenever features, candidates or the file layout change, so an old cache is rebuilt.
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     /// What the cache was built from: the format and each reference file's path, size and modification time.
     static func stamp(of fonts: [ReferenceFont]) -> String {
@@ -123,18 +135,21 @@ final class ReferenceIndex: Sendable {
         var reader = BinaryReader(bytes: bytes)
         guard let stamp = reader.string(), stamp == Self.stamp(of: fonts),
               let scalars = reader.array(UInt32.self), let commonnessBytes = reader.array(UInt8.self),
-              let entryCharacter = reader.array(Int32.self), let fine = reader.array(Float.self),
+              let entryCharacter = reader.array(Int32.self), let entryFace = reader.array(UInt8.self),
+              let entryGlyph = reader.array(UInt32.self), let fine = reader.array(Float.self),
               let coarse = reader.array(Float.self), let geometry = reader.array(Float.self),
               let exactKeys = reader.array(UInt64.self), let exactValues = reader.array(Int32.self), reader.atEnd,
               scalars.count == commonnessBytes.count, fine.count == entryCharacter.count * GlyphFeatures.count,
               coarse.count == entryCharacter.count * GlyphFeatures.coarseCount,
               geometry.count == entryCharacter.count * GlyphGeometry.count, exactKeys.count == exactValues.count,
+              entryFace.count == entryCharacter.count, entryGlyph.count == entryCharacter.count,
+              entryFace.allSatisfy({ Int($0) < fonts.count }),
               entryCharacter.allSatisfy({ $0 >= 0 && Int($0) < scalars.count }),
               exactValues.allSatisfy({ $0 >= 0 && Int($0) < scalars.count })
         else { return nil }
         let commonness = commonnessBytes.map { CandidateCharacters.Commonness(rawValue: $0) ?? .symbol }
-        return ReferenceIndex(scalars: scalars, commonness: commonness, entryCharacter: entryCharacter, fine: fine,
-                              coarse: coarse, geometry: geometry,
+        return ReferenceIndex(scalars: scalars, commonness: commonness, entryCharacter: entryCharacter, entryFace: entryFace,
+                              entryGlyph: entryGlyph, fine: fine, coarse: coarse, geometry: geometry,
                               exact: Dictionary(zip(exactKeys, exactValues), uniquingKeysWith: { first, _ in first }))
     }
 
@@ -145,6 +160,8 @@ final class ReferenceIndex: Sendable {
         writer.array(scalars)
         writer.array(commonness.map(\.rawValue))
         writer.array(entryCharacter)
+        writer.array(entryFace)
+        writer.array(entryGlyph)
         writer.array(fine)
         writer.array(coarse)
         writer.array(geometry)

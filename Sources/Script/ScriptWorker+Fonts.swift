@@ -1,4 +1,6 @@
 import BookRuleFont
+import BookRuleLocking
+import Dispatch
 
 /// The fonts a runtime's scripts opened with `java.queryTTF`, by handle: each keeps its bytes (for
 /// `java.decodeFont`) and its outlines. At most `limit` are kept; the oldest goes first.
@@ -65,11 +67,25 @@ extension ScriptWorker {
                 } else {
                     bytes = try Self.bytes(arguments, 1)
                 }
-                do throws(FontError) {
-                    let decoding = try FontDecoder.shared.decode(bytes, characters: Set(text.unicodeScalars.map(\.value)))
-                    return .string(decoding.apply(to: text))
-                } catch {
-                    throw HelperFailure("java.decodeFont: \(error)")
+                // On a thread of its own: the script's time limit counts this thread's CPU time, and a first
+                // decoding may build the reference index (seconds) — the script waits, as for the network.
+                let characters = Set(text.unicodeScalars.map(\.value))
+                let outcome = Locked<Result<FontDecoding, FontError>?>(nil)
+                let done = DispatchSemaphore(value: 0)
+                let started = BlockingWorkThread.start {
+                    let result: Result<FontDecoding, FontError>
+                    do throws(FontError) { result = .success(try FontDecoder.shared.decode(bytes, characters: characters)) } catch {
+                        result = .failure(error)
+                    }
+                    outcome.withLock { $0 = result }
+                    done.signal()
+                }
+                guard started else { throw HelperFailure("java.decodeFont: no thread could be started to decode the font") }
+                done.wait()
+                switch outcome.withLock({ $0 }) {
+                case .success(let decoding)?: return .string(decoding.apply(to: text))
+                case .failure(let error)?: throw HelperFailure("java.decodeFont: \(error)")
+                case nil: throw HelperFailure("java.decodeFont: the decoding ended without a result")
                 }
             }),
         ]

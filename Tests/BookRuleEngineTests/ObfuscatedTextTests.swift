@@ -78,7 +78,8 @@ struct ObfuscatedTextTests {
         let warnings = try await warnings("shuffled.html")
         #expect(warnings == ["ruleContent.content: the chapter text is drawn with the web font \"read\" "
             + "(https://f.test/read.woff2) the page loads with @font-face; such fonts often show other letters than "
-            + "the characters the page holds, so the text may be scrambled"])
+            + "the characters the page holds, so the text may be scrambled; it could not be decoded: "
+            + "https://f.test/read.woff2 could not be fetched"])
         #expect(try await self.warnings("inline.html").first?.contains("\"secret\" (/s.ttf)") == true)
     }
 
