@@ -30,7 +30,7 @@ final class EngineScriptHost: ScriptHost {
         clock = options.scriptClock
         sourceHeaders = source.headers
         self.transport = transport
-        cookies = (transport as? CookieJar)?.store
+        cookies = transport.cookieJar?.store
         cache = ScriptCache(directory: options.scriptCacheDirectory, sourceKey: source.url)
         login = transport as? SourceLoginTransport
         loginRules = source.login
