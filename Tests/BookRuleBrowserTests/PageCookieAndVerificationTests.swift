@@ -71,4 +71,68 @@ struct PageCookieAndVerificationTests {
             #expect(try store.text(bookID: book.id, url: chapter.url) == VerificationSite.text(index + 1))
         }
     }
+
+    /// The content of the site's book page read by a source whose content rule calls `call`.
+    static func content(_ site: VerificationSite, _ call: String, path: String = "/verify/page.html",
+                        browser: ChromiumBrowser = Browsers.standard, over upstream: any HTTPTransport) async throws -> String {
+        let source = try loadSource(site.verificationSourceJSON(call, path: path))
+        let engine = SourceEngine(source: source, transport: sourceTransport(source, over: upstream),
+                                  options: EngineOptions(webView: browser))
+        return try await engine.content(of: Chapter(index: 0, title: "一", url: site.base + "/book/1/")).text
+    }
+
+    @Test("java.startBrowserAwait(url, title).body() passes a JavaScript challenge (token, cookie, reload) and answers the URL refetched with its cookie; replayed the same")
+    func startBrowserAwaitPassesChallengeAndRefetches() async throws {
+        let site = try VerificationSite()
+        let recorder = RecordingTransport(upstream: Self.fetcher())
+        let text = try await Self.content(site, "java.startBrowserAwait(PAGE, '验证').body()", over: recorder)
+        #expect(text == VerificationSite.verifiedText)
+        let hits = site.hits.filter { $0.target == "/verify/page.html" }
+        // The challenge, the browser's reload with the cookie its script set, and the refetch with that cookie.
+        #expect(hits.count == 3, "\(hits.map(\.cookie))")
+        #expect(hits.first?.cookie.contains(VerificationSite.pass) == false)
+        #expect(hits.dropFirst().allSatisfy { $0.cookie.contains(VerificationSite.pass) })
+        #expect(site.hits.allSatisfy { !$0.userAgent.contains("Headless") && !$0.userAgent.isEmpty })
+
+        let served = site.hits.count
+        let replay = HARReplayTransport(recording: recorder.recording)
+        #expect(try await Self.content(site, "java.startBrowserAwait(PAGE, '验证').body()", over: replay) == VerificationSite.verifiedText)
+        #expect(site.hits.count == served)
+    }
+
+    @Test("with refetchAfterSuccess false the answer is the page as the browser shows it, with no refetch; the response reads as Legado's StrResponse")
+    func startBrowserAwaitWithoutRefetch() async throws {
+        let site = try VerificationSite()
+        let text = try await Self.content(site, "java.startBrowserAwait(PAGE, '验证', false).body()", over: Self.fetcher())
+        #expect(text == VerificationSite.verifiedText)
+        #expect(site.hits.filter { $0.target == "/verify/page.html" }.count == 2)
+        let described = try await Self.content(site, "(function () { var r = java.startBrowserAwait(PAGE, 't', false); return '<div id=\"text\">' + r.code() + ' ' + r.url() + '</div>'; })()",
+                                               over: Self.fetcher())
+        #expect(described == "200 \(site.base)/verify/page.html")
+    }
+
+    @Test("java.startBrowser(url, title) returns nothing but keeps the page's cookies in the source's jar, so the next plain request passes")
+    func startBrowserKeepsCookies() async throws {
+        let site = try VerificationSite()
+        let text = try await Self.content(site, "(java.startBrowser(PAGE, '验证') === undefined ? '' : 'returned something') + java.ajax(PAGE)",
+                                          over: Self.fetcher())
+        #expect(text == VerificationSite.verifiedText)
+        let hits = site.hits.filter { $0.target == "/verify/page.html" }
+        #expect(hits.count == 3)
+        #expect(hits.last?.cookie.contains(VerificationSite.pass) == true)
+    }
+
+    @Test("a captcha that never passes is an error naming the URL and saying a person is needed, within the page's time limit")
+    func captchaNeedsPerson() async throws {
+        let site = try VerificationSite()
+        let started = ContinuousClock.now
+        let error = await #expect(throws: (any Error).self) {
+            _ = try await Self.content(site, "java.startBrowserAwait(PAGE, '验证').body()", path: "/captcha/page.html",
+                                       browser: Browsers.short, over: Self.fetcher())
+        }
+        let message = error.map { "\($0)" } ?? ""
+        #expect(message.contains(site.base + "/captcha/page.html") && message.contains("a person is needed"), "\(message)")
+        #expect(message.contains("captcha"), "\(message)")
+        #expect(ContinuousClock.now - started < .seconds(TestTime.seconds(3) + 20))
+    }
 }

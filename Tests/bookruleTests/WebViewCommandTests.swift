@@ -51,4 +51,25 @@ struct WebViewCommandTests {
         #expect(replayed.output.contains("snapshot      matches"), "\(replayed.output)")
         #expect(site.hits.count == served, "the offline check reached the site")
     }
+
+    @Test("java.startBrowserAwait in a content rule passes the site's JavaScript challenge in bookrule test --record, and again offline from site.har")
+    func verificationRecordedThenReplayed() async throws {
+        let site = try VerificationSite()
+        let scratch = try ScratchDirectory("verification-cli")
+        let source = scratch.path + "/verify.json"
+        try site.verificationSourceJSON("java.startBrowserAwait(PAGE, '验证').body()")
+            .write(toFile: source, atomically: true, encoding: .utf8)
+        let environment = ["XDG_STATE_HOME": scratch.path + "/state", "XDG_CONFIG_HOME": scratch.path + "/config"]
+        let test = "bookrule test \(source) --fixtures \(scratch.path)/fixture --book \(site.base)/book/1/ --min-length 5"
+        let recorded = try await runBash(["-c", "\(test) --record --update"], environment: environment)
+        #expect(recorded.status == 0, "\(recorded.output)")
+        let snapshot = try String(contentsOfFile: scratch.path + "/fixture/expected.json", encoding: .utf8)
+        #expect(snapshot.contains(VerificationSite.verifiedText), "\(snapshot)\n\(recorded.output)")
+        let served = site.hits.count
+
+        let replayed = try await runBash(["-c", test], environment: environment)
+        #expect(replayed.status == 0, "\(replayed.output)")
+        #expect(replayed.output.contains("snapshot      matches"), "\(replayed.output)")
+        #expect(site.hits.count == served, "the offline check reached the site")
+    }
 }
