@@ -63,6 +63,22 @@ struct PageCookieAndVerificationTests {
         #expect(site.hits.count == served)
     }
 
+    @Test("a source with enabledCookieJar false keeps no cookie a page set: its plain chapters go without it")
+    func noJarKeepsNoPageCookie() async throws {
+        let site = try VerificationSite()
+        let json = site.cookieSourceJSON().replacingOccurrences(of: "\"bookSourceType\": 0,", with: "\"bookSourceType\": 0, \"enabledCookieJar\": false,")
+        let source = try loadSource(json)
+        #expect(!source.enabledCookieJar)
+        let scratch = try ScratchDirectory("page-cookies-off")
+        let fetch = BookFetch(source: source, transport: LoginStoreTransport(Self.fetcher(), store: MemoryLogins()),
+                              store: try LibraryStore(path: scratch.path + "/library.sqlite"),
+                              options: EngineOptions(webView: Browsers.standard))
+        let summary = try #require(try await WebViewSourceTests.finished(fetch.run(bookURL: site.base + "/book/1/")))
+        #expect(summary.failures.count == 3 && summary.failures.allSatisfy { $0.error.contains("403") }, "\(summary.failures.map(\.error))")
+        #expect(fetch.engine.transport.cookieJar == nil)
+        #expect(site.hits.filter { $0.target.hasPrefix("/chapter/") }.allSatisfy { $0.cookie.isEmpty })
+    }
+
     static func expectBook(_ book: StoredBook, in store: LibraryStore) throws {
         #expect(book.name == "守门人")
         let chapters = try store.chapters(bookID: book.id)
