@@ -20,6 +20,9 @@ public enum BrowserError: Error, Sendable, Equatable, CustomStringConvertible {
     case badPattern(field: String, pattern: String, reason: String)
     /// The page's `webJs` threw.
     case scriptFailed(url: String, message: String)
+    /// A verification page (`java.startBrowserAwait`) still showed a challenge or a captcha at its time limit:
+    /// only a person can pass it.
+    case needsPerson(url: String, seconds: Double, shows: String)
 
     /// The error in words, naming the package when Chromium is missing and the stage a page was stopped in.
     public var description: String {
@@ -36,6 +39,8 @@ public enum BrowserError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notHTTP(let url): return "\"\(url)\" is not an http(s) URL; a webView loads only those"
         case .badPattern(let field, let pattern, let reason): return "\(field) \"\(pattern)\" is not a valid regex: \(reason)"
         case .scriptFailed(let url, let message): return "webJs on \(url) threw: \(message)"
+        case .needsPerson(let url, let seconds, let shows):
+            return "the verification page \(url) still shows \(shows) after \(Self.format(seconds)) s in the headless browser: a person is needed to pass it, and bookrule runs unattended"
         }
     }
 

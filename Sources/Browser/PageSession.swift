@@ -40,6 +40,14 @@ struct PageSession {
             /// The URLs the browser was redirected to: their answers are given as they are, whatever URL the
             /// transport reports, so a URL spelled differently cannot redirect the page forever.
             var redirectTargets: Set<String> = []
+            /// The page's main frame (its target's id), to tell its navigations from a frame's.
+            var mainFrame: String?
+            /// Navigations of the main frame asked for, and the status of the last one answered (a challenge
+            /// page reloads itself: its first answer is the challenge, the next the page).
+            var mainDocuments = 0
+            var mainDocumentStatus: Int?
+            /// What a verification page still showed at its last look (nil: nothing, or not looked at yet).
+            var pendingShows: String?
         }
         let state = Locked(State())
     }
@@ -81,6 +89,7 @@ struct PageSession {
         guard let targetID = target["targetId"]?.value.stringValue else {
             throw BrowserError.protocolError(method: "Target.createTarget", message: "no targetId")
         }
+        progress.state.withLock { $0.mainFrame = targetID }
         let attached = try await pipe.call("Target.attachToTarget", [("targetId", .string(targetID)), ("flatten", .bool(true))])
         guard let session = attached["sessionId"]?.value.stringValue else {
             throw BrowserError.protocolError(method: "Target.attachToTarget", message: "no sessionId")
@@ -112,6 +121,10 @@ struct PageSession {
         }
         try await waitUntil(progress) { $0.loaded || $0.matched != nil || $0.failure != nil }
         if let failure = progress.state.withLock({ $0.failure }) { throw BrowserError.navigationFailed(url: url, reason: failure) }
+        if let verification = page.verification {
+            let content = try await awaitVerification(verification, session: session, progress: progress)
+            return try await finished(content: content, url: url, contextID: contextID, session: session, progress: progress)
+        }
 
         progress.state.withLock { $0.stage = "waiting for the page's requests" }
         let settle = Duration.seconds(limits.settleSeconds)
@@ -138,11 +151,65 @@ struct PageSession {
             try await waitUntil(progress) { $0.matched != nil }
             content = progress.state.withLock { $0.matched }
         }
+        return try await finished(content: content ?? "", url: url, contextID: contextID, session: session, progress: progress)
+    }
+
+    /// The rendered page: `content`, at the URL the page ended on, with the cookies its context holds.
+    private func finished(content: String, url: String, contextID: String, session: String,
+                          progress: Progress) async throws -> RenderedPage {
         let finalURL = (try? await evaluate("location.href", session: session)).flatMap { $0.isEmpty ? nil : $0 } ?? url
         let cookies = try await pipe.call("Storage.getCookies", [("browserContextId", .string(contextID))])
-        return RenderedPage(url: finalURL, status: progress.state.withLock { $0.documentStatus } ?? 200, content: content ?? "",
+        let status = progress.state.withLock { state in
+            page.verification != nil ? state.mainDocumentStatus ?? state.documentStatus : state.documentStatus
+        }
+        return RenderedPage(url: finalURL, status: status ?? 200, content: content,
                             cookies: Self.setCookieHeaders(cookies, pageURL: finalURL),
                             requested: progress.state.withLock { $0.requested })
+    }
+
+    /// Waits until a verification page let the browser through: finished loading, no longer showing what
+    /// `verification.pending` names (a challenge, a captcha), and put (no navigation, no request) for
+    /// `quietSeconds`. A challenge that computes a token, sets a cookie and reloads passes here; a page that
+    /// still waits at the page's time limit is reported by `withDeadline` as needing a person.
+    /// - Returns: the page's `outerHTML`.
+    private func awaitVerification(_ verification: PageVerification, session: String, progress: Progress) async throws -> String {
+        let settle = Duration.seconds(limits.settleSeconds)
+        let quiet = Duration.seconds(verification.quietSeconds)
+        progress.state.withLock { $0.stage = "waiting for the verification page to load" }
+        var passed: (documents: Int, href: String, since: ContinuousClock.Instant)?
+        while true {
+            try await waitUntil(progress) { $0.inFlight == 0 && ContinuousClock.now - $0.lastActivity >= settle }
+            let documents = progress.state.withLock { $0.mainDocuments }
+            // A navigation under way destroys the context the evaluation runs in: that look counts as a change.
+            let look = try? await evaluate("JSON.stringify([document.readyState, location.href, document.documentElement.outerHTML])",
+                                           session: session)
+            let fields = look.flatMap { try? JSONParser.parse($0) }?.value.arrayValue?.compactMap { $0.value.stringValue } ?? []
+            if fields.count == 3, fields[0] == "complete" {
+                let (href, html) = (fields[1], fields[2])
+                let status = progress.state.withLock { $0.mainDocumentStatus ?? $0.documentStatus } ?? 200
+                if let shows = verification.pending(html, status) {
+                    progress.state.withLock { state in
+                        state.pendingShows = shows
+                        state.stage = "waiting for the verification page to pass; it still shows \(shows)"
+                    }
+                    passed = nil
+                } else {
+                    progress.state.withLock { state in
+                        state.pendingShows = nil
+                        state.stage = "waiting for the verified page to stop changing"
+                    }
+                    if let previous = passed, previous.documents == documents, previous.href == href {
+                        let calm = progress.state.withLock { $0.inFlight == 0 && $0.mainDocuments == documents }
+                        if calm, ContinuousClock.now - previous.since >= quiet { return html }
+                    } else {
+                        passed = (documents, href, ContinuousClock.now)
+                    }
+                }
+            } else {
+                passed = nil
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
     }
 
     /// `webJs` (or `outerHTML`) until it gives something, a second apart, up to `limits.scriptTries` times.
@@ -190,11 +257,14 @@ struct PageSession {
                   let request = params["request"]?.value.objectValue,
                   let url = request["url"]?.value.stringValue else { return }
             let isDocument = params["resourceType"]?.value.stringValue == "Document"
-            let (matched, first) = progress.state.withLock { state -> (Bool, Bool) in
+            let frame = params["frameId"]?.value.stringValue
+            let (matched, first, mainDocument) = progress.state.withLock { state -> (Bool, Bool, Bool) in
                 state.requested.append(url)
                 state.lastActivity = ContinuousClock.now
                 let first = isDocument && state.documents == 0
                 if isDocument { state.documents += 1 }
+                let mainDocument = isDocument && (frame == nil || state.mainFrame == nil || frame == state.mainFrame)
+                if mainDocument { state.mainDocuments += 1 }
                 if state.matched == nil {
                     if let sourcePattern, (try? sourcePattern.matches(url)) == true, !first {
                         state.matched = url
@@ -202,7 +272,7 @@ struct PageSession {
                         state.matched = url
                     }
                 }
-                return (state.matched == url, first)
+                return (state.matched == url, first, mainDocument)
             }
             if matched || !URLReference.isHTTP(url) {
                 // A matched media URL is the answer, not something to download; anything not http(s) is refused.
@@ -213,7 +283,8 @@ struct PageSession {
             progress.state.withLock { $0.inFlight += 1 }
             let outgoing = Self.request(from: request, url: url)
             Task {
-                await fulfil(requestID, outgoing, session: session, progress: progress, failOnError: first)
+                await fulfil(requestID, outgoing, session: session, progress: progress, failOnError: first,
+                             mainDocument: mainDocument)
             }
         default:
             break
@@ -222,7 +293,8 @@ struct PageSession {
 
     /// Answers one paused request through the transport: the status, headers and body as they came, or a
     /// redirect to the final URL when the transport followed one (its answer kept for the browser's next ask).
-    private func fulfil(_ requestID: String, _ request: HTTPRequest, session: String, progress: Progress, failOnError: Bool) async {
+    private func fulfil(_ requestID: String, _ request: HTTPRequest, session: String, progress: Progress, failOnError: Bool,
+                        mainDocument: Bool) async {
         defer {
             progress.state.withLock { state in
                 state.inFlight -= 1
@@ -260,6 +332,7 @@ struct PageSession {
         if failOnError || redirectTargetOfDocument(request.url, progress) {
             progress.state.withLock { $0.documentStatus = response.status }
         }
+        if mainDocument { progress.state.withLock { $0.mainDocumentStatus = response.status } }
         // The transport already decoded the body and measured it: its encoding and length no longer apply.
         let dropped: Set<String> = ["content-encoding", "content-length", "transfer-encoding"]
         let headers = response.headers.filter { !dropped.contains($0.name.lowercased()) }.map { Self.header($0.name, $0.value) }
@@ -355,7 +428,8 @@ struct PageSession {
             defer { group.cancelAll() }
             guard let first = try await group.next() else { throw CancellationError() }
             if let value = first { return value }
-            let stage = progress.state.withLock { $0.stage }
+            let (stage, shows) = progress.state.withLock { ($0.stage, $0.pendingShows) }
+            if let shows { throw BrowserError.needsPerson(url: url, seconds: seconds, shows: shows) }
             throw BrowserError.timeLimit(url: url, seconds: seconds, stage: stage)
         }
     }

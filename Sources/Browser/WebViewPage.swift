@@ -19,11 +19,16 @@ public struct WebViewPage: Sendable {
     public var cookies: [String]
     /// Markup to load as the page at the request's URL instead of fetching it (`java.webView(html, url, js)`).
     public var html: String?
+    /// Set for a verification page (`java.startBrowserAwait`): the page is waited for until its challenge
+    /// passed, and its `outerHTML` is the result (`script` and the regexes are not used).
+    public var verification: PageVerification?
 
     /// A page; see the properties.
     public init(request: HTTPRequest, script: String? = nil, sourceRegex: String? = nil, overrideURLRegex: String? = nil,
-                delaySeconds: Double = 0, field: String = "", cookies: [String] = [], html: String? = nil) {
+                delaySeconds: Double = 0, field: String = "", cookies: [String] = [], html: String? = nil,
+                verification: PageVerification? = nil) {
         self.html = html
+        self.verification = verification
         self.request = request
         self.script = script
         self.sourceRegex = sourceRegex
@@ -31,6 +36,24 @@ public struct WebViewPage: Sendable {
         self.delaySeconds = delaySeconds
         self.field = field
         self.cookies = cookies
+    }
+}
+
+/// How to tell that a verification page (a JavaScript challenge that sets a cookie and reloads, a captcha) has
+/// let the browser through: the page is done when `pending` says nothing of it, it has finished loading, and
+/// it has neither navigated nor made a request for `quietSeconds`; it is given the page's time limit, after
+/// which a page `pending` still names is `BrowserError.needsPerson`.
+public struct PageVerification: Sendable {
+    /// What the page still shows while it waits (a challenge, a captcha), given its markup and the status its
+    /// document was answered with; nil once it is the page asked for.
+    public var pending: @Sendable (_ html: String, _ status: Int) -> String?
+    /// How long a page that passed must stay put (no navigation, no request) before it is taken.
+    public var quietSeconds: Double
+
+    /// A verification; see the properties.
+    public init(quietSeconds: Double = 1.5, pending: @escaping @Sendable (_ html: String, _ status: Int) -> String?) {
+        self.pending = pending
+        self.quietSeconds = quietSeconds
     }
 }
 

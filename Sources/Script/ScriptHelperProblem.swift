@@ -2,7 +2,8 @@
 public struct ScriptHelperProblem: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// Why it cannot run.
     public enum Kind: String, Sendable, Equatable, Hashable {
-        /// It shows a browser window to a person (`java.startBrowserAwait`); the headless `java.webView` runs.
+        /// It shows a browser window to a person (`java.showBrowser`); the headless `java.webView` and
+        /// `java.startBrowserAwait` run.
         case needsBrowser
         /// It asks the reader for something (`java.getVerificationCode`).
         case needsPerson
@@ -16,7 +17,7 @@ public struct ScriptHelperProblem: Sendable, Equatable, Hashable, CustomStringCo
     public var name: String
     /// Why it cannot run.
     public var kind: Kind
-    /// A sentence for the user, e.g. "java.startBrowserAwait needs a browser window a person looks at…".
+    /// A sentence for the user, e.g. "java.showBrowser needs a browser window a person looks at…".
     public var reason: String
 
     /// Creates a problem.

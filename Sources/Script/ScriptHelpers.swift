@@ -15,13 +15,13 @@ enum ScriptHelpers {
         "aesEncodeToBase64ByteArray", "desDecodeToString", "desBase64DecodeToString", "desEncodeToBase64String",
         "tripleDESDecodeStr", "tripleDESDecodeArgsBase64Str", "tripleDESEncodeBase64Str", "t2s", "s2t",
         "htmlFormat", "randomUUID", "androidId", "getWebViewUA", "toNumChapter", "toURL", "getCookie",
-        "webView", "webViewGetSource", "webViewGetOverrideUrl", "queryTTF", "queryBase64TTF", "replaceFont",
-        "decodeFont",
+        "webView", "webViewGetSource", "webViewGetOverrideUrl", "startBrowser", "startBrowserAwait", "queryTTF",
+        "queryBase64TTF", "replaceFont", "decodeFont",
     ]
 
-    /// Helpers that show a browser window to a person (the headless `webView` ones are implemented).
+    /// Helpers that show a browser window to a person (the headless `webView` ones and the verification pages
+    /// `startBrowser`/`startBrowserAwait`, loaded headless until their challenge passed, are implemented).
     static let needBrowser: Set<String> = [
-        "startBrowser", "startBrowserAwait",
         "startBrowserDp", "showBrowser", "showReadingBrowser",
     ]
 

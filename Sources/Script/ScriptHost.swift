@@ -42,12 +42,21 @@ public protocol ScriptHost: Sendable {
     /// Renders `page` in a browser whose every request goes through the host's fetcher, and gives what it
     /// asked for (`java.webView` and its companions).
     func webView(_ page: ScriptWebView) throws -> String
+    /// Opens a verification page in the headless browser until its challenge passed, keeping its cookies, and
+    /// answers as Legado's `startBrowserAwait` does: the URL fetched again (`refetchAfterSuccess`) or the page.
+    /// - Throws: when the page still waits for a person at its time limit (a captcha), naming the URL.
+    func verify(_ page: ScriptVerification) throws -> ScriptResponse
 }
 
 extension ScriptHost {
     /// A host without a browser refuses webView pages.
     public func webView(_ page: ScriptWebView) throws -> String {
         throw ScriptWebViewUnavailable()
+    }
+
+    /// A host without a browser refuses verification pages.
+    public func verify(_ page: ScriptVerification) throws -> ScriptResponse {
+        throw ScriptVerificationUnavailable(helper: page.helper)
     }
 }
 

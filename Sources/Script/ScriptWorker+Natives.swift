@@ -46,6 +46,14 @@ extension ScriptWorker {
                     sourceRegex: arguments.count > 3 ? arguments[3].optionalText : nil,
                     overrideURLRegex: arguments.count > 4 ? arguments[4].optionalText : nil)))
             }),
+            ("verify", { [unowned self] arguments in
+                var refetch = true
+                if arguments.count > 3, case .bool(false) = arguments[3] { refetch = false }
+                let response = try host.verify(ScriptVerification(
+                    helper: Self.text(arguments, 0), url: Self.text(arguments, 1), title: Self.text(arguments, 2),
+                    refetchAfterSuccess: refetch))
+                return Self.responseObject(response)
+            }),
             ("message", { [unowned self] arguments in
                 host.message(Self.text(arguments, 0), kind: ScriptMessageKind(rawValue: Self.text(arguments, 1)) ?? .log)
                 return .undefined
@@ -210,8 +218,12 @@ extension ScriptWorker {
             request = .explicit(url: url, method: kind, headers: headers,
                                 body: arguments.count > 3 ? arguments[3].optionalText : nil)
         }
-        let response = try host.fetch(request)
-        return .object([
+        return Self.responseObject(try host.fetch(request))
+    }
+
+    /// `response` as the prelude's `strResponse` and `jsoupResponse` read it.
+    private static func responseObject(_ response: ScriptResponse) -> ScriptValue {
+        .object([
             ("url", .string(response.url)), ("code", .number(Double(response.statusCode))),
             ("headers", .object(response.headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
             ("body", .string(response.body)),

@@ -26,6 +26,27 @@ struct WebViewLintTests {
         #expect(plain.webViewFields == [])
     }
 
+    @Test("java.startBrowser and java.startBrowserAwait ask for the browser: no problem, runnable with Chromium, counted as needing it without")
+    func verificationPagesNeedTheBrowser() throws {
+        let source = try loadSource("""
+        {"bookSourceName": "验证页", "bookSourceUrl": "http://c.test", "bookSourceType": 0,
+         "ruleBookInfo": {"init": "@js: java.startBrowser(baseUrl, '验证'); result", "name": "//h1/text()"},
+         "ruleToc": {"chapterList": "//li", "chapterName": "//a/text()", "chapterUrl": "//a/@href"},
+         "ruleContent": {"content": "@js: java.startBrowserAwait(baseUrl, '验证', false).body()"}}
+        """)
+        #expect(source.problems.isEmpty, "\(source.problems)")
+        #expect(source.webViewFields == ["ruleBookInfo.init", "ruleContent.content"])
+        var present = CompatibilitySummary(browserInstalled: true)
+        present.add(source)
+        #expect(present.tocAndContentRunnable == 1 && present.fullyRunnable == 1)
+        var absent = CompatibilitySummary(browserInstalled: false)
+        absent.add(source)
+        #expect(absent.tocAndContentRunnable == 0 && absent.reasons[CompatibilitySummary.browserMissing] == 1)
+        // The helpers that show a window to a person stay problems.
+        let window = try loadSource(#"{"bookSourceUrl": "http://d.test", "ruleContent": {"content": "@js: java.startBrowserDp(baseUrl, 'x')"}}"#)
+        #expect(window.problems.map(\.field) == ["ruleContent.content"] && window.webViewFields.isEmpty)
+    }
+
     @Test("the summary counts webView sources runnable only when Chromium is installed, and names the package when not")
     func summaryCountsWebViewByBrowser() throws {
         let source = try loadSource(Self.webViewSource)

@@ -7,7 +7,7 @@ struct LoginSummaryTests {
     @Test("sources with a loginUrl script or loginCheckJs are counted, runnable when they parse, warned when they name a browser helper")
     func countsLoginScripts() throws {
         let members = [
-            #""loginUrl": "function login() { java.startBrowserAwait('https://a.test', 'x') }""#,
+            #""loginUrl": "function login() { java.startBrowserDp('https://a.test', 'x') }""#,
             #""loginCheckJs": "Packages.java.lang.Thread.sleep(1); result""#,
             #""loginUrl": "function login() {}", "loginCheckJs": "result""#,
             #""loginUrl": "https://a.test/login.php""#,

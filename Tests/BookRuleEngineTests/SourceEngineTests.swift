@@ -24,7 +24,7 @@ struct SourceEngineTests {
       "ruleToc": {
         "chapterList": "//div[@id='list']/dl/dt[last()]/following-sibling::dd/a",
         "chapterName": "@js:result.replace(",
-        "chapterUrl": "@js:java.startBrowser(baseUrl, 'x')",
+        "chapterUrl": "@js:java.startBrowserDp(baseUrl, 'x')",
         "nextTocUrl": "//a[@class='next']/@href"
       },
       "ruleContent": {
@@ -39,7 +39,7 @@ struct SourceEngineTests {
     @Test("unknown keys are kept and the source loads without problems")
     func loads() throws {
         let source = try loadSource(Self.source.replacingOccurrences(of: "\"@js:result.replace(\"", with: "\"/text()\"")
-            .replacingOccurrences(of: "\"@js:java.startBrowser(baseUrl, 'x')\"", with: "\"/@href\""))
+            .replacingOccurrences(of: "\"@js:java.startBrowserDp(baseUrl, 'x')\"", with: "\"/@href\""))
         #expect(source.problems.isEmpty, "\(source.problems)")
         #expect(source.json["someUnknownKey"] != nil)
         #expect(source.name == "Novel Test")
@@ -65,7 +65,7 @@ struct SourceEngineTests {
 
     func usableSource() throws -> BookSource {
         try loadSource(Self.source.replacingOccurrences(of: "\"@js:result.replace(\"", with: "\"/text()\"")
-            .replacingOccurrences(of: "\"@js:java.startBrowser(baseUrl, 'x')\"", with: "\"/@href\""))
+            .replacingOccurrences(of: "\"@js:java.startBrowserDp(baseUrl, 'x')\"", with: "\"/@href\""))
     }
 
     @Test("search posts the key in GBK and reads a GBK results page")

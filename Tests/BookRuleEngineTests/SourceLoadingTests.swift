@@ -164,9 +164,9 @@ struct LoginRulesTests {
 
     @Test("a login script naming a browser helper runs (a warning); a syntax error or a check with Java is a problem")
     func loginScriptChecks() throws {
-        let browser = try source(#""loginUrl": "function login() {} function open() { java.startBrowserAwait('https://a.test', 'x') }""#)
+        let browser = try source(#""loginUrl": "function login() {} function open() { java.startBrowserDp('https://a.test', 'x') }""#)
         #expect(browser.problems.isEmpty && browser.login.canLogIn)
-        #expect(browser.warnings.contains { $0.field == "loginUrl" && $0.reason.contains("startBrowserAwait") })
+        #expect(browser.warnings.contains { $0.field == "loginUrl" && $0.reason.contains("startBrowserDp") })
         let syntax = try source(#""loginUrl": "function login( {""#)
         #expect(syntax.problems.map(\.field) == ["loginUrl"] && !syntax.login.canLogIn)
         let check = try source(#""loginCheckJs": "java.initUrl(); java.getStrResponse()""#)

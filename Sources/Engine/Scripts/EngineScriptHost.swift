@@ -30,7 +30,7 @@ final class EngineScriptHost: ScriptHost {
         clock = options.scriptClock
         sourceHeaders = source.headers
         self.transport = transport
-        cookies = (transport as? CookieJar)?.store
+        cookies = transport.cookieJar?.store
         cache = ScriptCache(directory: options.scriptCacheDirectory, sourceKey: source.url)
         login = transport as? SourceLoginTransport
         loginRules = source.login
@@ -96,6 +96,39 @@ final class EngineScriptHost: ScriptHost {
                                sourceRegex: request.sourceRegex, overrideURLRegex: request.overrideURLRegex,
                                field: "java.webView", html: request.html.flatMap { $0.isEmpty ? nil : $0 })
         return try render(page).content
+    }
+
+    /// `java.startBrowserAwait` / `java.startBrowser`: the page (the source's URL syntax, `url,{options}`) is
+    /// loaded in the headless browser until its challenge passed (`AntiBotPage` no longer finds a challenge or
+    /// captcha in it) and its cookies go into the source's jar; the answer is, as Legado's `StrResponse(url,
+    /// body)`, code 200 at the URL with the URL fetched again through the source's transport (with those
+    /// cookies) when `refetchAfterSuccess`, else the page as the browser shows it.
+    func verify(_ verification: ScriptVerification) throws -> ScriptResponse {
+        let helper = verification.helper
+        let resolved: (request: HTTPRequest, webView: WebViewOptions?)
+        let charset: String?
+        do {
+            let template = try URLTemplate(verification.url, field: helper)
+            resolved = try template.resolved(baseURL: sourceKey, sourceHeaders: sourceHeaders)
+            charset = template.charset
+        } catch {
+            throw ScriptHostFailure("\(helper): \(error)")
+        }
+        guard URLReference.isHTTP(resolved.request.url) else {
+            throw ScriptHostFailure("\(helper): \"\(verification.url)\" is not an http(s) URL")
+        }
+        let check = PageVerification { html, status in AntiBotPage.detect(html: html, status: status)?.description }
+        let page = WebViewPage(request: resolved.request, field: helper, verification: check)
+        let rendered = try render(page)
+        var body = rendered.content
+        if verification.refetchAfterSuccess {
+            let again = try send(resolved.request, charset: charset)
+            body = again.body
+        }
+        guard !body.trimmingASCIIWhitespace().isEmpty else {
+            throw ScriptHostFailure("\(helper): the verification result of \(resolved.request.url) is empty")
+        }
+        return ScriptResponse(url: resolved.request.url, statusCode: 200, body: body)
     }
 
     /// Renders `page` through the source's transport (the script waits, off the runtime's turn at the host, as

@@ -2,8 +2,8 @@ import BookRuleJSON
 import Foundation
 
 extension BookSource {
-    /// The fields that ask for a browser: a URL with the `webView` option, `java.webView` and its companions in a
-    /// script, `ruleContent.webJs` or `ruleContent.sourceRegex`; in document order, each once. `bookrule lint`
+    /// The fields that ask for a browser: a URL with the `webView` option, `java.webView` and its companions or
+    /// `java.startBrowser`/`startBrowserAwait` in a script, `ruleContent.webJs` or `ruleContent.sourceRegex`; in document order, each once. `bookrule lint`
     /// names them, since such a source needs Chromium (`apt install chromium`).
     public var webViewFields: [String] {
         var found: [String] = []
@@ -27,6 +27,11 @@ extension BookSource {
 
     private static func asksForBrowser(_ text: String, path: String) -> Bool {
         if path == "ruleContent.webJs" || path == "ruleContent.sourceRegex" { return !text.isEmpty }
+        // A verification page, loaded in the headless browser (`startBrowserDp` and the rest stay unrunnable).
+        if text.contains("startBrowser"),
+           text.range(of: #"java\s*\.\s*startBrowser(Await)?\b"#, options: .regularExpression) != nil {
+            return true
+        }
         guard text.contains("webView") else { return false }
         if text.contains("java.webView") { return true }
         // `"webView": true`, `'webView':true`, `webView:1` as an option, not the word in a comment.

@@ -536,8 +536,14 @@ const java = {
     webViewGetOverrideUrl(html, url, js, overrideUrlRegex) {
         return N.webView(str(html), str(url), str(js), null, str(overrideUrlRegex));
     },
-    startBrowser: unavailable('java.startBrowser', BROWSER),
-    startBrowserAwait: unavailable('java.startBrowserAwait', BROWSER),
+    // Verification pages, in the headless browser: its cookies are kept in the source's jar (Legado's
+    // startBrowser opens a window and returns nothing; startBrowserAwait answers a StrResponse of code 200).
+    startBrowser(url, title) { N.verify('java.startBrowser', String(url), str(title), false); },
+    startBrowserAwait(url, title, refetchAfterSuccess) {
+        const refetch = refetchAfterSuccess === undefined || refetchAfterSuccess === null
+            || (String(refetchAfterSuccess) !== 'false' && Boolean(refetchAfterSuccess));
+        return strResponse(N.verify('java.startBrowserAwait', String(url), str(title), refetch));
+    },
     startBrowserDp: unavailable('java.startBrowserDp', BROWSER),
     showBrowser: unavailable('java.showBrowser', BROWSER),
     showReadingBrowser: unavailable('java.showReadingBrowser', BROWSER),
