@@ -30,6 +30,11 @@ package enum DrawnText {
         return result
     }
 
+    /// The text nodes of `groups` (what `textNodes(drawnBy:)` gave), to leave them out of another pass.
+    package static func claimed(_ groups: [[HTMLNode]]) -> Set<HTMLNode> {
+        Set(groups.joined())
+    }
+
     /// Calls `body` with each text node below `root`, skipping scripts and styles; iterative, so a deep tree
     /// cannot exhaust the stack.
     private static func walk(_ root: xmlNodePtr, _ body: (xmlNodePtr) -> Void) {
@@ -54,5 +59,16 @@ package enum DrawnText {
                 continue
             }
         }
+    }
+}
+
+extension HTMLNode: Hashable {
+    /// Two handles are equal when they are the same node of the same document.
+    public static func == (left: HTMLNode, right: HTMLNode) -> Bool {
+        left.pointer == right.pointer && left.document === right.document
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(pointer)
     }
 }

@@ -15,10 +15,12 @@ private let libxml2Initialized: Bool = {
 /// A parsed HTML page: the libxml2 document, the charset it was decoded with, and the URL its links resolve
 /// against.
 ///
-/// The document is immutable after parsing, so it may be read (XPath, text) from several tasks at once; it is
-/// freed when the last reference (including every `HTMLNode`) goes away.
+/// The document is not changed after parsing, so it may be read (XPath, text) from several tasks at once, with
+/// two exceptions made by its one owner before anything else reads it: `detach` (a script's own parsed
+/// document) and `setText` (web-font decoding of a freshly fetched page, before its rules run; `sourceText`
+/// keeps the bytes as fetched). It is freed when the last reference (including every `HTMLNode`) goes away.
 public final class HTMLDocument: @unchecked Sendable {
-    /// Owned libxml2 document; freed in `deinit`, never mutated after `init`.
+    /// Owned libxml2 document; freed in `deinit`; changed only by `detach` and `setText` (above).
     let pointer: htmlDocPtr
     /// The URL the page was fetched from (after redirects).
     public let url: String

@@ -380,6 +380,7 @@ public struct SourceEngine: Sendable {
         var media: [String] = []
         var obfuscation = ObfuscatedText.Findings()
         var fonts: WebFontReport?
+        var privateUse: [UInt32: UInt32] = [:]
 
         while !pending.isEmpty {
             let pageURL = pending.removeFirst()
@@ -395,10 +396,11 @@ public struct SourceEngine: Sendable {
             let document = try await fetchDocument(page.request, charset: nil,
                                                    webView: page.webView.map { (source.contentWebViewDefaults($0), "ruleToc.chapterUrl") })
             Self.noteTruncation(document, &warnings)
-            if let report = await decodeWebFonts(in: document, headers: headers) {
+            if let decoded = await decodeWebFonts(in: document, headers: headers) {
                 var merged = fonts ?? WebFontReport()
-                merged.merge(report)
+                merged.merge(decoded.report)
                 fonts = merged
+                privateUse.merge(decoded.privateUse) { first, _ in first }
             }
             visited.insert(Self.pageKey(document.url))
             pages.append(document.url)
@@ -434,7 +436,7 @@ public struct SourceEngine: Sendable {
             pending.append(contentsOf: nextPages)
         }
 
-        var text = HTMLTextFormatter.paragraphs(of: parts.joined(separator: "\n"))
+        var text = HTMLTextFormatter.paragraphs(of: Self.replacingPrivateUse(in: parts.joined(separator: "\n"), with: privateUse))
         let found = text.count
         if let replace = section[.replaceRegex] {
             let environment = try ruleEnvironment(start, variables: store, bindings: bindings)

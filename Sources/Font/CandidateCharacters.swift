@@ -12,7 +12,12 @@ struct CandidateCharacters {
         case rare = 1
         /// Full-width letters, mathematical and other symbols.
         case symbol = 2
+        /// Symbols that look like common punctuation in some faces and almost never stand in a novel (the
+        /// primes ′ ″, which a Hei face's narrow curly quotes resemble).
+        case rareSymbol = 3
     }
+
+    static let primes: Set<UInt32> = [0x2032, 0x2033]
 
     var scalars: [UInt32] = []
     var commonness: [Commonness] = []
@@ -30,7 +35,8 @@ struct CandidateCharacters {
         }
         for value in UInt32(0x21)...0x7E {
             let letterOrDigit = (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
-            add(value, letterOrDigit || Self.commonPunctuation.contains(value) || ",.!?;:'\"()-".unicodeScalars.contains(where: { $0.value == value }) ? .common : .symbol)
+            // ASCII quotes are rare in Chinese text, and a Hei face's proportional curly quotes look like them.
+            add(value, letterOrDigit || Self.commonPunctuation.contains(value) || ",.!?;:()-".unicodeScalars.contains(where: { $0.value == value }) ? .common : .symbol)
         }
         let decoder = GB2312Decoder()
         // Row 1 (punctuation and symbols), row 3 (full-width ASCII), rows 16–55 (level 1), 56–87 (level 2).
@@ -41,7 +47,9 @@ struct CandidateCharacters {
                 switch row {
                 case 16...55: commonness = .common
                 case 56...87: commonness = .rare
-                default: commonness = Self.commonPunctuation.contains(scalar) ? .common : .symbol
+                default:
+                    commonness = Self.commonPunctuation.contains(scalar) ? .common
+                        : Self.primes.contains(scalar) ? .rareSymbol : .symbol
                 }
                 add(scalar, commonness)
             }

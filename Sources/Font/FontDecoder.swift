@@ -88,6 +88,7 @@ public final class FontDecoder: Sendable {
             var image: GlyphImage?
             var features: GlyphFeatures?
             var exact: Int32?
+            var blank = false
         }
         var drawn: [Drawn] = []
         var unreached = 0
@@ -96,9 +97,15 @@ public final class FontDecoder: Sendable {
                 unreached += 1
                 continue
             }
-            let image = face.image(of: glyph)
-            let exact = face.outline(of: glyph).flatMap { index.exact[OutlineFingerprint.of($0, unitsPerEm: face.unitsPerEm)] }
-            drawn.append(Drawn(scalar: scalar, glyph: glyph, image: image, features: image.map(GlyphFeatures.init), exact: exact))
+            switch face.drawing(of: glyph) {
+            case .failed:
+                unreached += 1
+            case .blank:
+                drawn.append(Drawn(scalar: scalar, glyph: glyph, image: nil, features: nil, exact: nil, blank: true))
+            case .image(let image):
+                let exact = face.outline(of: glyph).flatMap { index.exact[OutlineFingerprint.of($0, unitsPerEm: face.unitsPerEm)] }
+                drawn.append(Drawn(scalar: scalar, glyph: glyph, image: image, features: GlyphFeatures(image), exact: exact))
+            }
         }
         let rankings = Locked([[GlyphRecognizer.Candidate]?](repeating: nil, count: drawn.count))
         let snapshot = drawn
@@ -121,7 +128,7 @@ public final class FontDecoder: Sendable {
         for (position, item) in drawn.enumerated() {
             if let exact = item.exact {
                 found[item.scalar] = DecodedGlyph(scalar: index.scalars[Int(exact)], score: 1, margin: 1, runnerUp: nil, exact: true)
-            } else if item.image == nil {
+            } else if item.blank {
                 // No ink: the glyph is a space, whatever code point the page used for it.
                 let scalar = Unicode.Scalar(item.scalar).map { $0.properties.isWhitespace } == true ? item.scalar : 0x20
                 found[item.scalar] = DecodedGlyph(scalar: scalar, score: 1, margin: 1, runnerUp: nil, exact: true)

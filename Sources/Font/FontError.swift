@@ -6,6 +6,8 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLarge(bytes: Int, limit: Int)
     /// The font holds more glyphs than `FontLimits.maxGlyphs`.
     case tooManyGlyphs(count: Int, limit: Int)
+    /// The font's outlines hold more points than `FontLimits.maxOutlinePoints` (a font built to fill memory).
+    case tooComplex(points: Int, limit: Int)
     /// No reference CJK font is installed, so glyphs cannot be recognised.
     case noReferenceFonts(searched: [String])
     /// The reference index could not be built from the installed fonts.
@@ -21,6 +23,8 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the web font is \(bytes) bytes, over the limit of \(limit) bytes: it was not decoded"
         case .tooManyGlyphs(let count, let limit):
             return "the web font holds \(count) glyphs, over the limit of \(limit): it was not decoded"
+        case .tooComplex(let points, let limit):
+            return "the web font's outlines hold over \(points) points, past the limit of \(limit): it was not read"
         case .noReferenceFonts(let searched):
             return "no reference CJK font is installed to recognise a web font's glyphs (looked for "
                 + searched.joined(separator: ", ") + "); install Debian's fonts-noto-cjk, or set BOOKRULE_REFERENCE_FONTS"

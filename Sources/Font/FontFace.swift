@@ -13,7 +13,7 @@ final class FontFace {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(bytes: bytes.count, limit: limits.maxBytes) }
         guard !bytes.isEmpty else { throw .unreadable(reason: "the file is empty") }
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 8)
-        storage.copyMemory(from: UnsafeRawBufferPointer(start: bytes.withUnsafeBytes { $0.baseAddress }, count: bytes.count))
+        bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
         var face: FT_Face?
         let error = FT_New_Memory_Face(library.handle, storage.baseAddress?.assumingMemoryBound(to: FT_Byte.self),
                                        FT_Long(bytes.count), FT_Long(index), &face)
@@ -93,15 +93,33 @@ final class FontFace {
         return GlyphOutline(points: points, contourEnds: ends)
     }
 
-    /// The glyph drawn for comparison (see `GlyphImage`), or nil for an empty glyph (a space).
+    /// What drawing a glyph gave.
+    enum Drawing {
+        /// Ink, drawn for comparison.
+        case image(GlyphImage)
+        /// No ink: a space.
+        case blank
+        /// FreeType could not load or draw it (a damaged glyph).
+        case failed
+    }
+
+    /// The glyph drawn for comparison (see `GlyphImage`), or nil for an empty or damaged glyph.
     func image(of glyph: UInt32) -> GlyphImage? {
-        guard loadOutline(glyph), let slot = handle.pointee.glyph else { return nil }
+        if case .image(let image) = drawing(of: glyph) { return image }
+        return nil
+    }
+
+    /// The glyph drawn for comparison, or why there is nothing to compare.
+    func drawing(of glyph: UInt32) -> Drawing {
+        guard FT_Load_Glyph(handle, FT_UInt(glyph), bookrule_ft_load_outline) == 0,
+              let slot = handle.pointee.glyph, bookrule_ft_slot_is_outline(slot) != 0 else { return .failed }
+        guard slot.pointee.outline.n_points > 0 else { return .blank }
         var box = FT_BBox()
-        guard FT_Outline_Get_BBox(&slot.pointee.outline, &box) == 0 else { return nil }
+        guard FT_Outline_Get_BBox(&slot.pointee.outline, &box) == 0 else { return .failed }
         let em = Float(unitsPerEm)
         let width = Float(box.xMax - box.xMin)
         let height = Float(box.yMax - box.yMin)
-        guard width > 0 || height > 0 else { return nil }
+        guard width > 0 || height > 0 else { return .blank }
         let advance = Float(slot.pointee.metrics.horiAdvance)
         let geometry = GlyphGeometry(
             width: width / em, height: height / em,
@@ -127,7 +145,10 @@ final class FontFace {
             bitmap.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
             return FT_Outline_Get_Bitmap(library.handle, &slot.pointee.outline, &bitmap) == 0
         }
-        return drawn ? GlyphImage(pixels: pixels, geometry: geometry) : nil
+        guard drawn else { return .failed }
+        // Ink too thin to cover a pixel's worth of coverage has no shape to compare: a space to a reader.
+        guard pixels.contains(where: { $0 > 32 }) else { return .blank }
+        return .image(GlyphImage(pixels: pixels, geometry: geometry))
     }
 
     /// FreeType's error codes a user may meet, in words.

@@ -19,9 +19,17 @@ public final class FontOutlines: Sendable {
         var outlineOfGlyph: [UInt32: String] = [:]
         var codeOfOutline: [String: UInt32] = [:]
         let pairs = face.characterMap(limit: limits.maxGlyphs)
+        var points = 0
+        let deadline = ContinuousClock.now + limits.timeLimit
         for (code, glyph) in pairs {
             glyphOfCode[code] = glyph
-            if outlineOfGlyph[glyph] == nil { outlineOfGlyph[glyph] = face.outline(of: glyph)?.key ?? "" }
+            guard outlineOfGlyph[glyph] == nil else { continue }
+            let outline = face.outline(of: glyph)
+            points += outline?.points.count ?? 0
+            guard points <= limits.maxOutlinePoints, ContinuousClock.now < deadline else {
+                throw .tooComplex(points: points, limit: limits.maxOutlinePoints)
+            }
+            outlineOfGlyph[glyph] = outline?.key ?? ""
         }
         for (code, glyph) in pairs.sorted(by: { $0.scalar < $1.scalar }) {
             if let key = outlineOfGlyph[glyph], !key.isEmpty, codeOfOutline[key] == nil { codeOfOutline[key] = code }

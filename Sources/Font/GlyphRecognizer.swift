@@ -49,6 +49,7 @@ final class GlyphRecognizer {
         case .common: break
         case .rare: penalty += Self.rarePenalty
         case .symbol: penalty += Self.symbolPenalty
+        case .rareSymbol: penalty += 2 * Self.symbolPenalty
         }
         if index.scalars[character] == codePoint { penalty -= Self.identityBonus }
         return penalty

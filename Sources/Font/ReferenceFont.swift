@@ -25,6 +25,7 @@ public struct ReferenceFont: Sendable, Equatable, Codable {
         let wanted = environment["BOOKRULE_REFERENCE_FONTS"].map {
             $0.split(separator: ":").map { ReferenceFont(path: String($0)) }
         } ?? notoCJK
-        return wanted.filter { FileManager.default.isReadableFile(atPath: $0.path) }
+        // At most 16: each reference face costs its share of the index and of every comparison.
+        return Array(wanted.filter { FileManager.default.isReadableFile(atPath: $0.path) }.prefix(16))
     }
 }

@@ -5,7 +5,7 @@ import Dispatch
 /// The fonts a runtime's scripts opened with `java.queryTTF`, by handle: each keeps its bytes (for
 /// `java.decodeFont`) and its outlines. At most `limit` are kept; the oldest goes first.
 struct ScriptFonts {
-    static let limit = 16
+    static let limit = 8
     private(set) var opened: [(handle: Int, bytes: [UInt8], outlines: FontOutlines)] = []
     private var nextHandle = 1
 
@@ -81,7 +81,10 @@ extension ScriptWorker {
                     done.signal()
                 }
                 guard started else { throw HelperFailure("java.decodeFont: no thread could be started to decode the font") }
-                done.wait()
+                // The decoding has its own time limit; this bounds the wait even if that limit were not reached.
+                guard done.wait(timeout: .now() + .seconds(90)) == .success else {
+                    throw HelperFailure("java.decodeFont: the font was not decoded within 90 s")
+                }
                 switch outcome.withLock({ $0 }) {
                 case .success(let decoding)?: return .string(decoding.apply(to: text))
                 case .failure(let error)?: throw HelperFailure("java.decodeFont: \(error)")

@@ -96,4 +96,20 @@ struct WebFontPageTests {
         #expect(content.fonts?.fonts.first?.error == "https://f.test/gone.woff2 could not be fetched")
         #expect(content.warnings.contains { ObfuscatedText.isWarning($0) && $0.hasSuffix("could not be decoded: https://f.test/gone.woff2 could not be fetched") })
     }
+
+    @Test("CSS declarations: a data: URL's ';' stays inside its url(), and a million ';' in an open url( is one pass")
+    func declarations() {
+        #expect(StyleSheet.declaration("src", in: "font-family: a; src: url(\"data:font/woff2;base64,AA;A\") format('woff2'); x: y")
+            == "url(\"data:font/woff2;base64,AA;A\") format('woff2')")
+        #expect(StyleSheet.declaration("font-family", in: "src: url(data:x;y); font-family: 'q;r', serif") == "'q;r', serif")
+        let hostile = "src: url(" + String(repeating: ";", count: 1_000_000)
+        let start = ContinuousClock.now
+        #expect(StyleSheet.declaration("src", in: hostile)?.hasPrefix("url(;;;") == true)
+        #expect(ContinuousClock.now - start < TestTime.bound(.seconds(30)))
+        let sheet = StyleSheet(css: String(repeating: "@font-face { font-family: f; src: url(a.woff); } ", count: 50)
+                               + (0..<40).map { "@font-face { font-family: g\($0); src: url(\($0).woff); }" }.joined(),
+                               baseURL: "https://f.test/")
+        #expect(sheet.fontFaces.count == StyleSheet.facesPerSheet)
+        #expect(sheet.fontFaces.first?.sources.count ?? 0 <= StyleSheet.sourcesPerFace + 1)
+    }
 }

@@ -56,7 +56,9 @@ package enum TestFonts {
     /// A decoder with nothing decoded yet (in memory only) that uses the shared reference index.
     package static func freshDecoder() throws -> FontDecoder {
         try decoder.prepare()
-        let fresh = FontDecoder(cacheDirectory: nil)
+        // No time limit to speak of: a debug build on two cores shared with the rest of the suite is slow, and a
+        // glyph not reached in time would read as a wrong one.
+        let fresh = FontDecoder(cacheDirectory: nil, limits: FontLimits(timeLimit: .seconds(600)))
         fresh.adoptReferences(from: decoder)
         return fresh
     }

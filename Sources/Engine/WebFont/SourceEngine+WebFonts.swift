@@ -11,28 +11,34 @@ extension SourceEngine {
     /// stylesheets it links or imports; the CSS decides which elements each font draws, and only their text is
     /// changed. Text of Private Use Area characters that no rule reaches is decoded with the font whose map
     /// holds them. Nil when the page declares no web font (or decoding is off).
-    func decodeWebFonts(in document: HTMLDocument, headers: [HTTPHeader]) async -> WebFontReport? {
+    ///
+    /// Also gives what the page's fonts decode Private Use Area code points to, which the content step applies
+    /// to the chapter's text at the end: a rule that reads the page's source (a regex over the whole page, a
+    /// script's `src`) sees the bytes as fetched.
+    func decodeWebFonts(in document: HTMLDocument, headers: [HTTPHeader]) async -> (report: WebFontReport, privateUse: [UInt32: UInt32])? {
         guard let reading = options.webFonts, document.json == nil else { return nil }
         let sheets = await Self.styleSheets(of: document, reading: reading) { url in
             await fetchResource(url, headers: headers, referer: document.url, limit: WebFontReading.maxSheetBytes)
                 .map { String(decoding: $0, as: UTF8.self) }
         }
+        // Bounded: a hostile page could name thousands of fonts, sources or rules.
         var faces: [StyleSheet.FontFace] = []
-        for face in sheets.flatMap(\.fontFaces) {
-            if let index = faces.firstIndex(where: { $0.family.lowercased() == face.family.lowercased() }) {
-                faces[index].sources += face.sources.filter { !faces[index].sources.contains($0) }
-            } else {
+        var familyIndex: [String: Int] = [:]
+        for face in sheets.lazy.flatMap(\.fontFaces) {
+            if let index = familyIndex[face.family.lowercased()] {
+                let known = Set(faces[index].sources)
+                faces[index].sources += face.sources.filter { !known.contains($0) }
+            } else if faces.count < Self.facesPerPage {
+                familyIndex[face.family.lowercased()] = faces.count
                 faces.append(face)
             }
         }
         guard !faces.isEmpty else { return nil }
         let families = faces.map(\.family)
         var elements = Array(repeating: [HTMLNode](), count: faces.count)
-        for sheet in sheets {
-            for (selector, family) in sheet.rules(naming: families) {
-                guard let index = families.firstIndex(of: family) else { continue }
-                elements[index] += Self.elements(matching: selector, in: document)
-            }
+        for (selector, family) in sheets.lazy.flatMap({ $0.rules(naming: families) }).prefix(Self.rulesPerPage) {
+            guard let index = familyIndex[family.lowercased()] else { continue }
+            elements[index] += Self.elements(matching: selector, in: document)
         }
         for node in Self.nodes("//*[@style]", in: document) {
             guard let style = node.attribute("style"), let family = StyleSheet.family(namedIn: style, among: families),
@@ -41,15 +47,29 @@ extension SourceEngine {
         }
         let drawn = DrawnText.textNodes(drawnBy: elements)
         var report = WebFontReport()
+        var privateUse: [UInt32: UInt32] = [:]
         var privateUseDecoded = false
-        for (index, face) in faces.enumerated() {
+        let deadline = ContinuousClock.now + Self.pageTimeLimit
+        // Fonts that rules give to text first, so the Private Use Area fallback below never takes text one of
+        // them draws (decoding a text twice would scramble it again).
+        let order = faces.indices.sorted { (drawn[$0].isEmpty ? 1 : 0, $0) < (drawn[$1].isEmpty ? 1 : 0, $1) }
+        for index in order {
+            let face = faces[index]
+            guard ContinuousClock.now < deadline else {
+                report.fonts.append(WebFontReport.Font(family: face.family, url: nil, glyphs: 0, changed: 0,
+                                                       error: "the page's fonts took longer than \(Self.pageTimeLimit)"))
+                continue
+            }
             var textNodes = drawn[index]
             var onlyPrivateUse = false
             if textNodes.isEmpty {
-                // No rule we read gives the font to any text; Private Use Area text can still only be its.
+                // No rule we read gives the font to any text; Private Use Area text no other font draws can still
+                // only be its.
                 guard !privateUseDecoded else { continue }
-                textNodes = DrawnText.textNodes(drawnBy: [[document.root]])[0]
-                    .filter { $0.stringValue.unicodeScalars.contains(where: ObfuscatedText.isPrivateUse) }
+                let claimed = DrawnText.claimed(drawn)
+                textNodes = DrawnText.textNodes(drawnBy: [[document.root]])[0].filter { node in
+                    !claimed.contains(node) && node.stringValue.unicodeScalars.contains(where: ObfuscatedText.isPrivateUse)
+                }
                 onlyPrivateUse = true
             }
             var characters = Set<UInt32>()
@@ -70,6 +90,9 @@ extension SourceEngine {
                     let decoded = decoding.apply(to: text)
                     if decoded != text { document.setText(of: node, to: decoded) }
                 }
+                for (code, glyph) in decoding.glyphs where ObfuscatedText.isPrivateUse(Unicode.Scalar(code) ?? " ") {
+                    privateUse[code] = privateUse[code] ?? glyph.scalar
+                }
                 font.glyphs = decoding.glyphs.count
                 font.changed = decoding.glyphs.filter { $0.key != $0.value.scalar }.count
                 if onlyPrivateUse { privateUseDecoded = true }
@@ -86,7 +109,18 @@ extension SourceEngine {
             }
             report.fonts.append(font)
         }
-        return report.fonts.isEmpty ? nil : report
+        return report.fonts.isEmpty ? nil : (report, privateUse)
+    }
+
+    /// `text` with the Private Use Area code points of `map` replaced (what no decoded text node held: text a rule
+    /// read from the page's source).
+    static func replacingPrivateUse(in text: String, with map: [UInt32: UInt32]) -> String {
+        guard !map.isEmpty, text.unicodeScalars.contains(where: ObfuscatedText.isPrivateUse) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            result.append(map[scalar.value].flatMap(Unicode.Scalar.init) ?? scalar)
+        }
+        return String(result)
     }
 
     /// The first of the face's sources that can be read and decoded: its decoding, the URL it came from, or why
@@ -95,12 +129,15 @@ extension SourceEngine {
                         headers: [HTTPHeader], referer: String) async -> (FontDecoding?, String?, String?) {
         var problem = "its @font-face has no src URL FreeType can read"
         var triedURL: String?
+        var tried = 0
         for source in face.sources {
+            guard tried < Self.sourcesPerFont else { break }
             let lowered = source.lowercased()
             // Embedded OpenType and SVG fonts are for old browsers; FreeType reads neither.
             if lowered.hasSuffix(".eot") || lowered.contains(".eot?") || lowered.hasSuffix(".svg") || lowered.contains(".svg#") { continue }
             let shown = lowered.hasPrefix("data:") ? String(source.prefix(while: { $0 != ";" && $0 != "," })) : source
             triedURL = shown
+            tried += 1
             let bytes: [UInt8]?
             if lowered.hasPrefix("data:") {
                 bytes = DataURL.bytes(of: source)
@@ -127,7 +164,13 @@ extension SourceEngine {
     /// The body of a 2xx answer to GET `url` (at most `limit` bytes), or nil.
     private func fetchResource(_ url: String, headers: [HTTPHeader], referer: String, limit: Int) async -> [UInt8]? {
         guard URLReference.isHTTP(url) else { return nil }
-        var request = HTTPRequest(url: url, headers: headers.filter { $0.name.lowercased() != "referer" })
+        // The source's headers (a cookie, a token) go only to the page's own host; a font or stylesheet on
+        // another host gets the User-Agent and the Referer.
+        let sameHost = URLOrigin(url).map(\.host) == URLOrigin(referer).map(\.host)
+        var request = HTTPRequest(url: url, headers: headers.filter { header in
+            let name = header.name.lowercased()
+            return name != "referer" && (sameHost || name == "user-agent")
+        })
         request.headers.append(HTTPHeader("Referer", referer))
         let response: HTTPResponse
         do {
@@ -153,8 +196,11 @@ extension SourceEngine {
         }.compactMap { $0.attribute("href").flatMap { URLReference.resolve($0, against: document.baseURL) } }
         linked += sheets.flatMap(\.imports)
         var fetched = Set<String>()
-        while let url = linked.first, fetched.count < WebFontReading.linkedSheetsPerPage {
-            linked.removeFirst()
+        var next = 0
+        while next < linked.count, next < 4 * WebFontReading.linkedSheetsPerPage,
+              fetched.count < WebFontReading.linkedSheetsPerPage {
+            let url = linked[next]
+            next += 1
             guard fetched.insert(url).inserted else { continue }
             guard let css = await reading.sheet(url, fetch: { await fetch(url) }) else { continue }
             let sheet = StyleSheet(css: css, baseURL: url)
@@ -183,6 +229,13 @@ extension SourceEngine {
               case .nodes(let nodes)? = try? expression.evaluate(at: document.root) else { return [] }
         return Array(nodes.prefix(5_000))
     }
+
+    /// Bounds on one page's fonts: how many families are decoded, how many sources of one are tried, how many
+    /// style rules are matched, and how long all of it may take (each decoding has its own limit besides).
+    static let facesPerPage = 8
+    static let sourcesPerFont = 4
+    static let rulesPerPage = 256
+    static let pageTimeLimit = Duration.seconds(30)
 
     static func codePointName(_ value: UInt32) -> String {
         let hex = String(value, radix: 16, uppercase: true)

@@ -21,6 +21,9 @@ struct StyleSheet {
     }
 
     var rules: [Rule]
+    /// Bounds on what one sheet may ask for: hostile CSS could name thousands of fonts or sources.
+    static let facesPerSheet = 16
+    static let sourcesPerFace = 8
     /// What relative URLs in the sheet resolve against: the stylesheet's own URL, or the page's base URL.
     var baseURL: String
 
@@ -38,8 +41,8 @@ struct StyleSheet {
             let sources = Self.declaration("src", in: rule.body).map(Self.urls) ?? []
             let resolved = sources.map { $0.hasPrefix("data:") ? $0 : (URLReference.resolve($0, against: baseURL) ?? $0) }
             if let index = faces.firstIndex(where: { $0.family.lowercased() == family.lowercased() }) {
-                faces[index].sources += resolved.filter { !faces[index].sources.contains($0) }
-            } else {
+                if faces[index].sources.count < Self.sourcesPerFace { faces[index].sources += resolved }
+            } else if faces.count < Self.facesPerSheet {
                 faces.append(FontFace(family: family, sources: resolved))
             }
         }
@@ -139,28 +142,39 @@ struct StyleSheet {
         return String(decoding: kept, as: UTF8.self)
     }
 
-    /// The value of the last `name:` declaration in `body`. A `data:` URL's own `;` (`data:font/woff2;base64,`)
-    /// does not end the declaration: pieces inside an open `url(` are joined back.
+    /// The value of the last `name:` declaration in `body`. One forward scan: a `;` inside quotes or brackets
+    /// (a `data:` URL's `data:font/woff2;base64,`) does not end a declaration, and hostile CSS of a million `;`
+    /// costs one pass.
     static func declaration(_ name: String, in body: String) -> String? {
         var value: String?
-        var pieces: [Substring] = []
-        var open = false
-        for piece in body.split(separator: ";", omittingEmptySubsequences: false) {
-            if open, var last = pieces.popLast() {
-                last = Substring(String(last) + ";" + piece)
-                pieces.append(last)
-            } else {
-                pieces.append(piece)
-            }
-            let current = pieces.last ?? ""
-            open = current.lowercased().components(separatedBy: "url(").count - 1 > current.components(separatedBy: ")").count - 1
-        }
-        for item in pieces {
-            guard let colon = item.firstIndex(of: ":") else { continue }
+        var depth = 0
+        var quote: Character?
+        var start = body.startIndex
+        func take(_ end: String.Index) {
+            let item = body[start..<end]
+            guard let colon = item.firstIndex(of: ":") else { return }
             if item[..<colon].trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == name {
                 value = item[item.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
             }
         }
+        var index = body.startIndex
+        while index < body.endIndex {
+            let character = body[index]
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "(" {
+                depth += 1
+            } else if character == ")" {
+                depth = max(0, depth - 1)
+            } else if character == ";" && depth == 0 {
+                take(index)
+                start = body.index(after: index)
+            }
+            index = body.index(after: index)
+        }
+        take(body.endIndex)
         return value
     }
 
