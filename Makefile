@@ -74,7 +74,7 @@ sanitize-address: deps
 # and AddressSanitizer. `make fuzz TARGET=rule SECONDS=600` runs one target niced; new inputs go to
 # .build/fuzz/corpus/<target> (Fuzz/Corpus/<target>, the committed seeds, is only read), crashes to
 # .build/fuzz/artifacts/<target>/. Over 1 s per input is a hang.
-FUZZ_TARGETS = json source rule css jsonpath url html har headers script fixture studio
+FUZZ_TARGETS = json source rule css jsonpath url html har headers script fixture studio font
 TARGET ?= rule
 SECONDS ?= 60
 FUZZ_DICT_rule = rules

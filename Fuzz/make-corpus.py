@@ -16,7 +16,7 @@ OUT = os.path.join(ROOT, "Fuzz", "Corpus")
 CAPS = {"json": (80, 16384), "source": (80, 16384), "rule": (600, 2048), "css": (400, 1024),
         "jsonpath": (200, 2048), "url": (300, 1024), "html": (40, 32768), "har": (6, 65536),
         "headers": (80, 512), "script": (300, 4096),
-        "fixture": (40, 16384), "studio": (120, 8192)}
+        "fixture": (40, 16384), "studio": (120, 8192), "font": (12, 65536)}
 RULE_FIELDS = ("ruleSearch", "ruleExplore", "ruleBookInfo", "ruleToc", "ruleContent")
 LIST_KEYS = ("bookList", "chapterList")
 
@@ -121,6 +121,26 @@ def studio_seeds(pages):
     return seeds
 
 
+def font_seeds():
+    """Small web fonts made by scripts/make-test-font.py (Debian's Python with fontTools) in every format and
+    scheme, and a few damaged ones; none when fontTools or the faces are missing."""
+    maker = os.path.join(ROOT, "scripts", "make-test-font.py")
+    faces = ["/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", "/usr/share/fonts/truetype/arphic/uming.ttc"]
+    out = []
+    import subprocess, tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        for number, (face, scheme, form) in enumerate([(faces[0], "pua", "woff2"), (faces[0], "shuffle", "ttf"),
+                                                      (faces[1], "identity", "woff"), (faces[1], "pua", "ttf")]):
+            font, answers = os.path.join(folder, f"f.{form}"), os.path.join(folder, "map.json")
+            done = subprocess.run(["/usr/bin/python3", maker, "--source", face, "--chars", "的一了是，。AB1",
+                                   "--scheme", scheme, "--format", form, "--seed", str(number),
+                                   "--out", font, "--map", answers], capture_output=True)
+            if done.returncode == 0:
+                data = open(font, "rb").read()
+                out += [data, data[: len(data) // 2], data[:12] + bytes(len(data) - 12)]
+    return out + [b"wOF2" + bytes(64), b"\x00\x01\x00\x00" + bytes(200), b"OTTO"]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shared", default="/work/shared/corpus")
@@ -209,6 +229,7 @@ def main():
 
     seeds["fixture"] += fixture_seeds(seeds["har"], pages[:8])
     seeds["studio"] += studio_seeds(pages)
+    seeds["font"] = font_seeds()
 
     shutil.rmtree(OUT, ignore_errors=True)
     total = 0

@@ -262,3 +262,23 @@ extension FontDecoder {
         state.withLock { $0.index = index }
     }
 }
+
+extension FontDecoder {
+    /// Draws every glyph the font in `bytes` maps (at most `limits.maxDecodedGlyphs`) and computes its features,
+    /// as a decoding does before it compares: for the fuzz target, which needs no reference index. Returns how
+    /// many glyphs had ink, or nil when the font cannot be read.
+    package static func drawMappedGlyphs(_ bytes: [UInt8], limits: FontLimits) -> Int? {
+        guard let library = try? FreeTypeLibrary(),
+              let face = try? FontFace(bytes: bytes, limits: limits, library: library) else { return nil }
+        var inked = 0
+        for (_, glyph) in face.characterMap(limit: limits.maxDecodedGlyphs) {
+            if case .image(let image) = face.drawing(of: glyph) {
+                _ = GlyphFeatures(image)
+                _ = GlyphFeatures.detail(image)
+                inked += 1
+            }
+            _ = face.outline(of: glyph)
+        }
+        return inked
+    }
+}

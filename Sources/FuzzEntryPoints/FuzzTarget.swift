@@ -41,6 +41,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// routes the server calls (`StudioApp.handle`), on a studio with a fixture of one saved page and no source
     /// file; even, a page written for the frame (`SanitizedPage`), whose output must be allow-listed markup only.
     case studio
+    /// A web font (`FontOutlines`, what `java.queryTTF` reads, and every mapped glyph drawn with FreeType and
+    /// turned into the recogniser's features).
+    case font
 
     /// Feeds `bytes` to the target's parsers. Errors the parsers throw are expected (bad input gets an error);
     /// what this reports is a broken invariant the harness checks beyond "no crash".
@@ -59,6 +62,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .script: return Self.script(bytes)
         case .fixture: return Self.fixture(bytes)
         case .studio: return Self.studio(bytes)
+        case .font: return Self.font(bytes)
         }
     }
 
