@@ -32,6 +32,8 @@ let package = Package(
         .systemLibrary(name: "CWideCharacter", path: "Sources/CWideCharacter"),
         // glibc's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module leaves out.
         .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
+        // The web-font recogniser's inner loops as static inline C (no library): debug builds run them 10x faster.
+        .systemLibrary(name: "CGlyphKernels", path: "Sources/CGlyphKernels"),
 
         // A value behind a pthread mutex (ThreadSanitizer sees it; Synchronization's Mutex it does not), for
         // every layer below.
@@ -45,7 +47,7 @@ let package = Package(
         // Web fonts that draw other characters than the page holds, decoded by recognising their glyphs against
         // installed CJK fonts (docs/fonts.md): bytes in, a code point map out, so it sits beside Regex.
         .target(
-            name: "BookRuleFont", dependencies: ["BookRuleLocking", "BookRuleJSON", "CFreeType", "CCrypto"], path: "Sources/Font"
+            name: "BookRuleFont", dependencies: ["BookRuleLocking", "BookRuleJSON", "CFreeType", "CCrypto", "CGlyphKernels"], path: "Sources/Font"
         ),
         .target(
             name: "BookRuleRules",

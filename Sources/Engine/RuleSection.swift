@@ -107,7 +107,10 @@ public final class RuleSection: Sendable {
                 let misreading = field == .replaceRegex
                     ? RuleMisreading.replaceRegexWarning(for: text) : RuleMisreading.warning(for: text, kind: kind)
                 if let misreading {
-                    warnings.append(SourceProblem(field: fieldPath, location: location, dialect: rule.dialect, reason: misreading))
+                    // A misread path is about how Legado reads it by default, as JSoup (its JSONPath reading, which
+                    // the parser falls back to when no selector can be made of it, means nothing on a page).
+                    let dialect = field == .replaceRegex ? rule.dialect : .jsoup
+                    warnings.append(SourceProblem(field: fieldPath, location: location, dialect: dialect, reason: misreading))
                 }
             } catch {
                 fieldProblems[field] = SourceProblem(field: fieldPath, location: location,

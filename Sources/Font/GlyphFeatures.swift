@@ -1,3 +1,4 @@
+import CGlyphKernels
 import Foundation
 
 /// What the recogniser compares: the directions of a glyph's stroke edges, pooled over an 8×8 grid of its
@@ -42,38 +43,15 @@ struct GlyphFeatures {
     }
 
     /// Each pixel's edge strength (Sobel), split between the two nearest of eight directions: eight planes of
-    /// `side`×`side`. Written over raw buffers: it runs for every glyph of the reference index, in debug
-    /// builds too.
+    /// `side`×`side` (the loop is C: see `CGlyphKernels`).
     private static func directionPlanes(_ image: GlyphImage) -> [Float] {
         let side = GlyphImage.side
-        let directions = Self.directions
         var planes = [Float](repeating: 0, count: directions * side * side)
-        image.pixels.withUnsafeBufferPointer { pixelBuffer in
-            planes.withUnsafeMutableBufferPointer { planeBuffer in
-                guard let pixels = pixelBuffer.baseAddress, let out = planeBuffer.baseAddress else { return }
-                let planeSize = side * side
-                for y in 1..<(side - 1) {
-                    let above = pixels + (y - 1) * side
-                    let row = pixels + y * side
-                    let below = pixels + (y + 1) * side
-                    for x in 1..<(side - 1) {
-                        let gx = Float(Int(above[x + 1]) + 2 * Int(row[x + 1]) + Int(below[x + 1])
-                            - Int(above[x - 1]) - 2 * Int(row[x - 1]) - Int(below[x - 1]))
-                        let gy = Float(Int(below[x - 1]) + 2 * Int(below[x]) + Int(below[x + 1])
-                            - Int(above[x - 1]) - 2 * Int(above[x]) - Int(above[x + 1]))
-                        if gx == 0 && gy == 0 { continue }
-                        let magnitude = (gx * gx + gy * gy).squareRoot()
-                        var angle = atan2f(gy, gx)
-                        if angle < 0 { angle += 2 * .pi }
-                        let position = angle * (4 / .pi)
-                        let whole = Int(position)
-                        let share = position - Float(whole)
-                        let lower = whole % directions
-                        let upper = (lower + 1) % directions
-                        out[lower * planeSize + y * side + x] += magnitude * (1 - share)
-                        out[upper * planeSize + y * side + x] += magnitude * share
-                    }
-                }
+        image.pixels.withUnsafeBufferPointer { pixels in
+            planes.withUnsafeMutableBufferPointer { out in
+                guard pixels.count >= side * side, out.count >= 8 * side * side,
+                      let pixels = pixels.baseAddress, let out = out.baseAddress else { return }
+                bookrule_glyph_direction_planes(pixels, side, out)
             }
         }
         return planes
@@ -112,47 +90,25 @@ struct GlyphFeatures {
         grid: PoolingWeights(grid: grid), detailGrid: PoolingWeights(grid: detailGrid),
     ]
 
-    /// Separable pooling of the planes into `grid`×`grid` cells: rows into columns, then columns into rows.
-    /// Plain index loops over raw buffers (see `similarity`: debug builds run this for every reference glyph).
+    /// Separable pooling of the planes into `grid`×`grid` cells: rows into columns, then columns into rows (in C:
+    /// see `CGlyphKernels`).
     private static func pool(_ planes: [Float], grid: Int) -> [Float] {
         let side = GlyphImage.side
         let weights = weightsByGrid[grid] ?? PoolingWeights(grid: grid)
         var pooled = [Float](repeating: 0, count: directions * grid * grid)
         var rows = [Float](repeating: 0, count: side * grid)
-        planes.withUnsafeBufferPointer { planeBuffer in
-            rows.withUnsafeMutableBufferPointer { rowBuffer in
-                pooled.withUnsafeMutableBufferPointer { pooledBuffer in
-                    weights.values.withUnsafeBufferPointer { weightBuffer in
-                        guard let planes = planeBuffer.baseAddress, let rows = rowBuffer.baseAddress,
-                              let out = pooledBuffer.baseAddress, let values = weightBuffer.baseAddress else { return }
-                        for direction in 0..<directions {
-                            let plane = planes + direction * side * side
-                            for y in 0..<side {
-                                let line = plane + y * side
-                                for column in 0..<grid {
-                                    let weight = values + column * side
-                                    var sum: Float = 0
-                                    var x = weights.lower[column]
-                                    let end = weights.upper[column]
-                                    while x < end {
-                                        sum += weight[x] * line[x]
-                                        x += 1
-                                    }
-                                    rows[y * grid + column] = sum
-                                }
-                            }
-                            for row in 0..<grid {
-                                let weight = values + row * side
-                                let end = weights.upper[row]
-                                for column in 0..<grid {
-                                    var sum: Float = 0
-                                    var y = weights.lower[row]
-                                    while y < end {
-                                        sum += weight[y] * rows[y * grid + column]
-                                        y += 1
-                                    }
-                                    out[(direction * grid + row) * grid + column] = sum
-                                }
+        guard planes.count == directions * side * side, weights.values.count == grid * side,
+              weights.lower.count == grid, weights.upper.count == grid else { return pooled }
+        planes.withUnsafeBufferPointer { planes in
+            rows.withUnsafeMutableBufferPointer { rows in
+                pooled.withUnsafeMutableBufferPointer { out in
+                    weights.values.withUnsafeBufferPointer { values in
+                        weights.lower.withUnsafeBufferPointer { lower in
+                            weights.upper.withUnsafeBufferPointer { upper in
+                                guard let planes = planes.baseAddress, let rows = rows.baseAddress, let out = out.baseAddress,
+                                      let values = values.baseAddress, let lower = lower.baseAddress,
+                                      let upper = upper.baseAddress else { return }
+                                bookrule_glyph_pool(planes, directions, side, grid, values, lower, upper, rows, out)
                             }
                         }
                     }
@@ -181,27 +137,10 @@ struct GlyphFeatures {
         }
     }
 
-    /// The dot product of two unit vectors stored at `a` and `b`: 1 for the same look. Four plain accumulators
-    /// rather than `SIMD8`: the optimiser vectorises this loop, and in a debug build (tests, `make demo`) SIMD
-    /// types cost a function call per operation, which made a decoding a hundred times slower.
+    /// The dot product of two unit vectors stored at `a` and `b`: 1 for the same look (in C: see
+    /// `CGlyphKernels`).
     @inline(__always)
     static func similarity(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
-        var s0: Float = 0
-        var s1: Float = 0
-        var s2: Float = 0
-        var s3: Float = 0
-        var index = 0
-        while index + 4 <= count {
-            s0 += a[index] * b[index]
-            s1 += a[index + 1] * b[index + 1]
-            s2 += a[index + 2] * b[index + 2]
-            s3 += a[index + 3] * b[index + 3]
-            index += 4
-        }
-        while index < count {
-            s0 += a[index] * b[index]
-            index += 1
-        }
-        return (s0 + s1) + (s2 + s3)
+        bookrule_glyph_dot(a, b, count)
     }
 }

@@ -1,3 +1,4 @@
+import CGlyphKernels
 /// Recognises glyphs against the reference index in three passes: a coarse one over every reference keeps the
 /// nearest `shortlist`, a fine one ranks those, and a detailed one (the references drawn again, at a finer
 /// pooling) decides between the last few. Every pass adds where the ink sits and how common the character is.
@@ -60,28 +61,38 @@ final class GlyphRecognizer {
         let entries = index.entryCount
         let coarseCount = GlyphFeatures.coarseCount
         let fineCount = GlyphFeatures.count
-        // Coarse pass: the `shortlist` best entries, kept in ascending order.
-        var best: [(score: Float, entry: Int)] = []
-        best.reserveCapacity(Self.shortlist + 1)
+        // Coarse pass (in C: see `CGlyphKernels`): every entry's score, then the `shortlist` best, kept in
+        // ascending order.
+        var scores = [Float](repeating: -.infinity, count: entries)
+        let own = image.geometry.values
         features.coarse.withUnsafeBufferPointer { query in
             index.coarse.withUnsafeBufferPointer { references in
                 index.geometry.withUnsafeBufferPointer { geometry in
-                    guard let queryBase = query.baseAddress, let base = references.baseAddress,
-                          let places = geometry.baseAddress else { return }
-                    let own = image.geometry
-                    for entry in 0..<entries {
-                        let place = places + entry * GlyphGeometry.count
-                        let distance = abs(own.width - place[0]) + abs(own.height - place[1]) + abs(own.centreX - place[2])
-                            + abs(own.centreY - place[3]) + 1.5 * abs(own.advance - place[4])
-                        let score = GlyphFeatures.similarity(queryBase, base + entry * coarseCount, count: coarseCount)
-                            - Self.geometryWeight * distance
-                        if best.count == Self.shortlist, score <= best[0].score { continue }
-                        var position = best.count
-                        while position > 0 && best[position - 1].score > score { position -= 1 }
-                        best.insert((score, entry), at: position)
-                        if best.count > Self.shortlist { best.removeFirst() }
+                    own.withUnsafeBufferPointer { own in
+                        scores.withUnsafeMutableBufferPointer { scores in
+                            guard let query = query.baseAddress, let references = references.baseAddress,
+                                  let geometry = geometry.baseAddress, let own = own.baseAddress,
+                                  let scores = scores.baseAddress, index.coarse.count == entries * coarseCount,
+                                  index.geometry.count == entries * GlyphGeometry.count else { return }
+                            bookrule_glyph_coarse_scores(query, references, entries, coarseCount, geometry, own,
+                                                         Self.geometryWeight, scores)
+                        }
                     }
                 }
+            }
+        }
+        var best: [(score: Float, entry: Int)] = []
+        best.reserveCapacity(Self.shortlist + 1)
+        scores.withUnsafeBufferPointer { scores in
+            var threshold = -Float.infinity
+            for entry in 0..<scores.count {
+                let score = scores[entry]
+                if best.count == Self.shortlist, score <= threshold { continue }
+                var position = best.count
+                while position > 0 && best[position - 1].score > score { position -= 1 }
+                best.insert((score, entry), at: position)
+                if best.count > Self.shortlist { best.removeFirst() }
+                if best.count == Self.shortlist { threshold = best[0].score }
             }
         }
         // Fine pass over the shortlist; a character drawn by several faces keeps its best entry.

@@ -109,6 +109,10 @@ struct HostileSourceTests {
         #expect(warnings.contains { $0.hasPrefix("ruleToc.chapterName") && $0.contains("\"//text()\"") })
         #expect(warnings.contains { $0.hasPrefix("ruleToc.chapterUrl") && $0.contains("\"//a/@href\"") })
         #expect(warnings.contains { $0.hasPrefix("ruleContent.replaceRegex") && $0.contains("##^上一页<$") })
+        // The label is the dialect the warning is about (JSoup, Legado's default), not the JSONPath the parser
+        // falls back to for a path no selector can be made of (issue #32: "(JSONPath): … is read as a JSoup rule").
+        #expect(source.warnings.filter { $0.field.hasPrefix("ruleToc.") }.allSatisfy { $0.dialect == .jsoup },
+                "\(source.warnings.map { "\($0.field) \(String(describing: $0.dialect))" })")
     }
 
     @Test("the fields of an AllInOne list are $n templates, not misread JSoup: the shipped example lints without warnings")
