@@ -125,9 +125,10 @@ final class FontFace {
             width: width / em, height: height / em,
             centreX: advance > 0 ? (Float(box.xMin) + width / 2) / advance : 0.5,
             centreY: (Float(box.yMin) + height / 2) / em, advance: advance / em)
-        // Font units to 26.6 pixels: the larger side fills `inkSide`, but ink under half an em is scaled as half
-        // an em would be, so small marks keep their size against each other.
-        let scale = Double(GlyphImage.inkSide * 64) / Double(max(width, height, em / 2))
+        // Font units to 26.6 pixels: the larger side fills `inkSide`, whatever the glyph's size (a colon is two
+        // dots however small a face draws it; its size and place are in `geometry`). Ink under a twentieth of an
+        // em is scaled as that would be, so a stray speck is not blown up to a blob.
+        let scale = Double(GlyphImage.inkSide * 64) / Double(max(width, height, em / 20))
         var matrix = FT_Matrix(xx: FT_Fixed(scale * 65536), xy: 0, yx: 0, yy: FT_Fixed(scale * 65536))
         FT_Outline_Transform(&slot.pointee.outline, &matrix)
         let centre = GlyphImage.side * 32

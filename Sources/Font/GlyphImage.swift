@@ -1,5 +1,5 @@
-/// One glyph drawn the way the recogniser compares glyphs: its ink scaled to fill a square raster (at most to
-/// twice the em's scale, so a comma stays small) and centred, plus where the ink sits in the em.
+/// One glyph drawn the way the recogniser compares glyphs: its ink scaled to fill a square raster and centred,
+/// plus where the ink sits in the em (which tells a comma from a quote once both fill the raster).
 struct GlyphImage {
     /// The raster's side in pixels.
     static let side = 64

@@ -115,7 +115,7 @@ final class ReferenceIndex: Sendable {
     // MARK: - The cache file
 
     /// Bumped whenever features, candidates or the file layout change, so an old cache is rebuilt.
-    static let formatVersion = 3
+    static let formatVersion = 4
 
     /// What the cache was built from: the format and each reference file's path, size and modification time.
     static func stamp(of fonts: [ReferenceFont]) -> String {
