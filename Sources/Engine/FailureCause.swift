@@ -76,8 +76,8 @@ public enum FailureCause: Sendable, Equatable {
 
     private static func cause(of error: HTTPTransportError) -> FailureCause {
         switch error {
-        case .connectionFailed, .proxyFailed, .nameNotResolved: return .unreachable
-        case .timedOut: return .timedOut
+        case .connectionFailed, .couldNotConnect, .proxyFailed, .nameNotResolved: return .unreachable
+        case .timedOut, .connectTimedOut: return .timedOut
         case .tooManyRedirects, .redirectLoop: return .redirects
         case .invalidURL, .unsupportedScheme, .reservedDestination: return .unusableURL
         case .bodyTooLarge: return .bodyTooLarge
@@ -88,6 +88,7 @@ public enum FailureCause: Sendable, Equatable {
         switch error {
         case .hostDeferred: return .hostDeferred
         case .breakerOpen: return .breakerOpen
+        case .hostDown: return .unreachable
         case .gaveUp(_, _, let status, let message):
             if let status { return [401, 403, 429].contains(status) ? .refused(status: status) : .httpStatus(status) }
             // The fetcher keeps only the last transport error's words once it gives up.

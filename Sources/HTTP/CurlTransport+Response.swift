@@ -23,9 +23,10 @@ extension CurlTransport {
                 throw HTTPTransportError.timedOut(url: hop.url, seconds: Self.seconds(configuration.totalTimeout))
             }
             let connectPhase = !message.hasPrefix("Operation timed out")
-            let limit = connectPhase && !hop.connectTimeoutClipped
-                ? configuration.connectTimeout : configuration.totalTimeout
-            throw HTTPTransportError.timedOut(url: hop.url, seconds: Self.seconds(limit))
+            if connectPhase && !hop.connectTimeoutClipped {
+                throw HTTPTransportError.connectTimedOut(url: hop.url, seconds: Self.seconds(configuration.connectTimeout))
+            }
+            throw HTTPTransportError.timedOut(url: hop.url, seconds: Self.seconds(configuration.totalTimeout))
         }
         // The scheme and URL were checked before libcurl saw them, so UNSUPPORTED_PROTOCOL (an HTTP/0.9 or
         // garbled reply) and URL_MALFORMAT (a bad proxy URL) are not the request URL's fault.
@@ -40,6 +41,10 @@ extension CurlTransport {
         }
         if code == CURLE_COULDNT_RESOLVE_HOST {
             throw HTTPTransportError.nameNotResolved(url: hop.url, host: URLOrigin(hop.url)?.host ?? hop.url)
+        }
+        // Refused, no route, or the kernel's own connect timeout: nothing reached the server.
+        if code == CURLE_COULDNT_CONNECT {
+            throw HTTPTransportError.couldNotConnect(url: hop.url, message: message)
         }
         throw HTTPTransportError.connectionFailed(url: hop.url, message: message)
     }

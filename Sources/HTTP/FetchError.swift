@@ -7,6 +7,10 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case hostDeferred(host: String, until: Date, retryAfter: Duration)
     /// The host failed `failures` times in a row, so its breaker is open: nothing more is sent to it in this run.
     case breakerOpen(host: String, failures: Int)
+    /// The host could not be reached when first asked in this run (refused, no route, no connection within the
+    /// connect timeout, a name that does not resolve: `reason`), and the fetcher gives up on unreachable hosts
+    /// (`PolitenessPolicy.givesUpOnUnreachableHosts`): nothing more is sent to it in this run.
+    case hostDown(host: String, reason: String)
     /// A GET or HEAD still failed after `attempts` tries; the last try got HTTP `lastStatus` or the transport
     /// error `lastError`.
     case gaveUp(url: String, attempts: Int, lastStatus: Int?, lastError: String?)
@@ -23,6 +27,9 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .breakerOpen(let host, let failures):
             return "\(host) failed \(failures) times in a row, so bookrule stopped sending it requests for this "
                 + "run; what was saved is kept: check the site in a browser and run again later"
+        case .hostDown(let host, let reason):
+            return "\(host) is down for this run: it could not be reached when first asked (\(reason)); "
+                + "nothing more is sent to it until the next run"
         case .gaveUp(let url, let attempts, let lastStatus, let lastError):
             let last: String
             if let lastStatus {

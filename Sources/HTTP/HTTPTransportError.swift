@@ -4,8 +4,16 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
     case invalidURL(url: String, reason: String)
     /// The URL (or a redirect target) is not http or https; bookrule never reads `file:` or other schemes.
     case unsupportedScheme(url: String)
-    /// The connection failed (DNS, refused, TLS, reset); `message` is the underlying client's explanation.
+    /// The connection failed after it was made or while it was set up (TLS, reset, a reply that is not HTTP);
+    /// `message` is the underlying client's explanation.
     case connectionFailed(url: String, message: String)
+    /// No connection could be made to the host at all: it refused the connection, or there is no route to it.
+    /// `message` is the underlying client's explanation. Retried like any connection error, unless the
+    /// fetcher gives up on unreachable hosts (`PolitenessPolicy.givesUpOnUnreachableHosts`).
+    case couldNotConnect(url: String, message: String)
+    /// The connection was not made within the connect limit of `seconds` seconds (`CurlTransport`'s
+    /// `connectTimeout`): the host does not answer at all.
+    case connectTimedOut(url: String, seconds: Double)
     /// The host's name did not resolve: a typo or a site gone, not a passing fault, so it is not retried.
     case nameNotResolved(url: String, host: String)
     /// The server did not answer in time: the overall deadline of `seconds` seconds passed, or the connect
@@ -35,6 +43,12 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
             return "\(url): the host name \(host) does not resolve (no such host, or no DNS); not retried"
         case .connectionFailed(let url, let message):
             return "could not fetch \(url): \(message) (check the address and the network connection)"
+        case .couldNotConnect(let url, let message):
+            return "could not connect for \(url): \(message) (the site is down or refuses connections; "
+                + "check the address and the network connection)"
+        case .connectTimedOut(let url, let seconds):
+            return "no connection to the host of \(url) within \(Self.format(seconds)) s "
+                + "(the site is down or unreachable; try again later or raise the connect timeout)"
         case .timedOut(let url, let seconds):
             return "timed out fetching \(url) after \(Self.format(seconds)) s "
                 + "(the site is slow or unreachable; try again or raise the timeout)"

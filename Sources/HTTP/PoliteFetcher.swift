@@ -14,7 +14,9 @@ import BookRuleDocument
 ///    then `FetchError.gaveUp`. Other statuses (404, 403, 410…) are returned after one try; other methods and
 ///    streams are never retried.
 /// 2. breaker (`HostBreaker`): after `policy.breakerThreshold` failures in a row, every request to the host
-///    throws `FetchError.breakerOpen`.
+///    throws `FetchError.breakerOpen`. With `policy.givesUpOnUnreachableHosts`, a host that has not answered in
+///    this run and cannot be reached gets one attempt and then throws `FetchError.hostDown` for the rest of the
+///    run (its waiting callers at once).
 /// 3. pacing (`HostPacer`): by default one request in flight per host, starting no sooner than `policy.delay`
 ///    after the previous response ended (`policy.failureDelay` after a failure without `Retry-After`, halving
 ///    back down per success; jitter draws the gap from [d, 1.5 d]); a source's `concurrentRate` replaces it.
@@ -183,6 +185,10 @@ public final class PoliteFetcher: HTTPTransport {
         var handoff = PlaceHandoff()
         let opened = breaker.record(outcome.failed, at: key, mayOpen: !defers)
         if let opened { handoff += pacer.failWaiters(at: key, with: opened) }
+        if policy.givesUpOnUnreachableHosts,
+           let down = breaker.recordReach(answered: outcome.response != nil, error: outcome.error, at: key) {
+            handoff += pacer.failWaiters(at: key, with: down)
+        }
         let (released, deferral) = pacer.finish(id, at: key, outcome: outcome, now: ended, wallNow: wallNow)
         handoff += released
         let decision = deferral.map { Decision.fail($0) }
@@ -212,6 +218,11 @@ public final class PoliteFetcher: HTTPTransport {
     private func decide(
         _ outcome: AttemptOutcome, at key: String, attempt: Int, retriable: Bool, url: String, now: Duration
     ) -> Decision {
+        // A host found down gets no second attempt: this request fails with what it met.
+        if policy.givesUpOnUnreachableHosts, let error = outcome.error, RetryPolicy.isUnreachable(error),
+           breaker.isDown(at: key) {
+            return .fail(error)
+        }
         switch retry.decide(outcome, attempt: attempt, retriable: retriable, url: url) {
         case .deliver(let response):
             return .deliver(response)

@@ -26,6 +26,15 @@ public struct PolitenessPolicy: Sendable, Hashable {
     /// Consecutive failures after which a host's breaker opens and every later request to it fails at once
     /// with `FetchError.breakerOpen`. Default 10; 0 or less disables the breaker.
     public var breakerThreshold: Int
+    /// Whether a host that cannot be reached is given up on for the rest of the run (default off). When on, a
+    /// host that has not answered in this run and cannot be reached (`RetryPolicy.isUnreachable`: it refuses
+    /// connections, has no route, makes no connection within the connect timeout, or its name does not
+    /// resolve) gets that one attempt, no retry and no backoff, and is remembered as down: every later request
+    /// to it, and every one waiting for its turn, throws `FetchError.hostDown` at once, so it never holds back
+    /// the other hosts. A host that has answered keeps the usual retries (a passing fault is waited out), and
+    /// 408, 429 and 5xx with or without `Retry-After` are treated as always. For runs over many sources, where
+    /// a dead one is common (`search --sources`, `fetch --sources`).
+    public var givesUpOnUnreachableHosts: Bool
     /// When the User-Agent changes. Default `.session`.
     public var userAgentRotation: UserAgentPool.Rotation
     /// The User-Agents to send when a request has none of its own. Default `UserAgentPool.currentBrowsers`.
@@ -41,6 +50,7 @@ public struct PolitenessPolicy: Sendable, Hashable {
         backoffBase: Duration = .seconds(2),
         backoffCap: Duration = .seconds(120),
         breakerThreshold: Int = 10,
+        givesUpOnUnreachableHosts: Bool = false,
         userAgentRotation: UserAgentPool.Rotation = .session,
         userAgents: UserAgentPool = .currentBrowsers
     ) {
@@ -52,6 +62,7 @@ public struct PolitenessPolicy: Sendable, Hashable {
         self.backoffBase = backoffBase
         self.backoffCap = backoffCap
         self.breakerThreshold = breakerThreshold
+        self.givesUpOnUnreachableHosts = givesUpOnUnreachableHosts
         self.userAgentRotation = userAgentRotation
         self.userAgents = userAgents
     }

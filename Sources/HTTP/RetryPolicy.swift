@@ -38,9 +38,23 @@ public struct RetryPolicy: Sendable, Hashable {
     public static func isConnectionError(_ error: any Error) -> Bool {
         guard let error = error as? HTTPTransportError else { return true }
         switch error {
-        case .connectionFailed, .timedOut: return true
+        case .connectionFailed, .couldNotConnect, .timedOut, .connectTimedOut: return true
         case .invalidURL, .unsupportedScheme, .tooManyRedirects, .redirectLoop, .bodyTooLarge, .proxyFailed, .nameNotResolved,
              .reservedDestination:
+            return false
+        }
+    }
+
+    /// Whether `error` says the host could not be reached at all: its name does not resolve, it refused the
+    /// connection (or there is no route to it), or no connection was made within the connect timeout. Nothing
+    /// reached a server, so nothing was asked of it; a fetcher that gives up on unreachable hosts
+    /// (`PolitenessPolicy.givesUpOnUnreachableHosts`) takes such a host for down.
+    public static func isUnreachable(_ error: any Error) -> Bool {
+        guard let error = error as? HTTPTransportError else { return false }
+        switch error {
+        case .couldNotConnect, .connectTimedOut, .nameNotResolved: return true
+        case .connectionFailed, .timedOut, .invalidURL, .unsupportedScheme, .tooManyRedirects, .redirectLoop, .bodyTooLarge,
+             .proxyFailed, .reservedDestination:
             return false
         }
     }

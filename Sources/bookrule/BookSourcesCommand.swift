@@ -104,7 +104,9 @@ enum BookSourcesCommand {
                 return try moveHost(from: move.old, to: move.new, book: arguments.positionals.first, store: store, terminal: terminal)
             }
             let book = try LibraryAccess.book(arguments.positionals[0], in: store)
-            let stack = try FetchOptions(arguments).stack(terminal: terminal)
+            let fetchOptions = try FetchOptions(arguments)
+            // Over a collection (--find) a dead source is tried once and left out for the run.
+            let stack = try (finding ? fetchOptions.overManySources() : fetchOptions).stack(terminal: terminal)
             let cache = LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)
             let engine = { @Sendable (source: BookSource) in
                 SourceEngine(source: source, transport: stack.transport(for: source).transport,

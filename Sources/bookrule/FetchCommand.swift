@@ -22,7 +22,10 @@ enum FetchCommand {
     (without it the candidates are listed and nothing is fetched). It is fetched from the first of its sources,
     in the collection's order, whose book page and TOC can be read, and up to N (--mirrors, default 1) of its
     other sources whose TOC aligns with that one certainly are recorded as known sources: they give the
-    chapters that fail, and with N > 1 they share the download as --mirrors does.
+    chapters that fail, and with N > 1 they share the download as --mirrors does. The download starts once the
+    sources that answered are known, after --wait seconds at most: a source still searching then is left out,
+    and a host that cannot be reached (refused, no connection within --connect-timeout, no such name) is tried
+    once and left out for the rest of the run.
 
     A source file that is a library source whose site moved (the same name and JSON, one host replaced by
     another) moves that source's books to the new host first, keeping their saved chapters.
@@ -37,7 +40,9 @@ enum FetchCommand {
       --search KEYWORD    Search instead of giving BOOK_URL
       --pick N            Which search result (default 1), or with --sources which book found
       --sources PATH      Search a collection of sources (a file or folder; repeat it) instead of --source
-    \(MultiSearchCommand.collectionHelp)  --from N, --to M    Only chapters N to M (1-based TOC positions)
+    \(MultiSearchCommand.collectionHelp)  --wait SECONDS      With --sources: longest wait for the collection's answers before the
+                          book is picked from the sources that answered (default 20)
+      --from N, --to M    Only chapters N to M (1-based TOC positions)
       --mirrors N         Split the missing chapters among up to N sources the book is known on, each on a
                           host of its own and paced as always (`bookrule sources BOOK`; default 1); with
                           --sources, also how many other certain copies are recorded as mirrors
@@ -63,7 +68,7 @@ enum FetchCommand {
                 words,
                 valueOptions: FetchOptions.valueNames.union(["--source", "--source-name", "--search", "--pick", "--from", "--to",
                                                              "--library", "-o", "--record", "--convert", "--mirrors", "--sample",
-                                                             "--sources", "--jobs", "--source-timeout"]).union(OfflinePages.valueNames),
+                                                             "--sources", "--jobs", "--source-timeout", "--wait"]).union(OfflinePages.valueNames),
                 flagOptions: FetchOptions.flagNames.union(["--help", "--txt", "--epub", "--json", "--verify", "--no-replace",
                                                            "--explain"]))
         } catch {
@@ -95,7 +100,9 @@ enum FetchCommand {
             _ = try arguments.positiveInt("--mirrors", default: 1, maximum: 16)
             _ = try arguments.positiveInt("--sample", default: 8, maximum: 10_000)
             range = arguments.value("--from") == nil && arguments.value("--to") == nil ? nil : from...to
-            let options = try FetchOptions(arguments)
+            let given = try FetchOptions(arguments)
+            // Over a collection a dead source is tried once and left out for the run (docs/many-sources.md).
+            let options = collection.isEmpty ? given : given.overManySources()
             let pathSource = try path.map {
                 try SourceCommand.pickSource(path: $0, name: arguments.value("--source-name"),
                                              steps: (search == nil ? [] : [.search]) + [.bookInfo, .toc, .content], terminal: terminal)
@@ -253,7 +260,10 @@ enum FetchCommand {
         let engine: @Sendable (BookSource) -> SourceEngine = {
             SourceEngine(source: $0, transport: stack.transport(for: $0).transport, options: options)
         }
-        let search = MultiSourceSearch(sources: collection.sources, options: try MultiSearchCommand.searchOptions(arguments), engine: engine)
+        var searchOptions = try MultiSearchCommand.searchOptions(arguments)
+        // The book's copies are those of the sources that answered by then: a source still searching is left out.
+        searchOptions.bound = try waitBound(arguments)
+        let search = MultiSourceSearch(sources: collection.sources, options: searchOptions, engine: engine)
         var list = FoundBookList()
         for await outcome in search.results(for: keyword) {
             list.add(outcome)
@@ -300,6 +310,15 @@ enum FetchCommand {
                            .joined(separator: ", ")))
         for (name, reason) in shelved.rejected { terminal.error("  not a mirror: \(name): \(reason)") }
         return shelved
+    }
+
+    /// `--wait SECONDS` (default 20): how long `fetch --sources` waits for the collection's answers.
+    static func waitBound(_ arguments: CommandLineArguments) throws(UsageError) -> Duration {
+        guard let text = arguments.value("--wait") else { return .seconds(20) }
+        guard let seconds = Double(text), seconds > 0, seconds < 86_400 else {
+            throw UsageError("--wait takes a number of seconds above 0, not \"\(text)\"")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
     /// Moves the books of the library source `source` is, when its site moved (`LibraryStore.movedSource`), so

@@ -6,6 +6,7 @@ import Foundation
 struct FetchOptions {
     static let valueNames: Set<String> = [
         "--delay", "--failure-delay", "--max-retries", "--retry-after-cap", "--ua-rotation", "--timeout", "--proxy",
+        "--connect-timeout",
     ]
     static let flagNames: Set<String> = ["--verbose"]
 
@@ -17,6 +18,8 @@ struct FetchOptions {
       --retry-after-cap SECONDS  Longest Retry-After honoured; longer defers the host (default 300)
       --ua-rotation MODE      session (one browser UA per host), request, or off (default session)
       --timeout SECONDS       Overall limit for one request, redirects included (default 60)
+      --connect-timeout SECONDS  Longest wait for a connection to a host (default 10; 5 over many sources,
+                              where a host that cannot be reached is tried once and left out for the run)
       --proxy URL             Proxy for every request (default: http_proxy/https_proxy/no_proxy)
       --verbose               Log every request on stderr: time, host, status, bytes, wait, retry reason
     """
@@ -48,8 +51,31 @@ struct FetchOptions {
             curl.totalTimeout = timeout
             curl.connectTimeout = min(curl.connectTimeout, timeout)
         }
+        if let value = arguments.value("--connect-timeout") {
+            let timeout = try Self.seconds(value, "--connect-timeout")
+            guard timeout > .zero else { throw UsageError("--connect-timeout must be above 0") }
+            curl.connectTimeout = min(timeout, curl.totalTimeout)
+            connectTimeoutGiven = true
+        }
         if let value = arguments.value("--proxy") { curl.proxy = value }
         verbose = arguments.has("--verbose")
+    }
+
+    /// Whether `--connect-timeout` was given.
+    private var connectTimeoutGiven = false
+
+    /// The default connect timeout of a run over many sources.
+    static let manySourcesConnectTimeout = Duration.seconds(5)
+
+    /// These options for a run over many sources (`search --sources`, `fetch --sources`, `sources --find`):
+    /// a host that cannot be reached gets one attempt and is left out for the rest of the run
+    /// (`PolitenessPolicy.givesUpOnUnreachableHosts`), and the connect timeout is 5 s unless
+    /// `--connect-timeout` says otherwise, so a dead source never holds back the others.
+    func overManySources() -> FetchOptions {
+        var options = self
+        options.policy.givesUpOnUnreachableHosts = true
+        if !connectTimeoutGiven { options.curl.connectTimeout = min(options.curl.connectTimeout, Self.manySourcesConnectTimeout) }
+        return options
     }
 
     /// The transport stack of this run: answers from disk when `offline` gives any, else live through the one

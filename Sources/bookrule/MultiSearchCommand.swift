@@ -11,17 +11,21 @@ enum MultiSearchCommand {
     static let help = """
     Usage: bookrule search KEYWORD --sources FILE_OR_DIR [FILE_OR_DIR…] [options]
 
-    Searches every source in the files and folders given (each *.json file of a folder) at once and lists the
-    books found, each once with every source that has it (grouped by name and author, ignoring spacing,
-    punctuation, full-width forms and notes such as （精校版）), then the sources that failed, by kind:
-    timeout, http error, blocked, rule broke, could not run. On a terminal a live line shows sources
+    Searches every source in the files and folders given (each *.json file of a folder) at once and prints each
+    source's results as they come, then lists the books found, each once with every source that has it
+    (grouped by name and author, ignoring spacing, punctuation, full-width forms and notes such as （精校版）),
+    then the sources that failed, by kind: timeout, http error, blocked, rule broke, could not run. A host that
+    cannot be reached (refused, no connection within --connect-timeout, no such name) is tried once and left
+    out for the run, so a dead source never holds back the others. On a terminal a live line shows sources
     done/total, books found and failures. Exit status 1 when every source failed.
 
     Options:
       --sources PATH      A source file or a folder of them; repeat it, or list more paths after KEYWORD
     \(collectionHelp)  --page N            Results page asked of every source (default 1)
       --replay HAR        Answer every request from a HAR recording instead of the network
-      --json              Print the books and failures as JSON
+      --json              Print the books and failures as one JSON document at the end
+      --json-lines        Print one JSON object per source as it answers ("event": "source"), then the
+                          books and failures as one last object ("event": "done")
       -h, --help          Show this help
 
     Fetching (live requests go through the polite fetcher: one request at a time per host):
@@ -59,7 +63,7 @@ enum MultiSearchCommand {
         do {
             arguments = try CommandLineArguments(
                 words, valueOptions: FetchOptions.valueNames.union(["--sources", "--jobs", "--source-timeout", "--page", "--replay"]),
-                flagOptions: FetchOptions.flagNames.union(["--help", "--json"]))
+                flagOptions: FetchOptions.flagNames.union(["--help", "--json", "--json-lines"]))
         } catch {
             terminal.error(UsageMessage.text(error, command: "search"))
             return 2
@@ -78,7 +82,7 @@ enum MultiSearchCommand {
             for problem in collection.problems { terminal.error("warning: \(problem)") }
             guard !collection.sources.isEmpty else { throw UsageError("no sources could be read from \(paths.joined(separator: ", "))") }
             let limits = try searchOptions(arguments)
-            let fetch = try FetchOptions(arguments)
+            let fetch = try FetchOptions(arguments).overManySources()
             // A replay keeps no script cache: what a script takes from a recording must not reach a live run.
             let replaying = arguments.value("--replay") != nil
             let cache = replaying ? nil : LibraryStore.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
@@ -102,30 +106,87 @@ enum MultiSearchCommand {
             return 2
         }
 
-        let live = !arguments.has("--json") && isatty(STDERR_FILENO) == 1 && ProcessEnvironment.value("TERM") != "dumb"
+        let json = arguments.has("--json")
+        let jsonLines = arguments.has("--json-lines")
+        if json && jsonLines {
+            terminal.error(UsageMessage.text(UsageError("give --json or --json-lines, not both"), command: "search"))
+            return 2
+        }
+        let text = !json && !jsonLines
+        let live = text && isatty(STDERR_FILENO) == 1 && ProcessEnvironment.value("TERM") != "dumb"
         let started = ContinuousClock.now
         var list = FoundBookList()
         let total = search.sources.count
         for await outcome in search.results(for: keyword) {
             list.add(outcome)
+            if live { terminal.errorRaw("\r\u{1B}[K") }
+            if jsonLines {
+                printLine(outcome, terminal: terminal)
+            } else if text {
+                printStreamed(outcome, terminal: terminal, statusLines: !live)
+            }
             if live {
-                var text = "searched \(list.sourcesDone)/\(total) sources · \(list.books.count) book(s)"
-                if !list.failures.isEmpty { text += " · \(list.failures.count) failed" }
-                terminal.errorRaw("\r\u{1B}[K" + text)
-            } else if !arguments.has("--json") {
-                let what = outcome.failure.map { "failed (\($0.kind.rawValue))" }
-                    ?? "\((try? outcome.result.get().results.count) ?? 0) result(s)"
-                terminal.error("\(outcome.source.name): \(what) in \(String(format: "%.1f", outcome.seconds)) s")
+                var line = "searched \(list.sourcesDone)/\(total) sources · \(list.books.count) book(s)"
+                if !list.failures.isEmpty { line += " · \(list.failures.count) failed" }
+                terminal.errorRaw("\r\u{1B}[K" + line)
             }
         }
         if live { terminal.errorRaw("\r\u{1B}[K") }
         let seconds = (ContinuousClock.now - started).seconds
-        if arguments.has("--json") {
-            printJSON(list, keyword: keyword, sources: total, seconds: seconds, terminal: terminal)
+        if json || jsonLines {
+            printJSON(list, keyword: keyword, sources: total, seconds: seconds, lines: jsonLines, terminal: terminal)
         } else {
             printText(list, sources: total, seconds: seconds, terminal: terminal)
         }
         return list.failures.count == total ? 1 : 0
+    }
+
+    /// One source's outcome as it arrives, in the text form: its results on stdout (`NAME: N result(s) in S s`,
+    /// then one line per book), and with `statusLines` (not on a terminal, where the live line says it) a line
+    /// on stderr for a source that found nothing or failed.
+    private static func printStreamed(_ outcome: SourceSearchOutcome, terminal: Terminal, statusLines: Bool) {
+        let time = String(format: "%.1f", outcome.seconds)
+        switch outcome.result {
+        case .success(let page) where !page.results.isEmpty:
+            terminal.print("\(outcome.source.name): \(page.results.count) result(s) in \(time) s")
+            for result in page.results {
+                let author = result.author.isEmpty ? "" : " — \(result.author)"
+                let latest = result.lastChapter.isEmpty ? "" : "  latest: \(result.lastChapter)"
+                terminal.print("   \(result.name)\(author)  \(result.bookURL)\(latest)")
+            }
+        case .success:
+            if statusLines { terminal.error("\(outcome.source.name): 0 result(s) in \(time) s") }
+        case .failure(let error):
+            if statusLines {
+                terminal.error("\(outcome.source.name): failed (\(error.failure.kind.rawValue)) in \(time) s: \(error.failure.message)")
+            }
+        }
+    }
+
+    /// One source's outcome as one JSON line (`--json-lines`).
+    struct SourceLine: Encodable {
+        var event = "source"
+        var sourceName: String
+        var sourceURL: String
+        var seconds: Double
+        var results: [SearchResult]
+        var failure: Report.Failure?
+    }
+
+    private static func printLine(_ outcome: SourceSearchOutcome, terminal: Terminal) {
+        var line = SourceLine(sourceName: outcome.source.name, sourceURL: outcome.source.url,
+                              seconds: (outcome.seconds * 1000).rounded() / 1000, results: [])
+        switch outcome.result {
+        case .success(let page): line.results = page.results
+        case .failure(let error):
+            line.failure = Report.Failure(sourceName: outcome.source.name, sourceURL: outcome.source.url,
+                                          kind: error.failure.kind.rawValue, message: error.failure.message)
+        }
+        do {
+            terminal.print(try JSONWriter.string(line))
+        } catch {
+            terminal.error("error: \(error)")
+        }
     }
 
     /// The JSON form: books (each with its copies) and failures.
@@ -136,6 +197,8 @@ enum MultiSearchCommand {
             var kind: String
             var message: String
         }
+        /// "done" in `--json-lines`, absent in `--json`.
+        var event: String?
         var keyword: String
         var sources: Int
         var seconds: Double
@@ -143,14 +206,15 @@ enum MultiSearchCommand {
         var failures: [Failure]
     }
 
-    private static func printJSON(_ list: FoundBookList, keyword: String, sources: Int, seconds: Double, terminal: Terminal) {
-        let report = Report(keyword: keyword, sources: sources, seconds: (seconds * 1000).rounded() / 1000, books: ordered(list.books),
+    private static func printJSON(_ list: FoundBookList, keyword: String, sources: Int, seconds: Double, lines: Bool,
+                                  terminal: Terminal) {
+        let report = Report(event: lines ? "done" : nil, keyword: keyword, sources: sources, seconds: (seconds * 1000).rounded() / 1000, books: ordered(list.books),
                             failures: list.failures.map {
             Report.Failure(sourceName: $0.source.name, sourceURL: $0.source.url, kind: $0.failure.kind.rawValue,
                            message: $0.failure.message)
         })
         do {
-            terminal.print(try JSONWriter.string(report, style: .pretty))
+            terminal.print(try JSONWriter.string(report, style: lines ? .compact : .pretty))
         } catch {
             terminal.error("error: \(error)")
         }

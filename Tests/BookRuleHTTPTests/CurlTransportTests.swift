@@ -511,15 +511,17 @@ struct CurlTransportTests {
         #expect(!"\(error!)".contains("secret"))
     }
 
-    @Test("a refused connection is connectionFailed with libcurl's explanation")
+    @Test("a refused connection is couldNotConnect with libcurl's explanation (unreachable); a garbled reply is connectionFailed")
     func refused() async throws {
         let closed = try LoopbackServer(maxConnections: 0) { _, _ in [] }
         let port = closed.port
         let error = await Self.error { _ = try await Self.transport().send(HTTPRequest(url: "http://127.0.0.1:\(port)/")) }
-        guard case .connectionFailed(let url, let message)? = error as? HTTPTransportError else {
-            Issue.record("expected connectionFailed, got \(String(describing: error))")
+        guard case .couldNotConnect(let url, let message)? = error as? HTTPTransportError else {
+            Issue.record("expected couldNotConnect, got \(String(describing: error))")
             return
         }
+        #expect(error.map { RetryPolicy.isUnreachable($0) } == true)
+        #expect(error.map { RetryPolicy.isConnectionError($0) } == true)
         #expect(url == "http://127.0.0.1:\(port)/")
         #expect(message.contains("127.0.0.1"), "message: \(message)")
 
@@ -532,6 +534,8 @@ struct CurlTransportTests {
             return
         }
         #expect(!reason.isEmpty)
+        // The server was reached: not a dead host.
+        #expect(garbled.map { RetryPolicy.isUnreachable($0) } == false)
     }
 
     @Test("gzip is undone; Accept-Encoding can be switched off or set by the request")

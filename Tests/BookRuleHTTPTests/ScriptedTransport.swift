@@ -16,7 +16,8 @@ struct Call: Sendable {
 
 enum Reply: Sendable {
     case status(Int, headers: [HTTPHeader] = [], body: [UInt8] = Array("ok".utf8))
-    case fail(TestTransportError)
+    /// Throws `error` (a `TestTransportError`, or a transport's own such as `HTTPTransportError.couldNotConnect`).
+    case fail(any Error)
 }
 
 struct TestTransportError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -40,6 +40,15 @@ package enum LoopbackListener {
         throw SetupError(call: "finding an unused loopback port", code: EADDRINUSE)
     }
 
+    /// A port on `host` that refuses connections: bound, noted and closed again (quarantined like every port
+    /// handed out here, so no later test server of this process listens on it). A source pointed at it is a
+    /// dead source.
+    package static func closedPort(host: String = "127.0.0.1") throws -> UInt16 {
+        let (fd, port) = try open(backlog: 1, host: host)
+        close(fd)
+        return port
+    }
+
     private static func bindAndListen(backlog: Int32, host: String) throws -> (Int32, UInt16) {
         #if os(Linux)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

@@ -15,12 +15,17 @@ public struct MultiSourceSearch: Sendable {
         public var timeout: Duration
         /// The results page asked of every source.
         public var page: Int
+        /// Longest time the whole search may take, from `results(for:)`; nil: no bound but `timeout`. A source
+        /// still searching then (or not started yet) is cancelled and reported as a `timeout`, so a caller
+        /// that needs an answer by then (`fetch --sources --wait`) goes on with the sources that answered.
+        public var bound: Duration?
 
-        /// Creates options: 16 at a time, 30 s per source, page 1.
-        public init(concurrency: Int = 16, timeout: Duration = .seconds(30), page: Int = 1) {
+        /// Creates options: 16 at a time, 30 s per source, page 1, no bound on the whole search.
+        public init(concurrency: Int = 16, timeout: Duration = .seconds(30), page: Int = 1, bound: Duration? = nil) {
             self.concurrency = max(1, concurrency)
             self.timeout = timeout
             self.page = max(1, page)
+            self.bound = bound
         }
     }
 
@@ -43,18 +48,19 @@ public struct MultiSourceSearch: Sendable {
     /// task (or dropping the stream) cancels the sources still running.
     public func results(for keyword: String) -> AsyncStream<SourceSearchOutcome> {
         let (stream, continuation) = AsyncStream.makeStream(of: SourceSearchOutcome.self)
+        let end = options.bound.map { ContinuousClock.now + $0 }
         let task = Task { [self] in
             await withTaskGroup(of: SourceSearchOutcome.self) { group in
                 var pending = sources[...]
                 for _ in 0..<options.concurrency {
                     guard let source = pending.popFirst() else { break }
-                    group.addTask { await self.search(source, keyword: keyword) }
+                    group.addTask { await self.search(source, keyword: keyword, end: end) }
                 }
                 for await outcome in group {
                     continuation.yield(outcome)
                     if Task.isCancelled { group.cancelAll() }
                     if !Task.isCancelled, let source = pending.popFirst() {
-                        group.addTask { await self.search(source, keyword: keyword) }
+                        group.addTask { await self.search(source, keyword: keyword, end: end) }
                     }
                 }
             }
@@ -64,13 +70,24 @@ public struct MultiSourceSearch: Sendable {
         return stream
     }
 
-    /// One source's search under the timeout.
-    func search(_ source: BookSource, keyword: String) async -> SourceSearchOutcome {
+    /// One source's search under the timeout, and under the whole search's `end` when there is one.
+    func search(_ source: BookSource, keyword: String, end: ContinuousClock.Instant? = nil) async -> SourceSearchOutcome {
         let clock = ContinuousClock()
         let started = clock.now
-        let engine = engine(source)
         let page = options.page
-        let timeout = options.timeout
+        var timeout = options.timeout
+        var message = "no answer within \(Self.readable(timeout))"
+        if let end, let bound = options.bound, started.duration(to: end) < timeout {
+            timeout = started.duration(to: end)
+            message = "no answer within the search's bound of \(Self.readable(bound)); left out"
+            guard timeout > .zero else {
+                return SourceSearchOutcome(source: source, result: .failure(SearchFailureError(SearchFailure(
+                    kind: .timeout, message: message))), seconds: 0)
+            }
+        }
+        let engine = engine(source)
+        let limit = timeout
+        let timeoutMessage = message
         let result: Result<SearchPage, SearchFailureError> = await withTaskGroup(
             of: Result<SearchPage, SearchFailureError>?.self
         ) { group in
@@ -83,10 +100,9 @@ public struct MultiSourceSearch: Sendable {
                 }
             }
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                try? await Task.sleep(for: limit)
                 if Task.isCancelled { return nil }
-                return .failure(SearchFailureError(SearchFailure(
-                    kind: .timeout, message: "no answer within \(Self.readable(timeout))")))
+                return .failure(SearchFailureError(SearchFailure(kind: .timeout, message: timeoutMessage)))
             }
             var first: Result<SearchPage, SearchFailureError>?
             for await answer in group {

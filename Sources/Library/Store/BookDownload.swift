@@ -279,7 +279,7 @@ public struct BookDownload: Sendable {
         var fetchError = error as? FetchError
         if case .transport(_, let underlying)? = error as? EngineError { fetchError = underlying as? FetchError }
         switch fetchError {
-        case .hostDeferred?, .breakerOpen?: return fetchError.map { "\($0)" }
+        case .hostDeferred?, .breakerOpen?, .hostDown?: return fetchError.map { "\($0)" }
         default: return nil
         }
     }
