@@ -26,8 +26,9 @@ static void bookrule_jpeg_silent_level(j_common_ptr info, int level) { (void)inf
 
 /// Decodes a JPEG in memory to 8-bit RGB (width * height * 3 bytes, malloc'd, the caller frees), scaled down
 /// by libjpeg's 1/2, 1/4 or 1/8 while the result stays at least `min_width` by `min_height` (0 0: full size).
-/// `full_width` and `full_height` are the picture's own size. 0 when it is not a JPEG libjpeg can read, or its decoded size has more than `max_pixels` pixels (checked
-/// before any pixel is decoded). A truncated JPEG decodes with its missing rows grey, as browsers show it.
+/// `full_width` and `full_height` are the picture's own size. 0 when it is not a JPEG libjpeg can read, when
+/// its decoded size has more than `max_pixels` pixels, or its own size more than four times that (a
+/// progressive JPEG keeps coefficients for its whole size): both checked before any pixel is decoded. A truncated JPEG decodes with its missing rows grey, as browsers show it.
 static inline int bookrule_jpeg_decode(const unsigned char *data, unsigned long size, unsigned int min_width,
                                        unsigned int min_height, unsigned long max_pixels,
                                        unsigned int *full_width, unsigned int *full_height, unsigned int *width, unsigned int *height, unsigned char **pixels) {
@@ -54,6 +55,11 @@ static inline int bookrule_jpeg_decode(const unsigned char *data, unsigned long 
     info.out_color_space = JCS_RGB;
     *full_width = info.image_width;
     *full_height = info.image_height;
+    if (info.image_width == 0 || info.image_height == 0 ||
+        (unsigned long)info.image_width > (max_pixels * 4) / (unsigned long)info.image_height) {
+        jpeg_destroy_decompress(&info);
+        return 0;
+    }
     unsigned int denominator = 1;
     while (denominator < 8 && min_width > 0 && min_height > 0 &&
            info.image_width / (denominator * 2) >= min_width && info.image_height / (denominator * 2) >= min_height) {

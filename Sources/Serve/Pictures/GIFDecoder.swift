@@ -35,7 +35,8 @@ enum GIFDecoder {
     private static func frame(_ reader: inout Reader, screen: (width: Int, height: Int), globalTable: [UInt8],
                               transparent: Int?) -> RasterImage? {
         guard let left = reader.uint16(), let top = reader.uint16(), let width = reader.uint16(),
-              let height = reader.uint16(), let packed = reader.byte() else { return nil }
+              let height = reader.uint16(), let packed = reader.byte(),
+              width * height <= RasterImage.maximumPixels else { return nil }
         var table = globalTable
         if packed & 0x80 != 0 {
             guard let local = reader.bytes(3 << (Int(packed & 0x07) + 1)) else { return nil }
