@@ -28,6 +28,9 @@ let package = Package(
         systemLibrary("CUchardet", pkgConfig: "uchardet", apt: "libuchardet-dev"),
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: "libfreetype-dev"),
+        // serve answers every cover and picture as a PNG, as Legado does (docs/architecture.md).
+        systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
+        systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: "libjpeg-dev"),
         // The C library's `wcwidth` (terminal display widths), which Swift's Glibc module leaves out.
         .systemLibrary(name: "CWideCharacter", path: "Sources/CWideCharacter"),
         // glibc's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module leaves out.
@@ -132,7 +135,7 @@ let package = Package(
             name: "BookRuleServe",
             dependencies: ["BookRuleLocking",
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleScript",
-                "BookRuleEngine", "BookRuleLibrary", "BookRuleHTTPServer", "CMicroHTTPD", "CCrypto",
+                "BookRuleEngine", "BookRuleLibrary", "BookRuleHTTPServer", "CMicroHTTPD", "CCrypto", "CPNG", "CJPEG",
             ],
             path: "Sources/Serve"
         ),

@@ -13,7 +13,10 @@ packages=(pkg-config libxml2-dev libpcre2-dev libcurl4-openssl-dev libpsl-dev li
     # Web fonts (docs/fonts.md): FreeType reads them, Noto CJK is what their glyphs are recognised against; the
     # tests make obfuscated fonts with fontTools (Debian's, for /usr/bin/python3) from a Ming face (AR PL UMing)
     # and a Hei face (WenQuanYi Zen Hei, above), neither of them a reference.
-    libfreetype-dev fonts-noto-cjk python3-fonttools python3-brotli fonts-arphic-uming)
+    libfreetype-dev fonts-noto-cjk python3-fonttools python3-brotli fonts-arphic-uming
+    # bookrule serve answers covers and pictures as PNGs, as Legado does: libpng decodes and writes PNG,
+    # libjpeg(-turbo) decodes JPEG (docs/architecture.md).
+    libpng-dev libjpeg-dev)
 if [[ "${1:-}" == "--bench" ]]; then
     packages+=(gcc python3-lxml)
 fi

@@ -44,7 +44,7 @@ struct LegadoBook {
             ("lastCheckTime", LegadoJSON.number(updated)),
             ("lastCheckCount", LegadoJSON.number(0)),
             ("totalChapterNum", LegadoJSON.number(tocLength)),
-            ("durChapterTitle", progress.map { .string($0.chapterTitle) }),
+            ("durChapterTitle", LegadoJSON.optional(progress?.chapterTitle)),
             ("durChapterIndex", LegadoJSON.number(progress?.chapterIndex ?? 0)),
             ("durChapterPos", LegadoJSON.number(progress?.chapterPosition ?? 0)),
             ("durChapterTime", LegadoJSON.number(LibraryStore.milliseconds(progress?.readAt ?? book.createdAt))),

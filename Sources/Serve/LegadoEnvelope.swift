@@ -10,12 +10,6 @@ enum LegadoEnvelope {
         response(LegadoJSON.object([("isSuccess", .bool(true)), ("errorMsg", .string("")), ("data", data)]))
     }
 
-    /// A success whose data is JSON text kept as written (a source's JSON goes back exactly as it was saved).
-    static func success(rawData: String) -> HTTPServerResponse {
-        HTTPServerResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
-                           body: Array(#"{"isSuccess":true,"errorMsg":"","data":"#.utf8) + Array(rawData.utf8) + [0x7D])
-    }
-
     /// A failure saying why.
     static func failure(_ message: String, status: Int = 200) -> HTTPServerResponse {
         var answer = response(LegadoJSON.object([("isSuccess", .bool(false)), ("errorMsg", .string(message))]))

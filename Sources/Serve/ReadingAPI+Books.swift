@@ -53,7 +53,7 @@ extension ReadingAPI {
     func bookContent(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
         if let saved = try savedBookContent(request) { return saved }
         let (url, index) = try chapterArguments(request)
-        let book = try library.book(url: url)
+        let book = try shelfBook(url: url)
         let text = try library.text(of: book, index: index)
         return LegadoEnvelope.success(.string(try library.served(text, of: book)))
     }
@@ -61,9 +61,18 @@ extension ReadingAPI {
     /// A saved chapter's text, as `bookContent` answers it; nil when the chapter is not saved yet.
     func savedBookContent(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse? {
         let (url, index) = try chapterArguments(request)
-        let book = try library.book(url: url)
+        let book = try shelfBook(url: url)
         guard let text = try library.savedText(of: book, index: index) else { return nil }
         return LegadoEnvelope.success(.string(try library.served(text, of: book)))
+    }
+
+    /// The book a chapter is asked of; Legado answers `未找到` for one not on the shelf.
+    private func shelfBook(url: String) throws(ServeFailure) -> StoredBook {
+        do {
+            return try library.book(url: url)
+        } catch {
+            throw ServeFailure("未找到 (no book \(url) in the library)")
+        }
     }
 
     private func chapterArguments(_ request: HTTPServerRequest) throws(ServeFailure) -> (url: String, index: Int) {
@@ -105,6 +114,7 @@ extension ReadingAPI {
         // Milliseconds since 1970; a time that is not a plausible one (infinite, past the year 33658) is now.
         let time = object["durChapterTime"]?.value.doubleValue.flatMap { $0.isFinite && abs($0) < 1e15 ? $0 : nil }
             .map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date()
+        // Legado's durChapterTitle is nullable: one not sent is kept as "", which the shelf leaves out as Gson does.
         let progress = ReadingProgress(chapterIndex: index, chapterPosition: object["durChapterPos"]?.value.intValue ?? 0,
                                        chapterTitle: object["durChapterTitle"]?.value.stringValue ?? "", readAt: time)
         try library.library { () throws(LibraryError) in try library.store.saveProgress(bookID: book.id, progress) }
@@ -113,45 +123,48 @@ extension ReadingAPI {
 
     // MARK: - Pictures
 
-    /// A book's cover (`?path=` its cover URL), as saved beside the library, fetched through the polite
-    /// fetcher first when it is not saved yet. Only covers of the library's books are served.
+    /// A book's cover (`?path=` its cover URL) as Legado answers it: always a PNG, 84 by 112 (the picture scaled
+    /// and cut around its centre), or the default cover when there is no picture to be had. A library book's
+    /// cover is the one saved beside the library, fetched through the polite fetcher first when it is not saved
+    /// yet; a `data:` URL is decoded. No other address is fetched: the server fetches nothing a request names.
     func cover(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
-        let url = try argument(request, "path", "封面链接为空 (give the cover's path)")
-        let books = try library.library { () throws(LibraryError) in try library.store.books() }
-        guard let book = books.first(where: { $0.coverURL == url }) else {
-            throw ServeFailure("no book of the library has the cover \(url)")
-        }
+        let url = request.argument("path") ?? ""
+        if let bytes = ServedPicture.dataURLBytes(url) { return ServedPicture.cover(bytes) }
+        let books = (try? library.library { () throws(LibraryError) in try library.store.books() }) ?? []
+        guard !url.isEmpty, let book = books.first(where: { $0.coverURL == url }) else { return ServedPicture.cover(nil) }
         let store = library.store
-        if ExportImage(path: store.coverPath(bookID: book.id)) == nil {
-            let fetch = try library.fetch(sourceURL: book.sourceURL)
+        let path = store.coverPath(bookID: book.id)
+        if !FileManager.default.fileExists(atPath: path), let fetch = try? library.fetch(sourceURL: book.sourceURL) {
             _ = try? library.bookWork("cover\n\(book.id)") {
                 _ = await fetch.saveCover(of: book)
                 return book.id
             }
         }
-        guard let image = ExportImage(path: store.coverPath(bookID: book.id)) else {
-            throw ServeFailure("the cover \(url) cannot be fetched, or is not a whole JPEG, PNG or GIF")
-        }
-        return try picture(image)
+        return ServedPicture.cover(Self.pictureBytes(at: path))
     }
 
-    /// A picture of a chapter's text (`?url=` the book, `?path=` the picture's URL), as `fetch` saved it.
+    /// A picture of a chapter's text (`?url=` the book, `?path=` the picture's URL, `?width=` the reader's width,
+    /// 640 when none) as Legado answers it: a PNG, scaled down as Legado scales it, or Legado's loading-error
+    /// picture when it cannot be had. The picture is the one `fetch` saved (not fetched on demand), or the
+    /// bytes of a `data:` URL.
     func image(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
-        let bookURL = try argument(request, "url", "bookUrl为空 (give the book's url)")
-        let source = try argument(request, "path", "图片链接为空 (give the picture's path)")
-        let book = try library.book(url: bookURL)
-        guard let image = PictureFiles(store: library.store, bookID: book.id).image(for: source) else {
-            throw ServeFailure("the picture \(source) is not saved (bookrule fetch saves a book's pictures)")
+        guard let bookURL = request.argument("url") else { throw ServeFailure("bookUrl为空 (give the book's url)") }
+        guard let source = request.argument("path") else { throw ServeFailure("图片链接为空 (give the picture's path)") }
+        let width = request.argument("width").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 640
+        let book: StoredBook
+        do {
+            book = try library.book(url: bookURL)
+        } catch {
+            throw ServeFailure("bookUrl不对 (no book \(bookURL) in the library)")
         }
-        return try picture(image)
+        let bytes = ServedPicture.dataURLBytes(source)
+            ?? Self.pictureBytes(at: PictureFiles(store: library.store, bookID: book.id).path(for: source))
+        return ServedPicture.picture(bytes, width: width)
     }
 
-    private func picture(_ image: ExportImage) throws(ServeFailure) -> HTTPServerResponse {
-        guard let bytes = FileManager.default.contents(atPath: image.path) else {
-            throw ServeFailure("the picture cannot be read")
-        }
-        return HTTPServerResponse(status: 200, headers: [("Content-Type", image.mediaType), ("Cache-Control", "max-age=86400")],
-                                  body: [UInt8](bytes))
+    /// The bytes of a saved picture file; nil when there is none (or it is larger than any picture kept).
+    private static func pictureBytes(at path: String) -> [UInt8]? {
+        try? LocalFile.readRegularFile(path, limit: 64 * 1024 * 1024)
     }
 
     // MARK: - Reading settings
@@ -162,8 +175,15 @@ extension ReadingAPI {
         return LegadoEnvelope.success(.string(String(decoding: bytes, as: UTF8.self)))
     }
 
-    /// Keeps the web client's reading settings (any JSON), written atomically.
+    /// Keeps the web client's reading settings (any JSON), written atomically; an empty body forgets them, as
+    /// Legado's `saveWebReadConfig` deletes its copy when there is no body.
     func saveReadConfig(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
+        guard postData(request) != nil else {
+            if unlink(readConfigPath) != 0 && errno != ENOENT {
+                throw ServeFailure("the settings cannot be forgotten: \(String(cString: strerror(errno)))")
+            }
+            return LegadoEnvelope.success(.string(""))
+        }
         _ = try body(request)
         do {
             try LocalFile.writeAtomically(request.body, to: readConfigPath)

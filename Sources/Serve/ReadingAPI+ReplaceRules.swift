@@ -1,37 +1,63 @@
 import BookRuleHTTPServer
 import BookRuleJSON
 import BookRuleLibrary
+import Foundation
 
 extension ReadingAPI {
     // MARK: - Replace rules
 
-    /// Every rule, as Legado answers: `data` is the JSON text of the array (a string), not the array.
+    /// Every rule, as Legado answers: `data` is the JSON text of the array (a string), not the array; in `order`,
+    /// as Legado's query sorts them (ties in the file's order). Each rule's `id` is its Legado id, kept when it
+    /// has one (`ReplaceRuleSet.legadoIDs`).
     func replaceRules() throws(ServeFailure) -> HTTPServerResponse {
-        let rules = try library.replaceRules().rules
-        let array = LegadoJSON.array(rules.enumerated().map { LegadoReplaceRule(rule: $1, id: $0 + 1).json })
+        let set = try library.replaceRules()
+        let listed = zip(set.rules, set.legadoIDs()).enumerated().sorted {
+            ($0.element.0.order, $0.offset) < ($1.element.0.order, $1.offset)
+        }
+        let array = LegadoJSON.array(listed.map { LegadoReplaceRule(rule: $0.element.0, id: $0.element.1).json })
         return LegadoEnvelope.success(.string(array.serialized()))
     }
 
-    /// Saves a rule: the one whose number is its `id` when the pattern matches it too, else the one of its
-    /// name, else a new one.
+    /// Saves a rule as Legado does: the one with its `id` is replaced, else it is added (with the time as its id
+    /// when it has none); a rule without an `order` goes after the others.
     func saveReplaceRule(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
-        let object = try objectBody(request)
-        let rule = try Self.rule(object)
+        let object = try objectBody(request, empty: "数据不能为空", invalid: "格式不对")
+        var rule = try Self.rule(object)
+        let ordered = ["order", "sortOrder"].contains { key in object[key].map { $0.value != .null } ?? false }
+        // A rule the rules file would leave out when read again would be saved and never listed: refused instead.
+        if let problem = ReplaceRuleSet.problem(of: rule) { throw ServeFailure("格式不对 (\(problem))") }
+        if rule.replacement.hasPrefix("@js:") {
+            throw ServeFailure("格式不对 (the replacement is JavaScript (@js:), which bookrule does not run)")
+        }
         try library.changeReplaceRules { (set) throws(ServeFailure) in
-            if let index = Self.index(of: object, in: set) {
+            set.assignLegadoIDs()
+            if !ordered { rule.order = (set.rules.map(\.order).max() ?? 0) + 1 }
+            if let id = rule.id, let index = set.rules.firstIndex(where: { $0.id == id }) {
                 set.rules[index] = rule
             } else {
-                set.add([rule])
+                let now = Int(Date().timeIntervalSince1970 * 1000)
+                rule.id = rule.id ?? max(now, (set.rules.compactMap(\.id).max() ?? 0) + 1)
+                set.rules.append(rule)
             }
         }
         return LegadoEnvelope.success(.string(""))
     }
 
-    /// Deletes the rule named by `id` (its number) and `pattern`, or by `name` and `pattern`.
+    /// Deletes the rule with the `id` given (as `getReplaceRules` lists it), or, without an id, the one with the
+    /// `name` and `pattern` given.
     func deleteReplaceRule(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
-        let object = try objectBody(request)
+        let object = try objectBody(request, empty: "数据不能为空", invalid: "格式不对")
         try library.changeReplaceRules { (set) throws(ServeFailure) in
-            guard let index = Self.index(of: object, in: set) else { throw ServeFailure("no such replace rule") }
+            set.assignLegadoIDs()
+            let index: Int?
+            if let id = object["id"]?.value.intValue {
+                index = set.rules.firstIndex { $0.id == id }
+            } else {
+                let pattern = object["pattern"]?.value.stringValue
+                let name = object["name"]?.value.stringValue ?? pattern
+                index = set.rules.firstIndex { $0.name == name && $0.pattern == pattern }
+            }
+            guard let index else { throw ServeFailure("no such replace rule") }
             set.rules.remove(at: index)
         }
         return LegadoEnvelope.success(.string(""))
@@ -39,7 +65,7 @@ extension ReadingAPI {
 
     /// Runs one rule (`rule`: an object, or its JSON text) over `text`, whatever its scope, and answers the result.
     func testReplaceRule(_ request: HTTPServerRequest) throws(ServeFailure) -> HTTPServerResponse {
-        let object = try objectBody(request)
+        let object = try objectBody(request, empty: "数据不能为空", invalid: "格式不对")
         var ruleObject = object["rule"]?.value.objectValue
         if ruleObject == nil, let text = object["rule"]?.value.stringValue {
             ruleObject = try? JSONParser.parse(text, lenient: true).value.objectValue
@@ -64,15 +90,5 @@ extension ReadingAPI {
         } catch {
             throw ServeFailure("\(error)")
         }
-    }
-
-    /// The rule an object names: by its `id` (the rule's number) with the same pattern, else by name and pattern.
-    private static func index(of object: JSONObject, in set: ReplaceRuleSet) -> Int? {
-        let pattern = object["pattern"]?.value.stringValue
-        if let id = object["id"]?.value.intValue, id >= 1, id <= set.rules.count, set.rules[id - 1].pattern == pattern {
-            return id - 1
-        }
-        let name = object["name"]?.value.stringValue ?? pattern
-        return set.rules.firstIndex { $0.name == name && $0.pattern == pattern }
     }
 }

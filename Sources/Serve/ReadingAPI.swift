@@ -164,18 +164,32 @@ package final class ReadingAPI: Sendable {
         return value
     }
 
-    /// A POST body as JSON (Gson reads leniently, and so does this).
-    func body(_ request: HTTPServerRequest) throws(ServeFailure) -> JSONValue {
+    /// The POST body as Legado's server hands it to its controllers (NanoHTTPD's `postData`): trimmed of spaces
+    /// and control characters at both ends, as Java's `trim`; nil when nothing is left.
+    func postData(_ request: HTTPServerRequest) -> ArraySlice<UInt8>? {
+        let body = request.body[...]
+        guard let start = body.firstIndex(where: { $0 > 0x20 }), let end = body.lastIndex(where: { $0 > 0x20 }) else {
+            return nil
+        }
+        return body[start...end]
+    }
+
+    /// A POST body as JSON (Gson reads leniently, and so does this). Legado's controllers answer an empty body
+    /// with `empty` and one Gson cannot read with `invalid` (each its own words); the reason follows in brackets.
+    func body(_ request: HTTPServerRequest, empty: String = "格式不对", invalid: String = "格式不对") throws(ServeFailure) -> JSONValue {
+        guard let data = postData(request) else { throw ServeFailure("\(empty) (the body is empty)") }
         do {
-            return try JSONParser.parse(request.body, lenient: true).value
+            return try JSONParser.parse(Array(data), lenient: true).value
         } catch {
-            throw ServeFailure("格式不对 (the body is not JSON: \(error))")
+            throw ServeFailure("\(invalid) (the body is not JSON: \(error))")
         }
     }
 
-    /// A POST body that must be a JSON object.
-    func objectBody(_ request: HTTPServerRequest) throws(ServeFailure) -> JSONObject {
-        guard let object = try body(request).objectValue else { throw ServeFailure("格式不对 (the body must be a JSON object)") }
+    /// A POST body that must be a JSON object (`empty` and `invalid` as `body` says).
+    func objectBody(_ request: HTTPServerRequest, empty: String = "格式不对", invalid: String = "格式不对") throws(ServeFailure) -> JSONObject {
+        guard let object = try body(request, empty: empty, invalid: invalid).objectValue else {
+            throw ServeFailure("\(invalid) (the body must be a JSON object)")
+        }
         return object
     }
 }

@@ -4,6 +4,9 @@ import BookRuleJSON
 /// books it applies to, such as an advertisement line deleted or a character name corrected. Rules change what
 /// is shown and exported, never the text saved in the library.
 public struct ReplaceRule: Sendable, Equatable, Encodable {
+    /// Legado's `id` (its primary key, by default the time the rule was made, in milliseconds), kept so that the
+    /// rule keeps it through `bookrule serve` and a round trip to Legado; nil for a rule written without one.
+    public var id: Int?
     /// What the rule is called in lists and warnings.
     public var name: String
     /// The rule's group ("" when none).
@@ -33,7 +36,8 @@ public struct ReplaceRule: Sendable, Equatable, Encodable {
     /// Creates a rule; the defaults are Legado's.
     public init(name: String, group: String = "", pattern: String, replacement: String = "", isRegex: Bool = true,
                 scope: String = "", excludeScope: String = "", scopeTitle: Bool = false, scopeContent: Bool = true,
-                isEnabled: Bool = true, order: Int = 0, timeoutMillisecond: Int = 3000) {
+                isEnabled: Bool = true, order: Int = 0, timeoutMillisecond: Int = 3000, id: Int? = nil) {
+        self.id = id
         self.name = name
         self.group = group
         self.pattern = pattern
@@ -123,6 +127,6 @@ public struct ReplaceRule: Sendable, Equatable, Encodable {
                   scope: try text("scope") ?? "", excludeScope: try text("excludeScope") ?? "",
                   scopeTitle: try flag("scopeTitle", false), scopeContent: try flag("scopeContent", true),
                   isEnabled: try flag("isEnabled", true), order: order ?? sortOrder ?? 0,
-                  timeoutMillisecond: max(1, timeout ?? 3000))
+                  timeoutMillisecond: max(1, timeout ?? 3000), id: try number("id"))
     }
 }

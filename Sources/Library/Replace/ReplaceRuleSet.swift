@@ -90,7 +90,7 @@ public struct ReplaceRuleSet: Sendable, Equatable {
     }
 
     /// Why `rule`'s pattern cannot run, nil when it can.
-    static func problem(of rule: ReplaceRule) -> String? {
+    package static func problem(of rule: ReplaceRule) -> String? {
         guard rule.isRegex else { return nil }
         do {
             _ = try RegexPattern(rule.pattern)
@@ -116,6 +116,25 @@ public struct ReplaceRuleSet: Sendable, Equatable {
             }
         }
         return (added, replaced)
+    }
+
+    /// The rules' Legado ids, in order: each rule's own `id`, or, for a rule without one (or whose id an earlier
+    /// rule has), its number (1-based) when that is free, else one past the largest id: every rule a different one.
+    public func legadoIDs() -> [Int] {
+        var taken = Set<Int>()
+        var ids: [Int] = []
+        for (index, rule) in rules.enumerated() {
+            var id = rule.id ?? index + 1
+            if taken.contains(id) { id = taken.contains(index + 1) ? (taken.max() ?? 0) + 1 : index + 1 }
+            taken.insert(id)
+            ids.append(id)
+        }
+        return ids
+    }
+
+    /// Gives every rule the id `legadoIDs` lists for it, so a rule keeps the id a client was shown.
+    public mutating func assignLegadoIDs() {
+        for (index, id) in legadoIDs().enumerated() { rules[index].id = id }
     }
 
     /// Removes rule `number` (1-based, as `bookrule rules list` numbers them) and returns it.
