@@ -34,7 +34,8 @@ demo: build
 # "skipped" with its reason where Chromium, chromedriver or Selenium is missing, and serve's (Legado's own web
 # client against `bookrule serve`, docs/serve.md), then the bash completion made from the release binary's
 # --help (scripts/test-completions.sh, a few seconds, offline). Before the suite, the whole package builds in
-# release too (a packager's first command; `@testable` and debug-only code fail there, not in debug), which took 1.5–5 minutes with -j 1 on two loaded cores, and every import must be a declared dependency.
+# release too (a packager's first command; `@testable` and debug-only code fail there, not in debug), which took
+# 1.5–5 minutes with -j 1 on two loaded cores, and every import must be a declared dependency.
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
