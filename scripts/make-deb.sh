@@ -19,10 +19,12 @@ arch=$(dpkg --print-architecture)
 # the path ldd resolves it to, and the package that owns it. A library no package owns (a toolchain's
 # libswiftCore.so in /opt/swift) would make a package that cannot run elsewhere: refused.
 needed=$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+resolved=$(ldd "$binary")
 packages=()
 unowned=()
 for library in $needed; do
-    path=$(ldd "$binary" | awk -v lib="$library" '$1 == lib && $3 ~ /^\// {print $3; exit}')
+    # "libc.so.6 => /lib/…/libc.so.6 (0x…)", or the loader by its path: "/lib64/ld-linux-x86-64.so.2 (0x…)".
+    path=$(awk -v lib="$library" '$1 == lib && $3 ~ /^\// {print $3} $1 ~ "/" lib "$" {print $1}' <<< "$resolved" | head -n 1)
     [[ -n "$path" ]] || { unowned+=("$library (not found by ldd)"); continue; }
     owner=""
     # dpkg knows a file by the path its package ships it at: /lib or /usr/lib (merged /usr), or the link's target.
