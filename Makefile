@@ -5,7 +5,7 @@ EXAMPLE = Sources-json/example-gbk.json
 EXAMPLE_HAR = Fixtures/example-gbk/site.har
 EXAMPLE_SITE = http://127.0.0.1:8791
 
-.PHONY: deps build demo test sanitize sanitize-thread sanitize-address fuzz-build fuzz fuzz-all fuzz-corpus bench record-fixtures clean
+.PHONY: deps build demo test release share install uninstall deb sanitize sanitize-thread sanitize-address fuzz-build fuzz fuzz-all fuzz-corpus bench record-fixtures clean
 
 deps:
 	@scripts/install-deps.sh
@@ -32,9 +32,10 @@ demo: build
 # timing-bounded tests (docs/testing.md); so do the suites that start headless Chromium (webView pages), which
 # run on their own after it. Then the studio's browser test in headless Chromium, which says
 # "skipped" with its reason where Chromium, chromedriver or Selenium is missing, and serve's (Legado's own web
-# client against `bookrule serve`, docs/serve.md). Before the suite, the whole
-# package builds in release too (a packager's first command; `@testable` and debug-only code fail there, not in
-# debug), which took 1.5–5 minutes with -j 1 on two loaded cores, and every import must be a declared dependency.
+# client against `bookrule serve`, docs/serve.md), then the bash completion made from the release binary's
+# --help (scripts/test-completions.sh, a few seconds, offline). Before the suite, the whole package builds in
+# release too (a packager's first command; `@testable` and debug-only code fail there, not in debug), which took
+# 1.5–5 minutes with -j 1 on two loaded cores, and every import must be a declared dependency.
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
@@ -43,6 +44,63 @@ test: deps
 	scripts/run-tests.sh --filter 'BookRuleBrowserTests|WebViewCommandTests'
 	scripts/studio-browser-test.py
 	scripts/serve-browser-test.py
+	scripts/test-completions.sh
+
+# Installing (docs/packaging.md): `make install PREFIX=/usr/local DESTDIR=…` builds bookrule in release with the
+# Swift runtime linked in (--static-swift-stdlib: nothing beside the binary, no toolchain on the machine; its web
+# pages and scripts are compiled in) and installs it stripped, with the man page bookrule(1) and the bash, zsh
+# and fish completions, all made from the binary's own --help, and the systemd user unit for `bookrule serve`.
+# BOOKRULE_BIN=path installs a binary built already instead (no build). `make uninstall` with the same PREFIX
+# and DESTDIR removes what it installed.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man/man1
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
+RELEASE_BIN = .build/release/bookrule
+BOOKRULE_BIN ?= $(RELEASE_BIN)
+SHARE = .build/share
+
+release:
+	@if [ "$(BOOKRULE_BIN)" = "$(RELEASE_BIN)" ]; then \
+		echo "$(SWIFT) build -c release --product bookrule --static-swift-stdlib"; \
+		$(SWIFT) build -c release --product bookrule --static-swift-stdlib; fi
+
+# The man page and completions, made from the binary's --help so they never differ from it.
+share: release
+	mkdir -p $(SHARE)
+	scripts/make-man.py $(BOOKRULE_BIN) | gzip -9n > $(SHARE)/bookrule.1.gz
+	scripts/make-completions.py bash $(BOOKRULE_BIN) > $(SHARE)/bookrule.bash
+	scripts/make-completions.py zsh $(BOOKRULE_BIN) > $(SHARE)/_bookrule
+	scripts/make-completions.py fish $(BOOKRULE_BIN) > $(SHARE)/bookrule.fish
+	sed 's|@BINDIR@|$(BINDIR)|g' contrib/bookrule-serve.service.in > $(SHARE)/bookrule-serve.service
+
+install: share
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(SYSTEMDUSERDIR)
+	install -m 755 -s $(BOOKRULE_BIN) $(DESTDIR)$(BINDIR)/bookrule
+	install -m 644 $(SHARE)/bookrule.1.gz $(DESTDIR)$(MANDIR)/bookrule.1.gz
+	install -m 644 $(SHARE)/bookrule.bash $(DESTDIR)$(BASHCOMPDIR)/bookrule
+	install -m 644 $(SHARE)/_bookrule $(DESTDIR)$(ZSHCOMPDIR)/_bookrule
+	install -m 644 $(SHARE)/bookrule.fish $(DESTDIR)$(FISHCOMPDIR)/bookrule.fish
+	install -m 644 $(SHARE)/bookrule-serve.service $(DESTDIR)$(SYSTEMDUSERDIR)/bookrule-serve.service
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/bookrule $(DESTDIR)$(MANDIR)/bookrule.1.gz $(DESTDIR)$(BASHCOMPDIR)/bookrule \
+		$(DESTDIR)$(ZSHCOMPDIR)/_bookrule $(DESTDIR)$(FISHCOMPDIR)/bookrule.fish \
+		$(DESTDIR)$(SYSTEMDUSERDIR)/bookrule-serve.service
+
+# A Debian package, .build/deb/bookrule_VERSION_ARCH.deb (`apt install ./bookrule_*.deb`): what `make install`
+# puts under /usr (zsh's completion where Debian's zsh looks), with Depends: the packages owning the libraries
+# the binary links (scripts/make-deb.sh). Check it with `dpkg-deb -I` and `dpkg-deb -c`.
+deb:
+	rm -rf .build/deb/root
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/.build/deb/root \
+		ZSHCOMPDIR=/usr/share/zsh/vendor-completions BOOKRULE_BIN=$(BOOKRULE_BIN)
+	scripts/make-deb.sh .build/deb/root .build/deb
 
 # The whole test suite under sanitizers, each in a build directory of its own so the ordinary debug build is
 # left alone (docs/testing.md). A sanitizer's report fails the run. Instrumented code is several times slower:
