@@ -24,12 +24,19 @@ package enum XPathRegexFunction {
         "\(prefix):\(name)(\(subject), \(patternLiteral))"
     }
 
+    /// `br:text(node)`: jsoup's `text()` of the node (`JsoupText`), what `:matches` searches.
+    package static func text(_ node: String) -> String { "\(prefix):text(\(node))" }
+    /// `br:own-text(node)`: jsoup's `ownText()` of the node, what `:matchesOwn` searches.
+    package static func ownText(_ node: String) -> String { "\(prefix):own-text(\(node))" }
+
     /// A fresh XPath context on `document` with the prefix and the function registered; registrations stay
     /// with the context, so a pooled context keeps them.
     static func newContext(_ document: xmlDocPtr) -> xmlXPathContextPtr? {
         guard let context = xmlXPathNewContext(document) else { return nil }
         guard xmlXPathRegisterNs(context, prefix, namespaceURI) == 0,
-              xmlXPathRegisterFuncNS(context, name, namespaceURI, matchFunction) == 0 else {
+              xmlXPathRegisterFuncNS(context, name, namespaceURI, matchFunction) == 0,
+              xmlXPathRegisterFuncNS(context, "text", namespaceURI, textFunction) == 0,
+              xmlXPathRegisterFuncNS(context, "own-text", namespaceURI, ownTextFunction) == 0 else {
             xmlXPathFreeContext(context)
             return nil
         }
@@ -99,4 +106,43 @@ private let matchFunction: xmlXPathFunction = { parser, argumentCount in
         return
     }
     _ = valuePush(parser, xmlXPathNewBoolean(found ? 1 : 0))
+}
+
+/// `br:text(node-set)` and `br:own-text(node-set)`: jsoup's text of the set's first node in document order ("" for
+/// an empty set). The node-set is popped and freed here; the string pushed is a copy libxml2 owns.
+private func pushJsoupText(_ parser: xmlXPathParserContextPtr?, _ argumentCount: Int32, own: Bool) {
+    guard let parser else { return }
+    guard argumentCount == 1 else {
+        xmlXPathErr(parser, Int32(XPATH_INVALID_ARITY.rawValue))
+        return
+    }
+    let set = xmlXPathPopNodeSet(parser)
+    defer { if let set { xmlXPathFreeNodeSet(set) } }
+    guard parser.pointee.error == 0 else { return }
+    var text = ""
+    if let set, set.pointee.nodeNr > 0, let table = set.pointee.nodeTab {
+        var first = table[0]
+        for index in 1..<Int(set.pointee.nodeNr) where xmlXPathCmpNodes(table[index], first) == 1 {
+            first = table[index]
+        }
+        if let first {
+            switch first.pointee.type {
+            case XML_ELEMENT_NODE:
+                text = own ? JsoupText.ownText(of: first) : JsoupText.text(of: first)
+            case XML_DOCUMENT_NODE, XML_HTML_DOCUMENT_NODE:
+                text = own ? "" : JsoupText.text(of: first)
+            default:
+                text = first.pointee.content.map { String(cString: $0) } ?? ""
+            }
+        }
+    }
+    _ = valuePush(parser, xmlXPathNewString(text))
+}
+
+private let textFunction: xmlXPathFunction = { parser, argumentCount in
+    pushJsoupText(parser, argumentCount, own: false)
+}
+
+private let ownTextFunction: xmlXPathFunction = { parser, argumentCount in
+    pushJsoupText(parser, argumentCount, own: true)
 }

@@ -19,9 +19,8 @@ indirect enum CSSCondition: Sendable {
     case siblingIndex(CSSIndexComparison, Int)
     case contains(String)
     case containsOwn(String)
-    /// `:matches(regex)` (the element's text) or `:matchesOwn(regex)` (its own text), validated when parsed;
-    /// `matchesEmpty` when the pattern finds a match in "" (the text of a script or style element in jsoup).
-    case matches(String, own: Bool, matchesEmpty: Bool)
+    /// `:matches(regex)` (the element's text) or `:matchesOwn(regex)` (its own text), validated when parsed.
+    case matches(String, own: Bool)
     case not(CSSSelectorList)
     case `is`(CSSSelectorList)
     case has(CSSSelectorList)

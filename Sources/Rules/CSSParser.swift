@@ -216,19 +216,15 @@ struct CSSParser {
     }
 
     /// Compiles `pattern` as `br:match` will (PCRE2 through `RegexPattern`, cached), so an invalid pattern is a
-    /// load-time error with PCRE2's message and offset instead of a failure on every page; true when the
-    /// pattern finds a match in the empty string.
-    @discardableResult
-    static func validateRegex(_ pattern: String, piece: String) throws(CSSTranslationError) -> Bool {
-        let compiled: RegexPattern
+    /// load-time error with PCRE2's message and offset instead of a failure on every page.
+    static func validateRegex(_ pattern: String, piece: String) throws(CSSTranslationError) {
         do {
-            compiled = try XPathRegexFunction.compiled(pattern)
+            _ = try XPathRegexFunction.compiled(pattern)
         } catch let RegexError.compile(_, message, offset) {
             throw CSSTranslationError(piece, "jsoup reads \"\(pattern)\" as a Java regular expression, and it does not compile: \(message) at offset \(offset)")
         } catch {
             throw CSSTranslationError(piece, "the regular expression \"\(pattern)\" cannot be compiled: \(error)")
         }
-        return (try? compiled.matches("")) ?? false
     }
 
     /// `[attr~=regex]` as literal alternatives, or an error when the pattern is more than that.
@@ -388,8 +384,8 @@ struct CSSParser {
             // jsoup's `chompBalanced`, not unescaped: the backslashes are the regex's.
             let pattern = try consumeBalanced(open: "(", close: ")")
             guard !pattern.isEmpty else { throw CSSTranslationError(wholePiece(), ":\(name)(regex) needs a regular expression") }
-            let matchesEmpty = try Self.validateRegex(pattern, piece: wholePiece())
-            return .matches(pattern, own: name == "matchesOwn", matchesEmpty: matchesEmpty)
+            try Self.validateRegex(pattern, piece: wholePiece())
+            return .matches(pattern, own: name == "matchesOwn")
         case "matchesWholeText", "matchesWholeOwnText":
             throw CSSTranslationError(wholePiece() + "(…)", "bookrule translates :matches and :matchesOwn, not this jsoup extension")
         case "containsData", "containsWholeText", "containsWholeOwnText", "matchText":

@@ -117,8 +117,8 @@ extension CSSXPathBuilder {
             return "contains(\(fold(normalizedText("string(.)"), needle: needle)), \(literal(needle)))"
         case .containsOwn(let needle):
             return ownTextContains(needle)
-        case .matches(let pattern, let own, let matchesEmpty):
-            return textMatches(pattern, own: own, matchesEmpty: matchesEmpty)
+        case .matches(let pattern, let own):
+            return textMatches(pattern, own: own)
         case .not(let list):
             guard let inner = try predicate(list, isContext: isContext) else { return "true()" }
             if inner == "true()" { return nil }
@@ -189,19 +189,11 @@ extension CSSXPathBuilder {
         }
     }
 
-    /// jsoup's `:matches(regex)` (`text()`) or `:matchesOwn(regex)` (`ownText()`): the text as `:contains` and
-    /// `:containsOwn` read it (whitespace normalised, not lower-cased), searched with `br:match`. A script or
-    /// style element holds data, not text, in jsoup: its text is "", which matches when the pattern matches "".
-    static func textMatches(_ pattern: String, own: Bool, matchesEmpty: Bool) -> String {
-        let text: String
-        if own {
-            let pieces = (1...8).map { "text()[\($0)]" }.joined(separator: ", ")
-            text = normalizedText("concat(\(pieces))")
-        } else {
-            text = normalizedText("string(.)")
-        }
-        let call = XPathRegexFunction.call(subject: text, patternLiteral: literal(pattern))
-        return matchesEmpty ? "(self::script or self::style or \(call))" : "not(self::script or self::style) and \(call)"
+    /// jsoup's `:matches(regex)` (`text()`) or `:matchesOwn(regex)` (`ownText()`): that text, computed as jsoup
+    /// does (`br:text`, `br:own-text`: a script's or style's is ""), searched with `br:match`.
+    static func textMatches(_ pattern: String, own: Bool) -> String {
+        let text = own ? XPathRegexFunction.ownText(".") : XPathRegexFunction.text(".")
+        return XPathRegexFunction.call(subject: text, patternLiteral: literal(pattern))
     }
 
     /// jsoup's `ownText()` contains `needle` (already lower-cased and whitespace-collapsed): the element's own
