@@ -138,6 +138,27 @@ struct CSSRegexTests {
         #expect(clock.now - start < .seconds(5))
     }
 
+    @Test("the text :matches reads is jsoup's text(): blocks and <br> are spaces, pre keeps its whitespace")
+    func jsoupText() throws {
+        let html = """
+        <html><body><div n="d"><p n="p">a</p><p>b</p>c</div><p n="q">x<br>y <!-- c --> z</p>
+        <pre n="pre">a  b</pre><div n="s">t<script>var u = 1;</script><style>p {}</style></div></body></html>
+        """
+        func labels(_ selector: String) throws -> [String] {
+            let document = try page(html)
+            guard case .nodes(let nodes) = try XPathExpression(try CSSTranslator.xpath(selector)).evaluate(at: document.root)
+            else { return [] }
+            return nodes.compactMap { $0.attribute("n") }
+        }
+        #expect(try labels("div:matches(^a b c$)") == ["d"])
+        #expect(try labels("p:matchesOwn(^x y z$)") == ["q"])
+        #expect(try labels("p:matches(^x y z$)") == ["q"])
+        #expect(try labels("pre:matches(a  b)") == ["pre"])
+        #expect(try labels("div:matches(^t$)") == ["s"])
+        #expect(try labels("div:matchesOwn(^$)") == [])
+        #expect(try labels("div:matchesOwn(^c$)") == ["d"])
+    }
+
     private func select(_ xpath: String, from context: String?) throws -> [String] {
         let document = try page(Self.html)
         let expression = try XPathExpression(xpath)
