@@ -43,10 +43,12 @@ let package = Package(
         .target(name: "BookRuleLocking", path: "Sources/Locking"),
         // The library's layers, along the data flow (docs/architecture.md): each depends only on those before it.
         .target(name: "BookRuleJSON", path: "Sources/JSON"),
-        .target(
-            name: "BookRuleDocument", dependencies: ["BookRuleLocking", "BookRuleJSON", "CLibXML2", "CUchardet"], path: "Sources/Document"
-        ),
+        // Document evaluates br:match, the PCRE2 extension function translated CSS regular expressions call.
         .target(name: "BookRuleRegex", dependencies: ["CPCRE2"], path: "Sources/Regex"),
+        .target(
+            name: "BookRuleDocument", dependencies: ["BookRuleLocking", "BookRuleJSON", "BookRuleRegex", "CLibXML2", "CUchardet"],
+            path: "Sources/Document"
+        ),
         // Web fonts that draw other characters than the page holds, decoded by recognising their glyphs against
         // installed CJK fonts (docs/fonts.md): bytes in, a code point map out, so it sits beside Regex.
         .target(

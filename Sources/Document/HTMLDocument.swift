@@ -189,7 +189,7 @@ public final class HTMLDocument: @unchecked Sendable {
 
     /// Runs `body` with an XPath context for this document that no other thread is using.
     func withXPathContext<T>(_ body: (xmlXPathContextPtr?) -> T) -> T {
-        let context = contextPool.withLock { $0.contexts.popLast() } ?? xmlXPathNewContext(pointer)
+        let context = contextPool.withLock { $0.contexts.popLast() } ?? XPathRegexFunction.newContext(pointer)
         defer {
             if let context {
                 context.pointee.node = nil

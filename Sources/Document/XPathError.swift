@@ -7,6 +7,9 @@ public enum XPathError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The evaluation took more than `limit` steps (`XPathExpression.operationLimit`) and was stopped: a
     /// predicate that scans the whole page for every node, say.
     case operationLimit(expression: String, limit: Int)
+    /// A regular expression `br:match` ran (a translated `[attr~=regex]` or `:matches(regex)`) exceeded its
+    /// backtracking limit (`RegexLimits`) and was stopped.
+    case regexLimit(expression: String, pattern: String)
 
     public var description: String {
         switch self {
@@ -14,6 +17,8 @@ public enum XPathError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid XPath \"\(expression)\": \(message) at offset \(offset)"
         case .evaluation(let expression, let message):
             return "XPath \"\(expression)\" failed: \(message)"
+        case .regexLimit(let expression, let pattern):
+            return "XPath \"\(expression)\" was stopped: its regex \"\(pattern)\" exceeded the backtracking limit (rewrite it to avoid nested repetition)"
         case .operationLimit(let expression, let limit):
             return "XPath \"\(expression)\" was stopped after \(limit) steps, its operation limit (a predicate that searches the whole page from every node, like //li[//li], grows with a power of the page's size: make it relative, .//li)"
         }

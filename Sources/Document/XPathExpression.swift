@@ -47,9 +47,13 @@ public final class XPathExpression: @unchecked Sendable {
     public func evaluate(at node: HTMLNode) throws(XPathError) -> XPathValue {
         let collector = XPathErrorCollector()
         var limitReached = false
+        let failure = XPathFunctionFailure()
         let result: XPathValue? = withCompiledCopy(collector) { compiled in
             node.document.withXPathContext { context in
                 guard let context else { return nil }
+                // Where br:match reports a regex error (XPathRegexFunction); cleared before the context is pooled.
+                context.pointee.userData = Unmanaged.passUnretained(failure).toOpaque()
+                defer { context.pointee.userData = nil }
                 context.pointee.node = node.pointer
                 context.pointee.contextSize = -1
                 context.pointee.proximityPosition = -1
@@ -64,7 +68,16 @@ public final class XPathExpression: @unchecked Sendable {
                 return Self.value(of: object, in: node.document)
             }
         }
+        withExtendedLifetime(failure) {}
         guard let result else {
+            switch failure.regexError {
+            case .matchLimitExceeded(let pattern)?:
+                throw XPathError.regexLimit(expression: expression, pattern: pattern)
+            case let error?:
+                throw XPathError.evaluation(expression: expression, message: error.description)
+            case nil:
+                break
+            }
             if limitReached { throw XPathError.operationLimit(expression: expression, limit: Self.operationLimit) }
             throw XPathError.evaluation(expression: expression, message: collector.message ?? "evaluation failed")
         }

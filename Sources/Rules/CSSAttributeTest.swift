@@ -10,4 +10,6 @@ enum CSSAttributeTest: Sendable {
     case substring(String)
     /// `~=` with a pattern of literal alternatives (`^a|b$`, `(a|b)`); `ignoringCase` for `(?i)` (ASCII).
     case pattern([CSSLiteralAlternative], ignoringCase: Bool)
+    /// `~=` with any other Java regular expression (validated when parsed), searched in the value by `br:match`.
+    case regex(String)
 }

@@ -19,6 +19,8 @@ indirect enum CSSCondition: Sendable {
     case siblingIndex(CSSIndexComparison, Int)
     case contains(String)
     case containsOwn(String)
+    /// `:matches(regex)` (the element's text) or `:matchesOwn(regex)` (its own text), validated when parsed.
+    case matches(String, own: Bool)
     case not(CSSSelectorList)
     case `is`(CSSSelectorList)
     case has(CSSSelectorList)

@@ -1,3 +1,6 @@
+import BookRuleDocument
+import BookRuleRegex
+
 /// jsoup's selector grammar (1.15.3 `QueryParser`/`TokenQueue`), with its errors turned into translation
 /// errors naming the piece.
 struct CSSParser {
@@ -200,8 +203,32 @@ struct CSSParser {
     }
 
     /// `[attr~=regex]`: jsoup searches the value with a Java regex. Alternatives of literal text, optionally
-    /// anchored (`^a|b$`, `^(a|b)$`, `(?:a|b)`) and prefixed with `(?i)`, become XPath 1.0 string functions.
+    /// anchored (`^a|b$`, `^(a|b)$`, `(?:a|b)`) and prefixed with `(?i)`, become XPath 1.0 string functions (the
+    /// fast path); any other pattern is compiled now (an invalid one is an error naming it) and searched with
+    /// the `br:match` extension function when the XPath runs.
     func literalPattern(_ raw: String, piece: String) throws(CSSTranslationError) -> CSSAttributeTest {
+        do {
+            return try literalAlternatives(raw, piece: piece)
+        } catch {
+            try Self.validateRegex(raw, piece: piece)
+            return .regex(raw)
+        }
+    }
+
+    /// Compiles `pattern` as `br:match` will (PCRE2 through `RegexPattern`, cached), so an invalid pattern is a
+    /// load-time error with PCRE2's message and offset instead of a failure on every page.
+    static func validateRegex(_ pattern: String, piece: String) throws(CSSTranslationError) {
+        do {
+            _ = try XPathRegexFunction.compiled(pattern)
+        } catch let RegexError.compile(_, message, offset) {
+            throw CSSTranslationError(piece, "jsoup reads \"\(pattern)\" as a Java regular expression, and it does not compile: \(message) at offset \(offset)")
+        } catch {
+            throw CSSTranslationError(piece, "the regular expression \"\(pattern)\" cannot be compiled: \(error)")
+        }
+    }
+
+    /// `[attr~=regex]` as literal alternatives, or an error when the pattern is more than that.
+    func literalAlternatives(_ raw: String, piece: String) throws(CSSTranslationError) -> CSSAttributeTest {
         var scalars = Array(raw.unicodeScalars)[...]
         var ignoringCase = false
         if scalars.starts(with: "(?i)".unicodeScalars) {
@@ -221,7 +248,7 @@ struct CSSParser {
 
     static func patternAlternatives(_ scalars: ArraySlice<Unicode.Scalar>, piece: String) throws(CSSTranslationError) -> [CSSLiteralAlternative] {
         func unsupported(_ what: String) -> CSSTranslationError {
-            CSSTranslationError(piece, "jsoup reads [attr~=…] as a regular expression and \(what); XPath 1.0 has no regular expressions, so only literal alternatives (optionally with ^, $, (…) or (?i)) are translated")
+            CSSTranslationError(piece, "the pattern is more than literal alternatives: \(what)")
         }
         // Split at top-level '|'.
         var branches: [ArraySlice<Unicode.Scalar>] = []
@@ -353,8 +380,14 @@ struct CSSParser {
         case "only-of-type": return .onlyOfType(try typeName(compoundName, piece: wholePiece()))
         case "empty": return .empty
         case "root": return .root
-        case "matches", "matchesOwn", "matchesWholeText", "matchesWholeOwnText":
-            throw CSSTranslationError(wholePiece() + "(…)", "regular expressions on text have no XPath 1.0 equivalent")
+        case "matches", "matchesOwn":
+            // jsoup's `chompBalanced`, not unescaped: the backslashes are the regex's.
+            let pattern = try consumeBalanced(open: "(", close: ")")
+            guard !pattern.isEmpty else { throw CSSTranslationError(wholePiece(), ":\(name)(regex) needs a regular expression") }
+            try Self.validateRegex(pattern, piece: wholePiece())
+            return .matches(pattern, own: name == "matchesOwn")
+        case "matchesWholeText", "matchesWholeOwnText":
+            throw CSSTranslationError(wholePiece() + "(…)", "bookrule translates :matches and :matchesOwn, not this jsoup extension")
         case "containsData", "containsWholeText", "containsWholeOwnText", "matchText":
             throw CSSTranslationError(wholePiece(), "bookrule translates :contains and :containsOwn, not this jsoup extension")
         case "":

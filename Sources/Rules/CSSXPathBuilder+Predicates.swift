@@ -1,3 +1,5 @@
+import BookRuleDocument
+
 extension CSSXPathBuilder {
     // MARK: Predicates
 
@@ -115,6 +117,8 @@ extension CSSXPathBuilder {
             return "contains(\(fold(normalizedText("string(.)"), needle: needle)), \(literal(needle)))"
         case .containsOwn(let needle):
             return ownTextContains(needle)
+        case .matches(let pattern, let own):
+            return textMatches(pattern, own: own)
         case .not(let list):
             guard let inner = try predicate(list, isContext: isContext) else { return "true()" }
             if inner == "true()" { return nil }
@@ -179,7 +183,17 @@ extension CSSXPathBuilder {
             let any = conditions.count == 1 ? conditions[0] : conditions.map { "(\($0))" }.joined(separator: " or ")
             // `=` on an absent attribute compares "" and could hold; jsoup needs the attribute.
             return "\(attribute) and (\(any))"
+        case .regex(let pattern):
+            // jsoup: `hasAttr(key) && pattern.matcher(attr(key)).find()`, case-sensitive as written.
+            return "\(attribute) and \(XPathRegexFunction.call(subject: value, patternLiteral: literal(pattern)))"
         }
+    }
+
+    /// jsoup's `:matches(regex)` (`text()`) or `:matchesOwn(regex)` (`ownText()`): that text, computed as jsoup
+    /// does (`br:text`, `br:own-text`: a script's or style's is ""), searched with `br:match`.
+    static func textMatches(_ pattern: String, own: Bool) -> String {
+        let text = own ? XPathRegexFunction.ownText(".") : XPathRegexFunction.text(".")
+        return XPathRegexFunction.call(subject: text, patternLiteral: literal(pattern))
     }
 
     /// jsoup's `ownText()` contains `needle` (already lower-cased and whitespace-collapsed): the element's own

@@ -35,7 +35,7 @@ public struct RuleError: Error, Sendable, Equatable, CustomStringConvertible {
                       rule: rule, hitLimit: named.hitLimit)
         } else {
             let hitLimit = switch error {
-            case XPathError.operationLimit, RegexError.matchLimitExceeded: true
+            case XPathError.operationLimit, XPathError.regexLimit, RegexError.matchLimitExceeded: true
             default: false
             }
             self.init(field: field, dialect: dialect, reason: "\(error)", rule: rule, hitLimit: hitLimit)
