@@ -160,15 +160,6 @@ struct CSSRegexTests {
     }
 
     private func select(_ xpath: String, from context: String?) throws -> [String] {
-        let document = try page(Self.html)
-        let expression = try XPathExpression(xpath)
-        var node = document.root
-        if let context {
-            guard case .nodes(let nodes) = try XPathExpression("//*[@n='\(context)']").evaluate(at: document.root),
-                  let element = nodes.first else { throw TestFailure("no element \(context)") }
-            node = element
-        }
-        guard case .nodes(let nodes) = try expression.evaluate(at: node) else { throw TestFailure("\(xpath) gave no node-set") }
-        return nodes.map { $0.kind == .document ? "<document>" : $0.attribute("n") ?? "<\($0.name)>" }
+        try labelsSelected(by: xpath, in: Self.html, from: context)
     }
 }
