@@ -445,9 +445,12 @@ async function start() {
   $('run-test').addEventListener('click', runTest);
   $('save').addEventListener('click', save);
   $('frame').addEventListener('load', frameLoaded);
-  const first = firstStepWithPage(state.pages) || 'search';
-  selectStep(first);
+  const first = firstStepWithPage(state.pages);
+  selectStep(first || 'search');
   setStatus('ready');
+  // With a fixture and no page opened yet, the first screen runs the search step on the fixture (offline), so
+  // it shows the site's page with the focused rule's marks rather than an empty frame.
+  if (!first && state.fixtureDirectory) runStep('search');
 }
 
 function firstStepWithPage(pages) {
