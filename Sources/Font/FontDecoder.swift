@@ -24,7 +24,17 @@ public final class FontDecoder: Sendable {
         var index: ReferenceIndex?
         var indexError: FontError?
         var decoded: [String: [UInt32: DecodedGlyph]] = [:]
+
+        /// Keeps a font's map in memory, at most `keptFonts` of them (a site with a font per chapter would
+        /// otherwise grow this for every chapter of a book; the disk cache still has them all).
+        mutating func keep(_ glyphs: [UInt32: DecodedGlyph], for hash: String) {
+            if decoded[hash] == nil, decoded.count >= FontDecoder.keptFonts, let any = decoded.keys.first {
+                decoded.removeValue(forKey: any)
+            }
+            decoded[hash] = glyphs
+        }
     }
+    static let keptFonts = 256
     private let state = Locked(State())
     /// Held while the index is built, so two first decodings build it once.
     private let building = Locked(())
@@ -69,7 +79,7 @@ public final class FontDecoder: Sendable {
             unreached += late
             known.merge(found) { _, new in new }
             let merged = known
-            state.withLock { $0.decoded[hash] = merged }
+            state.withLock { $0.keep(merged, for: hash) }
             saveDecoded(hash, merged)
         }
         let mapped = characters.map { wantedSet in known.filter { wantedSet.contains($0.key) } } ?? known
@@ -222,7 +232,7 @@ public final class FontDecoder: Sendable {
             guard let scalar = UInt32(key, radix: 16), Unicode.Scalar(glyph.scalar) != nil else { return nil }
             glyphs[scalar] = glyph
         }
-        state.withLock { $0.decoded[hash] = glyphs }
+        state.withLock { $0.keep(glyphs, for: hash) }
         return glyphs
     }
 
