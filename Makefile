@@ -35,9 +35,11 @@ demo: build
 # client against `bookrule serve`, docs/serve.md), then the bash completion made from the release binary's
 # --help (scripts/test-completions.sh, a few seconds, offline). Before the suite, the whole package builds in
 # release too (a packager's first command; `@testable` and debug-only code fail there, not in debug), which took
-# 1.5–5 minutes with -j 1 on two loaded cores, and every import must be a declared dependency.
+# 1.5–5 minutes with -j 1 on two loaded cores, and every import must be a declared dependency and every declared
+# dependency imported (scripts/check-dependencies.py, a second, offline).
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
+	scripts/check-dependencies.py
 	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
 	scripts/run-tests.sh --skip ManySourcesAcceptanceTests --skip BookRuleBrowserTests --skip WebViewCommandTests
 	scripts/run-tests.sh --filter ManySourcesAcceptanceTests

@@ -63,9 +63,8 @@ let package = Package(
         // ScriptHost the engine hands it).
         .target(
             name: "BookRuleScript",
-            dependencies: ["BookRuleLocking", 
-                "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleFont", "CJavaScriptCore",
-                "CCrypto", "COpenCC",
+            dependencies: ["BookRuleLocking",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleFont", "CJavaScriptCore", "CCrypto", "COpenCC",
             ],
             path: "Sources/Script",
             // The helpers' JavaScript, compiled into the binary as bytes (ScriptPrelude).
@@ -82,7 +81,7 @@ let package = Package(
         ),
         .target(
             name: "BookRuleEngine",
-            dependencies: ["BookRuleLocking", 
+            dependencies: ["BookRuleLocking",
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleScript",
                 "BookRuleBrowser", "BookRuleFont",
             ],
@@ -90,7 +89,7 @@ let package = Package(
         ),
         .target(
             name: "BookRuleLibrary",
-            dependencies: ["BookRuleLocking", 
+            dependencies: ["BookRuleLocking",
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleHTTP", "BookRuleScript", "BookRuleEngine", "CSQLite", "CLibZip",
                 "CCrypto",
             ],
@@ -99,7 +98,7 @@ let package = Package(
         .target(
             name: "BookRuleCheck",
             // Not Library: a check needs no SQLite or libzip (docs/architecture.md).
-            dependencies: ["BookRuleLocking", 
+            dependencies: ["BookRuleLocking",
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleScript",
                 "BookRuleEngine",
             ],
@@ -119,7 +118,7 @@ let package = Package(
         // an app that scrapes has no use for an HTTP server (docs/architecture.md).
         .target(
             name: "BookRuleStudio",
-            dependencies: ["BookRuleLocking", 
+            dependencies: ["BookRuleLocking",
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "BookRuleCheck",
                 "BookRuleHTTPServer",
             ],
@@ -136,8 +135,8 @@ let package = Package(
         .target(
             name: "BookRuleServe",
             dependencies: ["BookRuleLocking",
-                "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleScript",
-                "BookRuleEngine", "BookRuleLibrary", "BookRuleHTTPServer", "CMicroHTTPD", "CCrypto", "CPNG", "CJPEG",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleScript", "BookRuleEngine", "BookRuleLibrary",
+                "BookRuleHTTPServer", "CPNG", "CJPEG",
             ],
             path: "Sources/Serve"
         ),
@@ -149,7 +148,8 @@ let package = Package(
             dependencies: ["BookRule", "BookRuleDocument", "BookRuleRules", "BookRuleStudio", "BookRuleHTTPServer"],
             path: "Sources/FuzzEntryPoints"
         ),
-        // TestSupport for the raw WebSocket client of the serve benchmark.
+        // TestSupport for the serve benchmarks' loopback site (MirrorSite), raw HTTP and WebSocket clients and scratch
+        // directory: the same helpers the serve tests drive it with, so TestSupport builds with the package.
         .executableTarget(
             name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio", "BookRuleServe", "BookRuleLocking", "TestSupport"],
             path: "Benchmarks/Swift"
@@ -214,8 +214,8 @@ let package = Package(
         .testTarget(
             name: "BookRuleBrowserTests",
             dependencies: [
-                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleBrowser", "BookRuleEngine",
-                "BookRuleLibrary", "BookRuleCheck", "TestSupport",
+                "BookRuleLocking", "BookRuleHTTP", "BookRuleBrowser", "BookRuleEngine", "BookRuleLibrary", "BookRuleCheck",
+                "TestSupport",
             ]
         ),
         .testTarget(
@@ -233,8 +233,8 @@ let package = Package(
         .testTarget(
             name: "BookRuleServeTests",
             dependencies: [
-                "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary",
-                "BookRuleHTTPServer", "BookRuleServe", "TestSupport",
+                "BookRuleLocking", "BookRuleJSON", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary", "BookRuleHTTPServer",
+                "BookRuleServe", "TestSupport",
             ]
         ),
         .testTarget(

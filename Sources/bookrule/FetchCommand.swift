@@ -269,11 +269,8 @@ enum FetchCommand {
             list.add(outcome)
             if let failure = outcome.failure { terminal.error("\(outcome.source.name): failed (\(failure.kind.rawValue)): \(failure.message)") }
         }
-        // Books found by more sources first, then by the collection's order (not the order sources answered in,
-        // so that --pick N names the same book on every run).
-        let rank = Dictionary(collection.sources.enumerated().map { ($0.element.url, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        let first = { (book: FoundBook) in book.copies.compactMap { rank[$0.sourceURL] }.min() ?? Int.max }
-        let books = list.books.sorted { $0.copies.count != $1.copies.count ? $0.copies.count > $1.copies.count : first($0) < first($1) }
+        // The order `search --sources` lists them in, whatever order the sources answered in: --pick N is its N.
+        let books = list.ranked(in: collection.sources)
         guard !books.isEmpty else {
             throw BookCopyError.nothingFound(keyword: keyword, sources: collection.sources.count)
         }

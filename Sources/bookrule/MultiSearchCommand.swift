@@ -134,9 +134,9 @@ enum MultiSearchCommand {
         if live { terminal.errorRaw("\r\u{1B}[K") }
         let seconds = (ContinuousClock.now - started).seconds
         if json || jsonLines {
-            printJSON(list, keyword: keyword, sources: total, seconds: seconds, lines: jsonLines, terminal: terminal)
+            printJSON(list, in: search.sources, keyword: keyword, seconds: seconds, lines: jsonLines, terminal: terminal)
         } else {
-            printText(list, sources: total, seconds: seconds, terminal: terminal)
+            printText(list, in: search.sources, seconds: seconds, terminal: terminal)
         }
         return list.failures.count == total ? 1 : 0
     }
@@ -206,9 +206,11 @@ enum MultiSearchCommand {
         var failures: [Failure]
     }
 
-    private static func printJSON(_ list: FoundBookList, keyword: String, sources: Int, seconds: Double, lines: Bool,
+    /// Books in `FoundBookList.ranked(in:)` order, the order `fetch --search --sources --pick N` counts in.
+    private static func printJSON(_ list: FoundBookList, in sources: [BookSource], keyword: String, seconds: Double, lines: Bool,
                                   terminal: Terminal) {
-        let report = Report(event: lines ? "done" : nil, keyword: keyword, sources: sources, seconds: (seconds * 1000).rounded() / 1000, books: ordered(list.books),
+        let report = Report(event: lines ? "done" : nil, keyword: keyword, sources: sources.count,
+                            seconds: (seconds * 1000).rounded() / 1000, books: list.ranked(in: sources),
                             failures: list.failures.map {
             Report.Failure(sourceName: $0.source.name, sourceURL: $0.source.url, kind: $0.failure.kind.rawValue,
                            message: $0.failure.message)
@@ -220,14 +222,9 @@ enum MultiSearchCommand {
         }
     }
 
-    /// Books found by more sources first, then in the order found.
-    private static func ordered(_ books: [FoundBook]) -> [FoundBook] {
-        books.enumerated().sorted { $0.element.copies.count != $1.element.copies.count
-            ? $0.element.copies.count > $1.element.copies.count : $0.offset < $1.offset }.map(\.element)
-    }
-
-    private static func printText(_ list: FoundBookList, sources: Int, seconds: Double, terminal: Terminal) {
-        for (index, book) in ordered(list.books).enumerated() {
+    /// Books numbered in `FoundBookList.ranked(in:)` order: the N shown is the N `fetch --search --pick N` takes.
+    private static func printText(_ list: FoundBookList, in sources: [BookSource], seconds: Double, terminal: Terminal) {
+        for (index, book) in list.ranked(in: sources).enumerated() {
             let author = book.author.isEmpty ? "" : " — \(book.author)"
             terminal.print("\(index + 1). \(book.name)\(author)  (\(book.copies.count) source\(book.copies.count == 1 ? "" : "s"))")
             for copy in book.copies {
@@ -235,8 +232,8 @@ enum MultiSearchCommand {
                 terminal.print("   \(copy.sourceName)  \(copy.bookURL)\(latest)")
             }
         }
-        let found = sources - list.failures.count - list.sourcesEmpty
-        terminal.print("searched \(sources) source(s) in \(String(format: "%.1f", seconds)) s: \(list.books.count) book(s); "
+        let found = sources.count - list.failures.count - list.sourcesEmpty
+        terminal.print("searched \(sources.count) source(s) in \(String(format: "%.1f", seconds)) s: \(list.books.count) book(s); "
                        + "\(found) source(s) found something, \(list.sourcesEmpty) found nothing, \(list.failures.count) failed")
         guard !list.failures.isEmpty else { return }
         terminal.print("failures: " + list.failureCounts.map { "\($0.count) \($0.kind.rawValue)" }.joined(separator: ", "))

@@ -107,6 +107,40 @@ struct MultiSourceSearchTests {
         #expect(list.books[2].copies.map(\.sourceName) == ["source 3"])
     }
 
+    @Test("ranked books are the same list in the same order whatever order the sources answered in")
+    func rankingIgnoresAnswerOrder() throws {
+        func page(_ results: [(String, String)]) -> SearchPage {
+            SearchPage(url: "u", results: results.map { SearchResult(name: $0.0, author: $0.1, bookURL: "http://x.test/\($0.0)") },
+                       warnings: [])
+        }
+        let sources = try (0..<4).map { try Self.source($0) }
+        let broken = try Self.source(9)
+        let pages = [
+            page([("乙书", "乙"), ("丙书", "丙")]),
+            page([("甲书", "甲"), ("丙书", "丙"), ("丁书", "丁")]),
+            page([("戊书", "戊"), ("甲书", "甲"), ("丙书", "丙")]),
+            page([("己书", "己"), ("丁书", "丁")]),
+        ]
+        func ranked(answering order: [Int]) -> [FoundBook] {
+            var list = FoundBookList()
+            for index in order {
+                list.add(SourceSearchOutcome(source: sources[index], result: .success(pages[index]), seconds: 0))
+            }
+            // A failed source changes nothing.
+            list.add(SourceSearchOutcome(source: broken, result: .failure(SearchFailureError(
+                SearchFailure(classifying: EngineError.httpStatus(url: "u", status: 500)))), seconds: 0))
+            return list.ranked(in: sources)
+        }
+        let expected = ranked(answering: [0, 1, 2, 3])
+        // More copies first (丙 three); then the collection's first source with the book, and that source's order
+        // of its results (甲 and 丁 both first on source 1, 甲 listed first); each book's copies in collection order.
+        #expect(expected.map(\.name) == ["丙书", "甲书", "丁书", "乙书", "戊书", "己书"])
+        #expect(expected[0].copies.map(\.sourceName) == ["source 0", "source 1", "source 2"])
+        for order in [[3, 2, 1, 0], [2, 0, 3, 1], [1, 3, 0, 2], [3, 0, 2, 1]] {
+            #expect(ranked(answering: order) == expected, "answered in \(order)")
+        }
+    }
+
     @Test("three loopback mirrors and a broken source: the book once with three sources, the broken one named")
     func mirrors() async throws {
         let mirrors = try ["127.0.0.2", "127.0.0.3", "127.0.0.4"].map { try MirrorSite(host: $0, chapters: 20) }

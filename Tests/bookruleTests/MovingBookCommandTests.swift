@@ -159,6 +159,11 @@ struct MovingBookCommandTests {
         #expect(refused.errors.contains("1. \(MirrorSite.bookName) — \(MirrorSite.author)  (1 source(s): mirror1)"), "\(refused.errors)")
         #expect(refused.errors.contains("2. 镜中之书外传 — 某人  (1 source(s): other)"))
         #expect(refused.errors.contains("found 2 books; choose one with --pick N"))
+        // `search --sources` numbers them the same way: the N it lists is the N --pick takes (FoundBookList.ranked).
+        let listed = await runCommand(["search", "镜中", "--sources", folder] + Self.fast)
+        #expect(listed.status == 0, "\(listed.errors)")
+        #expect(listed.output.contains("1. \(MirrorSite.bookName) — \(MirrorSite.author)  (1 source)"), "\(listed.output)")
+        #expect(listed.output.contains("2. 镜中之书外传 — 某人  (1 source)"), "\(listed.output)")
         #expect(site.chapterRequests.isEmpty)
         let picked = await runCommand(["fetch", "--search", "镜中", "--sources", folder, "--pick", "1",
                                        "--library", library] + Self.fast)
