@@ -15,9 +15,10 @@ import BookRuleLocking
 ///
 /// An answer is handed over through `state`, not through the continuation: the read thread stores it in
 /// `answers` under the lock and then resumes the waiting task with nothing, and the task takes it from
-/// `answers` under the same lock. A value resumed through `CheckedContinuation` from this plain thread to a
-/// task on a custom executor reached the task with no happens-before ThreadSanitizer could see, and every
-/// message parsed here showed up as a data race in `make sanitize-thread`; a pthread mutex (`Locked`) it sees.
+/// `answers` under the same lock. A value resumed through `CheckedContinuation` from this plain thread reached
+/// a task running on a custom executor (`SerialQueueExecutor`, a dispatch queue) with no happens-before
+/// ThreadSanitizer could see, and the message parsed here showed up as a data race in `make sanitize-thread`;
+/// a pthread mutex (`Locked`) it sees.
 final class DevToolsPipe: Sendable {
     /// An event: its method (`Fetch.requestPaused`) and parameters.
     typealias EventHandler = @Sendable (_ method: String, _ params: JSONObject) -> Void
