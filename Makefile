@@ -106,7 +106,8 @@ deb:
 
 # The whole test suite under sanitizers, each in a build directory of its own so the ordinary debug build is
 # left alone (docs/testing.md). A sanitizer's report fails the run. Instrumented code is several times slower:
-# the tests' time bounds and loopback servers' lifetimes stretch by SANITIZE_TIME_SCALE (TestSupport's TestTime).
+# the tests' time bounds and loopback servers' lifetimes stretch by SANITIZE_TIME_SCALE (TestSupport's TestTime);
+# BOOKRULE_SANITIZER skips the few tests a sanitizer cannot run (the `ulimit -v` ones; TestTime.sanitizer).
 SANITIZE_TIME_SCALE = 6
 sanitize: sanitize-thread sanitize-address
 
@@ -115,9 +116,9 @@ sanitize: sanitize-thread sanitize-address
 # where Swift mirrors their writes (CompiledXPath.evaluations).
 sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	TSAN_OPTIONS=halt_on_error=1 BOOKRULE_TEST_TIME_SCALE=$(SANITIZE_TIME_SCALE) \
+	TSAN_OPTIONS=halt_on_error=1 BOOKRULE_SANITIZER=thread BOOKRULE_TEST_TIME_SCALE=$(SANITIZE_TIME_SCALE) \
 		scripts/run-tests.sh --sanitize=thread --scratch-path .build/tsan --skip ManySourcesAcceptanceTests
-	TSAN_OPTIONS=halt_on_error=1 BOOKRULE_TEST_TIME_SCALE=$(SANITIZE_TIME_SCALE) \
+	TSAN_OPTIONS=halt_on_error=1 BOOKRULE_SANITIZER=thread BOOKRULE_TEST_TIME_SCALE=$(SANITIZE_TIME_SCALE) \
 		scripts/run-tests.sh --sanitize=thread --scratch-path .build/tsan --filter ManySourcesAcceptanceTests
 
 # AddressSanitizer: the whole test suite, in .build/asan. Swift code is instrumented; the C libraries are not, so
@@ -125,9 +126,9 @@ sanitize-thread: deps
 # docs/testing.md for what it reports and why (the fuzz targets check leaks per input instead).
 sanitize-address: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 BOOKRULE_TEST_TIME_SCALE=$(SANITIZE_TIME_SCALE) \
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 BOOKRULE_SANITIZER=address BOOKRULE_TEST_TIME_SCALE=$(SANITIZE_TIME_SCALE) \
 		scripts/run-tests.sh --sanitize=address --scratch-path .build/asan --skip ManySourcesAcceptanceTests
-	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 BOOKRULE_TEST_TIME_SCALE=$(SANITIZE_TIME_SCALE) \
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 BOOKRULE_SANITIZER=address BOOKRULE_TEST_TIME_SCALE=$(SANITIZE_TIME_SCALE) \
 		scripts/run-tests.sh --sanitize=address --scratch-path .build/asan --filter ManySourcesAcceptanceTests
 
 # Fuzzing (docs/reliability.md): libFuzzer targets in the Fuzz/ package, built with the toolchain's own libFuzzer

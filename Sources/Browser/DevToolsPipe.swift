@@ -12,13 +12,22 @@ import BookRuleLocking
 ///
 /// A reader thread of its own reads the socket; when it closes (the browser died), every command waiting
 /// fails with `BrowserError.browserExited`, and so does every later one.
+///
+/// An answer is handed over through `state`, not through the continuation: the read thread stores it in
+/// `answers` under the lock and then resumes the waiting task with nothing, and the task takes it from
+/// `answers` under the same lock. A value resumed through `CheckedContinuation` from this plain thread reached
+/// a task running on a custom executor (`SerialQueueExecutor`, a dispatch queue) with no happens-before
+/// ThreadSanitizer could see, and the message parsed here showed up as a data race in `make sanitize-thread`;
+/// a pthread mutex (`Locked`) it sees.
 final class DevToolsPipe: Sendable {
     /// An event: its method (`Fetch.requestPaused`) and parameters.
     typealias EventHandler = @Sendable (_ method: String, _ params: JSONObject) -> Void
 
     private struct State {
         var nextID = 1
-        var waiting: [Int: (method: String, continuation: CheckedContinuation<JSONObject, any Error>)] = [:]
+        var waiting: [Int: (method: String, continuation: CheckedContinuation<Void, Never>)] = [:]
+        /// The outcome of each command whose waiter has been resumed and not yet looked.
+        var answers: [Int: Result<JSONObject, any Error>] = [:]
         var handlers: [String: EventHandler] = [:]
         var closed = false
     }
@@ -49,19 +58,25 @@ final class DevToolsPipe: Sendable {
         if let session { members.append(("sessionId", .string(session))) }
         members.append(("params", Self.object(params)))
         let text = Self.object(members).serialized()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONObject, any Error>) in
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let accepted = state.withLock { state -> Bool in
-                    guard !state.closed else { return false }
+                    guard !state.closed else {
+                        state.answers[id] = .failure(BrowserError.browserExited)
+                        return false
+                    }
                     state.waiting[id] = (method, continuation)
                     return true
                 }
-                guard accepted else { return continuation.resume(throwing: BrowserError.browserExited) }
-                if !write(text) { fail(id, BrowserError.browserExited) }
+                guard accepted else { return continuation.resume() }
+                if !write(text) { finish(id, .failure(BrowserError.browserExited)) }
             }
         } onCancel: {
-            fail(id, CancellationError())
+            finish(id, .failure(CancellationError()))
         }
+        // Every resumption stored the outcome first, under the lock taken here.
+        let answer = state.withLock { $0.answers.removeValue(forKey: id) } ?? .failure(BrowserError.browserExited)
+        return try answer.get()
     }
 
     /// Sends `method` without waiting for its answer (fulfilling a paused request).
@@ -74,8 +89,13 @@ final class DevToolsPipe: Sendable {
         state.withLock { $0.handlers[session] = handler }
     }
 
-    private func fail(_ id: Int, _ error: any Error) {
-        state.withLock { $0.waiting.removeValue(forKey: id) }?.continuation.resume(throwing: error)
+    /// Ends the wait for command `id` (if it still waits) with `outcome`: stored in `answers`, then resumed.
+    private func finish(_ id: Int, _ outcome: sending Result<JSONObject, any Error>) {
+        state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiting.removeValue(forKey: id) else { return nil }
+            state.answers[id] = outcome
+            return waiter.continuation
+        }?.resume()
     }
 
     private func write(_ text: String) -> Bool {
@@ -112,12 +132,13 @@ final class DevToolsPipe: Sendable {
                 start = 0
             }
         }
-        let waiting = state.withLock { state -> [CheckedContinuation<JSONObject, any Error>] in
+        let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.closed = true
+            for id in state.waiting.keys { state.answers[id] = .failure(BrowserError.browserExited) }
             defer { state.waiting.removeAll() }
             return state.waiting.values.map(\.continuation)
         }
-        waiting.forEach { $0.resume(throwing: BrowserError.browserExited) }
+        waiting.forEach { $0.resume() }
         // The socket is closed by its owner, `ChromiumProcess.terminate`, never here: a number closed here could
         // be reused before the owner shuts it.
     }
@@ -125,13 +146,17 @@ final class DevToolsPipe: Sendable {
     private func dispatch(_ bytes: [UInt8]) {
         guard let message = try? JSONParser.parse(bytes).value.objectValue else { return }
         if let id = message["id"]?.value.intValue {
-            guard let (method, continuation) = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
-            if let error = message["error"]?.value.objectValue {
-                continuation.resume(throwing: BrowserError.protocolError(
-                    method: method, message: error["message"]?.value.stringValue ?? "unknown error"))
-            } else {
-                continuation.resume(returning: message["result"]?.value.objectValue ?? JSONObject())
+            let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let (method, continuation) = state.waiting.removeValue(forKey: id) else { return nil }
+                if let error = message["error"]?.value.objectValue {
+                    state.answers[id] = .failure(BrowserError.protocolError(
+                        method: method, message: error["message"]?.value.stringValue ?? "unknown error"))
+                } else {
+                    state.answers[id] = .success(message["result"]?.value.objectValue ?? JSONObject())
+                }
+                return continuation
             }
+            continuation?.resume()
             return
         }
         guard let method = message["method"]?.value.stringValue else { return }

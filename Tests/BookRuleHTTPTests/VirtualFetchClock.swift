@@ -1,6 +1,7 @@
 import BookRuleLocking
 import Foundation
 import Testing
+import TestSupport
 @testable import BookRuleHTTP
 
 // MARK: - Virtual time
@@ -157,18 +158,22 @@ final class VirtualFetchClock: FetchClock {
 
 /// The test failed to finish a tracked task in real time.
 struct WatchdogTimeout: Error, CustomStringConvertible {
-    var description: String { "a tracked task did not finish within 10 s of real time (a hang)" }
+    var description: String { "a tracked task did not finish within \(watchdogLimit) of real time (a hang)" }
 }
 
-/// The result of `task`, or `WatchdogTimeout` (and an issue) when it takes more than 10 s of real time, so a
-/// hang fails the test instead of stopping the whole run. The watchdog's real sleep is cancelled as soon as the
-/// task ends.
+/// How long a tracked task may take in real time: 10 s, stretched by `TestTime.scale` (under AddressSanitizer
+/// ten requests of a virtual-clock test took longer than 10 s unstretched).
+let watchdogLimit = TestTime.bound(.seconds(10))
+
+/// The result of `task`, or `WatchdogTimeout` (and an issue) when it takes more than `watchdogLimit` of real
+/// time, so a hang fails the test instead of stopping the whole run. The watchdog's real sleep is cancelled as
+/// soon as the task ends.
 func outcome<T: Sendable>(of task: Task<T, any Error>) async -> Result<T, any Error> {
     let once = ResumeOnce<Result<T, any Error>>()
     return await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>, Never>) in
         once.set(continuation)
         let watchdog = Task {
-            try? await Task.sleep(for: .seconds(10))
+            try? await Task.sleep(for: watchdogLimit)
             guard !Task.isCancelled else { return }
             if once.resume(with: .failure(WatchdogTimeout())) { Issue.record(WatchdogTimeout()) }
         }

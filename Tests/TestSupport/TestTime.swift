@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How much slower than an ordinary debug build this run of the suite may be: `BOOKRULE_TEST_TIME_SCALE`, a
 /// whole number from 1 (the default) to 50. The sanitizer targets of the Makefile set it (AddressSanitizer and
@@ -18,6 +21,20 @@ package enum TestTime {
     package static func bound(_ duration: Duration) -> Duration {
         duration * scale
     }
+
+    /// The sanitizer this build runs under ("thread", "address"), or nil for an uninstrumented build: whether the
+    /// sanitizer's runtime is linked in (its `__tsan_init` or `__asan_init` is exported, so its interceptors
+    /// work), whatever started the run. `BOOKRULE_SANITIZER`, when set, wins (empty: none).
+    package static let sanitizer: String? = {
+        if let name = ProcessInfo.processInfo.environment["BOOKRULE_SANITIZER"] { return name.isEmpty ? nil : name }
+        // RTLD_DEFAULT (a null handle): the executable and every library it loaded.
+        if dlsym(nil, "__tsan_init") != nil { return "thread" }
+        if dlsym(nil, "__asan_init") != nil { return "address" }
+        return nil
+    }()
+
+    /// Whether this build runs under a sanitizer (`sanitizer`), for a test that cannot: `.disabled(if:)`.
+    package static var sanitized: Bool { sanitizer != nil }
 
     /// A lifetime or timeout in seconds, stretched by `scale`.
     package static func seconds(_ seconds: Double) -> Double {

@@ -54,11 +54,17 @@ struct LoginCommandTests {
             global seen
             while text not in seen:
                 ready, _, _ = select.select([fd], [], [], \(Int(TestTime.seconds(60))))
-                if not ready: sys.exit('timed out waiting for ' + repr(text))
+                if not ready: fail('timed out waiting for ' + repr(text))
                 try: chunk = os.read(fd, 4096)
-                except OSError: sys.exit('closed before ' + repr(text))
-                if not chunk: sys.exit('closed before ' + repr(text))
+                except OSError: chunk = b''
+                if not chunk: fail('closed before ' + repr(text))
                 seen += chunk
+        # A failure shows what the terminal got and how bookrule ended (a sanitizer's report goes to the
+        # terminal too, and would otherwise be lost).
+        def fail(reason):
+            os.kill(pid, 9)  # no effect on a process that has exited and not been waited for
+            _, status = os.waitpid(pid, 0)
+            sys.exit(reason + ', bookrule ' + repr(os.waitstatus_to_exitcode(status)) + ', the terminal got: ' + repr(seen.decode('utf-8', 'replace')))
         until(b'user: ')
         os.write(fd, b'\(LoginSite.user)\\n')
         until(b'password: ')
