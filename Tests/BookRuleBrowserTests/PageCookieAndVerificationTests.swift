@@ -133,10 +133,16 @@ struct PageCookieAndVerificationTests {
         let text = try await Self.content(site, "(java.startBrowser(PAGE, '验证') === undefined ? '' : 'returned something') + java.ajax(PAGE)",
                                           over: Self.fetcher())
         #expect(text == VerificationSite.verifiedText)
+        // The browser's look may catch the challenge page already passed (its script set the cookie) or after
+        // its reload: two or three requests, the plain one last and with the cookie.
         let hits = site.hits.filter { $0.target == "/verify/page.html" }
-        #expect(hits.count == 3)
+        #expect((2...3).contains(hits.count))
         #expect(hits.last?.cookie.contains(VerificationSite.pass) == true)
     }
+
+    /// A page limit long enough that the captcha page has loaded and been looked at on a loaded machine (with the
+    /// 3 s browser the limit sometimes fell while it was still loading: a time-out, not the person case).
+    static let captchaBrowser = ChromiumBrowser(limits: BrowserLimits(pageSeconds: TestTime.seconds(10)))
 
     @Test("a captcha that never passes is an error naming the URL and saying a person is needed, within the page's time limit")
     func captchaNeedsPerson() async throws {
@@ -144,11 +150,11 @@ struct PageCookieAndVerificationTests {
         let started = ContinuousClock.now
         let error = await #expect(throws: (any Error).self) {
             _ = try await Self.content(site, "java.startBrowserAwait(PAGE, '验证').body()", path: "/captcha/page.html",
-                                       browser: Browsers.short, over: Self.fetcher())
+                                       browser: Self.captchaBrowser, over: Self.fetcher())
         }
         let message = error.map { "\($0)" } ?? ""
         #expect(message.contains(site.base + "/captcha/page.html") && message.contains("a person is needed"), "\(message)")
         #expect(message.contains("captcha"), "\(message)")
-        #expect(ContinuousClock.now - started < .seconds(TestTime.seconds(3) + 20))
+        #expect(ContinuousClock.now - started < .seconds(TestTime.seconds(10) + 20))
     }
 }
