@@ -243,9 +243,10 @@ extension SourceEngine {
     }
 }
 
-/// A `data:` URL's bytes (base64 or percent-encoded), for fonts and stylesheets pages embed.
-enum DataURL {
-    static func bytes(of url: String) -> [UInt8]? {
+/// A `data:` URL's bytes (base64, also URL-safe or unpadded, or percent-encoded): fonts pages embed, pictures
+/// serve is asked for. Nil for another address or a malformed one.
+package enum DataURL {
+    package static func bytes(of url: String) -> [UInt8]? {
         guard url.lowercased().hasPrefix("data:"), let comma = url.firstIndex(of: ",") else { return nil }
         let header = url[url.index(url.startIndex, offsetBy: 5)..<comma].lowercased()
         let payload = String(url[url.index(after: comma)...])

@@ -1,3 +1,4 @@
+import BookRuleEngine
 import BookRuleHTTPServer
 import Foundation
 
@@ -43,15 +44,7 @@ enum ServedPicture {
     /// The bytes of a `data:` URL (`data:image/png;base64,…`, or percent-encoded without `;base64`); nil for
     /// any other address or a malformed one.
     static func dataURLBytes(_ address: String) -> [UInt8]? {
-        guard address.count > 5, address.prefix(5).lowercased() == "data:", let comma = address.firstIndex(of: ",") else {
-            return nil
-        }
-        let header = address[address.index(address.startIndex, offsetBy: 5)..<comma].lowercased()
-        let payload = String(address[address.index(after: comma)...])
-        if header.hasSuffix(";base64") {
-            return Data(base64Encoded: payload, options: .ignoreUnknownCharacters).map { [UInt8]($0) }
-        }
-        return payload.removingPercentEncoding.map { Array($0.utf8) }
+        DataURL.bytes(of: address)
     }
 
     /// The default cover (Legado shows its own drawn cover for a book without one): 84 by 112, a dark cloth
