@@ -197,5 +197,12 @@ bench:
 record-fixtures: deps
 	scripts/record-fixtures.sh
 
+# The API documentation (CONTRIBUTING.md): the package built with make test's flags, each module's public symbol
+# graph (swift package dump-symbol-graph), then the toolchain's own docc per module the BookRule umbrella
+# re-exports, into .build/docs/<Module>/, with a landing page, .build/docs/index.html. Not part of `make test`.
+.PHONY: docs
+docs: deps
+	SWIFT=$(SWIFT) scripts/make-docs.sh
+
 clean:
 	rm -rf .build Benchmarks/out Benchmarks/bin
