@@ -20,10 +20,11 @@ docc=${DOCC:-$(command -v docc || echo /opt/swift/usr/bin/docc)}
 echo "building and extracting symbol graphs (swift package dump-symbol-graph)" >&2
 dump_log=$(mktemp)
 trap 'rm -f "$dump_log"' EXIT
+# Its progress goes to standard error as it comes (a first build takes many minutes); the log is kept for the
+# line that says where the graphs are.
 if ! "$swift" package -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error \
-        dump-symbol-graph --minimum-access-level public --skip-inherited-docs >"$dump_log" 2>&1; then
-    cat "$dump_log" >&2
-    echo "error: swift package dump-symbol-graph failed" >&2
+        dump-symbol-graph --minimum-access-level public --skip-inherited-docs 2>&1 | tee "$dump_log" >&2; then
+    echo "error: swift package dump-symbol-graph failed (its output is above)" >&2
     exit 1
 fi
 graphs=$(sed -n 's/^Files written to //p' "$dump_log" | tail -n 1)
