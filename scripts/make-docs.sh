@@ -2,8 +2,8 @@
 # Builds the API documentation of the BookRule library with the toolchain's own docc (CONTRIBUTING.md, "make docs").
 #   scripts/make-docs.sh [OUT]      # OUT: .build/docs
 #
-# 1. `swift package dump-symbol-graph` builds the package (with make test's flags, so a tree make test built is
-#    reused) and writes each module's symbol graph (public symbols) under .build/<triple>/symbolgraph.
+# 1. `swift build --build-tests` with make test's flags (a tree make test built is reused), then `swift package
+#    dump-symbol-graph` writes each module's symbol graph (public symbols) under .build/<triple>/symbolgraph.
 # 2. For each module the `BookRule` umbrella re-exports (read from Package.swift through `swift package
 #    dump-package`, so the list follows the manifest), `docc convert` turns that module's graphs into a static
 #    site, OUT/<Module>/, hosted under /<Module>/.
@@ -17,12 +17,17 @@ swift=${SWIFT:-swift}
 docc=${DOCC:-$(command -v docc || echo /opt/swift/usr/bin/docc)}
 [[ -x "$docc" ]] || { echo "error: no docc at $docc (it ships with the Swift toolchain; set DOCC=path)" >&2; exit 2; }
 
-echo "building and extracting symbol graphs (swift package dump-symbol-graph)" >&2
+# The build make test's first step makes, tests included: dump-symbol-graph (SwiftPM 6.3) builds without the
+# tests but then asks for every module's graph, the test bundle's too, and fails on a tree whose tests were never
+# built ("Failed to emit symbol graph for 'bookrulePackageTests'"). After this it builds nothing more.
+flags=(-Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error)
+echo "building (swift build --build-tests, as make test does)" >&2
+"$swift" build --build-tests "${flags[@]}" >&2 || { echo "error: the build failed (its output is above)" >&2; exit 1; }
+echo "extracting symbol graphs (swift package dump-symbol-graph)" >&2
 dump_log=$(mktemp)
 trap 'rm -f "$dump_log"' EXIT
-# Its progress goes to standard error as it comes (a first build takes many minutes); the log is kept for the
-# line that says where the graphs are.
-if ! "$swift" package -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error \
+# Its output goes to standard error as it comes; the log is kept for the line that says where the graphs are.
+if ! "$swift" package "${flags[@]}" \
         dump-symbol-graph --minimum-access-level public --skip-inherited-docs 2>&1 | tee "$dump_log" >&2; then
     echo "error: swift package dump-symbol-graph failed (its output is above)" >&2
     exit 1
