@@ -272,4 +272,40 @@ struct OPDSCatalogTests {
         #expect(try await workspace.client.send("GET", add.href).status == 303)
         #expect(try workspace.store.books().filter { $0.name == MirrorSite.bookName }.count == 1)
     }
+
+    @Test("A saved cover gives the entry an image and a thumbnail link; the files carry the replace rules, and an edited rule makes new ones")
+    func coverAndReplaceRules() async throws {
+        let workspace = try await ServeWorkspace(chapters: 2, saved: 2)
+        let (_, bare) = try await Self.document(workspace, "/opds/all")
+        #expect(bare.atom("entry").first?.link("http://opds-spec.org/image") == nil)
+        #expect(try await workspace.client.send("GET", "/opds/books/\(workspace.book.id)/cover").status == 404)
+        let coverPath = workspace.store.coverPath(bookID: workspace.book.id)
+        try FileManager.default.createDirectory(atPath: (coverPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(TinyImages.jpeg).write(to: URL(fileURLWithPath: coverPath))
+        let (_, feed) = try await Self.document(workspace, "/opds/all")
+        let entry = try requireValue(feed.atom("entry").first, "no entry")
+        let image = try requireValue(entry.link("http://opds-spec.org/image"), "no image link")
+        let thumbnail = try requireValue(entry.link("http://opds-spec.org/image/thumbnail"), "no thumbnail link")
+        #expect(image.type == "image/jpeg" && thumbnail.type == "image/png")
+        let cover = try await workspace.client.send("GET", image.href)
+        #expect(cover.status == 200 && cover.header("Content-Type") == "image/jpeg" && cover.body == TinyImages.jpeg)
+        let small = try await workspace.client.send("GET", thumbnail.href)
+        #expect(small.status == 200 && small.header("Content-Type") == "image/png" && Array(small.body.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+
+        // The TXT as served text is: replace rules applied; the saved text keeps the word.
+        let target = "/opds/books/\(workspace.book.id).txt"
+        let word = String(MirrorSite.paragraphs(1)[0].prefix(2))
+        let before = try await workspace.client.send("GET", target)
+        #expect(before.text.contains(word) && !before.text.contains("【替换】"))
+        let rules = ReplaceRuleSet(rules: [ReplaceRule(name: "mark", pattern: word, replacement: "【替换】", isRegex: false)])
+        try rules.save(to: ReplaceRuleSet.path(forLibraryAt: workspace.store.path))
+        let after = try await workspace.client.send("GET", target)
+        // Chapter text as served: the first paragraph with the word replaced (a title or the intro keep it, as in Legado).
+        let paragraph = MirrorSite.paragraphs(1)[0]
+        #expect(after.text.contains(paragraph.replacingOccurrences(of: word, with: "【替换】")) && !after.text.contains(paragraph),
+                "\(after.text.split(separator: "\n").filter { $0.contains(word) })")
+        #expect(after.header("ETag") != before.header("ETag"))
+        let epub = try await workspace.client.send("GET", "/opds/books/\(workspace.book.id).epub")
+        #expect(epub.status == 200)
+    }
 }

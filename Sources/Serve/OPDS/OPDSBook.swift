@@ -10,8 +10,6 @@ struct OPDSBook: Sendable {
     var lastSaved: Date
     /// When it was last read in a client, nil when never.
     var readAt: Date?
-    /// The media type of its saved cover, nil when it has no whole picture as cover.
-    var coverType: String?
 
     /// The entry's id: the library's id for the book, which an update, a source switch or a new chapter never
     /// changes and no other book is ever given.
@@ -44,11 +42,11 @@ struct OPDSBook: Sendable {
         return text
     }
 
-    /// The book's acquisition entry.
-    var entry: OPDSEntry {
+    /// The book's acquisition entry; its cover links when `store` keeps a whole picture as its cover.
+    func entry(store: LibraryStore) -> OPDSEntry {
         let path = Self.path(book.id)
         var links = [OPDSLink(rel: "alternate", href: path, type: OPDSMediaType.entry, title: "The whole entry")]
-        if let coverType {
+        if let coverType = OPDSShelf.coverType(at: store.coverPath(bookID: book.id)) {
             links.append(OPDSLink(rel: OPDSMediaType.imageRelation, href: path + "/cover", type: coverType))
             links.append(OPDSLink(rel: OPDSMediaType.thumbnailRelation, href: path + "/thumbnail", type: "image/png"))
         }

@@ -1,5 +1,6 @@
 import BookRuleJSON
 import BookRuleLibrary
+import BookRuleLocking
 import Foundation
 
 /// A book's EPUB or TXT as the catalog serves it: the library's export (every saved chapter, the cover, the
@@ -31,6 +32,15 @@ struct OPDSBookFile: Sendable, Equatable {
     /// `rules` are the replace rules to run over the text.
     static func make(for book: StoredBook, format: ExportFormat, store: LibraryStore,
                      rules: ReplaceRuleSet) throws(OPDSError) -> OPDSBookFile {
+        try building.withLock { (_) throws(OPDSError) in try makeNow(for: book, format: format, store: store, rules: rules) }
+    }
+
+    /// Held while a file is looked for and built: two readers asking for a new book at once cause one export,
+    /// and a build never removes, as older, the file another build has just made.
+    private static let building = Locked<Void>(())
+
+    private static func makeNow(for book: StoredBook, format: ExportFormat, store: LibraryStore,
+                                rules: ReplaceRuleSet) throws(OPDSError) -> OPDSBookFile {
         let export: LibraryExport
         do {
             export = try LibraryExport(book, store: store)

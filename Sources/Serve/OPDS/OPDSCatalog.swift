@@ -128,7 +128,7 @@ struct OPDSCatalog: Sendable {
         let id = "urn:bookrule:catalog:" + String(Self.href(path, arguments).dropFirst("/opds/".count))
         return OPDSFeed(id: id, title: title, kind: .acquisition,
                         updated: slice.map(\.lastSaved).max() ?? Date(timeIntervalSince1970: 0), links: links,
-                        entries: slice.map(\.entry),
+                        entries: slice.map { $0.entry(store: library.store) },
                         paging: OPDSFeed.Paging(total: books.count, perPage: Self.pageSize,
                                                 startIndex: (number - 1) * Self.pageSize + 1))
     }
@@ -191,7 +191,7 @@ struct OPDSCatalog: Sendable {
         }
         let shelf = try OPDSShelf(store: library.store)
         guard let listed = shelf.books.first(where: { $0.book.id == id }) else { throw .unknownBook(id: idText) }
-        var entry = listed.entry
+        var entry = listed.entry(store: library.store)
         entry.links.append(OPDSLink(rel: "up", href: "/opds/all", type: OPDSMediaType.acquisition))
         let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + entry.xml(root: true)
         return HTTPServerResponse(status: 200, headers: [("Content-Type", OPDSMediaType.entry + ";charset=utf-8")],

@@ -8,13 +8,12 @@ struct OPDSShelf: Sendable {
     /// Every book.
     var books: [OPDSBook]
 
-    /// Reads every book of `store` with its progress, last save and cover type.
+    /// Reads every book of `store` with its progress and last save.
     init(store: LibraryStore) throws(OPDSError) {
         do {
             let progress = try store.readingProgress()
             books = try store.books().map { (book) throws(LibraryError) in
-                OPDSBook(book: book, lastSaved: try store.lastSaved(book), readAt: progress[book.id]?.readAt,
-                         coverType: Self.coverType(at: store.coverPath(bookID: book.id)))
+                OPDSBook(book: book, lastSaved: try store.lastSaved(book), readAt: progress[book.id]?.readAt)
             }
         } catch {
             throw .library("\(error)")
@@ -22,7 +21,7 @@ struct OPDSShelf: Sendable {
     }
 
     /// The media type of the cover file at `path` when it is a whole JPEG, PNG or GIF (as the EPUB would take
-    /// it); nil otherwise.
+    /// it); nil otherwise. Read for the entries of one page only, not for the whole shelf.
     static func coverType(at path: String) -> String? {
         guard let bytes = try? LocalFile.readRegularFile(path, limit: OPDSShelf.coverLimit) else { return nil }
         return ExportCover(bytes: bytes).epubMediaType
