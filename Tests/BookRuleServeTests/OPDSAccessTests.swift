@@ -29,8 +29,20 @@ struct OPDSAccessTests {
                       ("Authorization", "Basic !!!"), ("Authorization", "Bearer " + Self.token)] {
             #expect(try await workspace.client.send("GET", "/opds", headers: [wrong]).status == 401, "\(wrong)")
         }
-        // The token as ?token= works as elsewhere in serve.
-        #expect(try await workspace.client.send("GET", "/opds?token=\(Self.token)").status == 200)
+        // The token as ?token= works as elsewhere in serve, and every link of the answer carries it on, for a
+        // reader that sends no Basic credentials and keeps no cookie.
+        let viaQuery = try await workspace.client.send("GET", "/opds?token=\(Self.token)")
+        #expect(viaQuery.status == 200)
+        let root = try OPDSDocument(viaQuery.body).root
+        let allBooks = try requireValue(root.atom("entry").last?.links.first?.href, "no All books link")
+        #expect(allBooks == "/opds/all?token=\(Self.token)")
+        let (_, all) = try await OPDSCatalogTests.document(workspace, allBooks)
+        let file = try requireValue(all.atom("entry").first?.link("http://opds-spec.org/acquisition", type: "application/epub+zip"), "no EPUB link")
+        #expect(file.href == "/opds/books/\(workspace.book.id).epub?token=\(Self.token)")
+        #expect(try await workspace.client.send("GET", file.href).status == 200)
+        let description = try OPDSDocument(try await workspace.client.send("GET", "/opds/search.xml?token=\(Self.token)").body).root
+        let template = description.children.first { $0.name == "Url" }?.attributes["template"]
+        #expect(template == "http://\(workspace.host)/opds/search?q={searchTerms}&token=\(Self.token)")
         // Basic is the catalog's: the Legado API still wants the token its own way.
         #expect(try await workspace.client.send("GET", "/getBookshelf", headers: [Self.basic("bookrule", Self.token)]).status == 403)
         // The gate's other checks hold: a foreign Host is refused whatever the credentials.

@@ -36,30 +36,30 @@ struct OPDSCatalog: Sendable {
     private func route(_ request: HTTPServerRequest) throws(OPDSError) -> HTTPServerResponse {
         let path = request.path.hasSuffix("/") && request.path.count > 1 ? String(request.path.dropLast()) : request.path
         switch path {
-        case "/opds": return feed(try root())
+        case "/opds": return feed(request, try root())
         case "/opds/recent":
             let shelf = try OPDSShelf(store: library.store)
-            return feed(try page(shelf.recentlyRead, of: request, path: path, title: "Recently read", up: "/opds"))
+            return feed(request, try page(shelf.recentlyRead, of: request, path: path, title: "Recently read", up: "/opds"))
         case "/opds/updated":
             let shelf = try OPDSShelf(store: library.store)
-            return feed(try page(shelf.recentlyUpdated, of: request, path: path, title: "Recently updated", up: "/opds"))
+            return feed(request, try page(shelf.recentlyUpdated, of: request, path: path, title: "Recently updated", up: "/opds"))
         case "/opds/all":
             let shelf = try OPDSShelf(store: library.store)
-            return feed(try page(shelf.byName, of: request, path: path, title: "All books", up: "/opds"))
-        case "/opds/kinds": return feed(try kinds())
+            return feed(request, try page(shelf.byName, of: request, path: path, title: "All books", up: "/opds"))
+        case "/opds/kinds": return feed(request, try kinds())
         case "/opds/kind":
             let name = try argument(request, "name")
             let shelf = try OPDSShelf(store: library.store)
-            return feed(try page(shelf.books(ofKind: name), of: request, path: path, arguments: [("name", name)],
+            return feed(request, try page(shelf.books(ofKind: name), of: request, path: path, arguments: [("name", name)],
                                  title: name, up: "/opds/kinds"))
         case "/opds/search":
             let query = try argument(request, "q")
             let shelf = try OPDSShelf(store: library.store)
-            return feed(try page(shelf.search(query), of: request, path: path, arguments: [("q", query)],
+            return feed(request, try page(shelf.search(query), of: request, path: path, arguments: [("q", query)],
                                  title: "On the shelf: \(query)", up: "/opds"))
         case "/opds/search.xml": return OPDSOpenSearch.shelf.response(request)
         case "/opds/sources/search.xml": return OPDSOpenSearch.sources.response(request)
-        case "/opds/sources/search": return feed(try OPDSSourceSearch(library: library).feed(request))
+        case "/opds/sources/search": return feed(request, try OPDSSourceSearch(library: library).feed(request))
         case "/opds/sources/add": return try OPDSSourceSearch(library: library).add(request)
         default: break
         }
@@ -193,17 +193,17 @@ struct OPDSCatalog: Sendable {
         guard let listed = shelf.books.first(where: { $0.book.id == id }) else { throw .unknownBook(id: idText) }
         var entry = listed.entry(store: library.store)
         entry.links.append(OPDSLink(rel: "up", href: "/opds/all", type: OPDSMediaType.acquisition))
-        let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + entry.xml(root: true)
+        let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + entry.xml(root: true, token: request.argument("token"))
         return HTTPServerResponse(status: 200, headers: [("Content-Type", OPDSMediaType.entry + ";charset=utf-8")],
                                   body: Array(text.utf8))
     }
 
     // MARK: - Pieces
 
-    /// A feed's answer.
-    func feed(_ feed: OPDSFeed) -> HTTPServerResponse {
+    /// A feed's answer to `request` (its links carry the request's `?token=`, if any).
+    func feed(_ request: HTTPServerRequest, _ feed: OPDSFeed) -> HTTPServerResponse {
         HTTPServerResponse(status: 200, headers: [("Content-Type", feed.kind.mediaType + ";charset=utf-8"),
-                                                  ("Cache-Control", "no-cache")], body: feed.xml)
+                                                  ("Cache-Control", "no-cache")], body: feed.xml(token: request.argument("token")))
     }
 
     /// A query argument that must be there and not blank.

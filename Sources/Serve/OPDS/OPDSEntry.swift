@@ -19,8 +19,9 @@ struct OPDSEntry: Sendable, Equatable {
     /// Where it leads: feeds, files, pictures.
     var links: [OPDSLink] = []
 
-    /// The entry as an Atom element; `root` adds the namespaces, for a lone entry document.
-    func xml(root: Bool = false) -> String {
+    /// The entry as an Atom element; `root` adds the namespaces, for a lone entry document; links into the
+    /// catalog carry `token` when one is given.
+    func xml(root: Bool = false, token: String? = nil) -> String {
         var text = root ? "<entry \(OPDSXML.namespaces)>\n" : "<entry>\n"
         text += "  " + OPDSXML.element("id", id) + "\n"
         text += "  " + OPDSXML.element("title", title) + "\n"
@@ -34,7 +35,7 @@ struct OPDSEntry: Sendable, Equatable {
         }
         if let summary, !summary.isEmpty { text += "  <summary type=\"text\">\(OPDSXML.escaped(summary))</summary>\n" }
         if let content, !content.isEmpty { text += "  <content type=\"text\">\(OPDSXML.escaped(content))</content>\n" }
-        for link in links { text += "  " + link.xml + "\n" }
+        for link in links { text += "  " + link.xml(token: token) + "\n" }
         return text + "</entry>\n"
     }
 }

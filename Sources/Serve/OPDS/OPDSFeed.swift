@@ -44,8 +44,8 @@ struct OPDSFeed: Sendable {
     /// The page's place in the list, for a paged feed.
     var paging: Paging?
 
-    /// The feed as XML bytes.
-    var xml: [UInt8] {
+    /// The feed as XML bytes; links into the catalog carry `token` when one is given.
+    func xml(token: String? = nil) -> [UInt8] {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<feed \(OPDSXML.namespaces)>\n"
         text += "  " + OPDSXML.element("id", id) + "\n"
         text += "  " + OPDSXML.element("title", title) + "\n"
@@ -57,8 +57,8 @@ struct OPDSFeed: Sendable {
             text += "  <opensearch:itemsPerPage>\(paging.perPage)</opensearch:itemsPerPage>\n"
             text += "  <opensearch:startIndex>\(paging.startIndex)</opensearch:startIndex>\n"
         }
-        for link in links { text += "  " + link.xml + "\n" }
-        for entry in entries { text += entry.xml() }
+        for link in links { text += "  " + link.xml(token: token) + "\n" }
+        for entry in entries { text += entry.xml(token: token) }
         text += "</feed>\n"
         return Array(text.utf8)
     }

@@ -18,9 +18,10 @@ struct OPDSLink: Sendable, Equatable {
         self.title = title
     }
 
-    /// The link as an Atom element, escaped.
-    var xml: String {
-        var text = "<link rel=\"\(OPDSXML.escaped(rel))\" href=\"\(OPDSXML.escaped(href))\" type=\"\(OPDSXML.escaped(type))\""
+    /// The link as an Atom element, escaped; a link into the catalog carries `token` when one is given.
+    func xml(token: String?) -> String {
+        let target = OPDSXML.carrying(href, token: token)
+        var text = "<link rel=\"\(OPDSXML.escaped(rel))\" href=\"\(OPDSXML.escaped(target))\" type=\"\(OPDSXML.escaped(type))\""
         if let title { text += " title=\"\(OPDSXML.escaped(title))\"" }
         return text + "/>"
     }

@@ -25,7 +25,7 @@ struct OPDSOpenSearch: Sendable {
     func response(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let scheme = request.header("X-Forwarded-Proto")?.lowercased() == "https" ? "https" : "http"
         let base = "\(scheme)://\(request.header("Host") ?? "127.0.0.1")"
-        let template = base + path + "?q={searchTerms}"
+        let template = base + OPDSXML.carrying(path + "?q={searchTerms}", token: request.argument("token"))
         let text = """
             <?xml version="1.0" encoding="UTF-8"?>
             <OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">

@@ -115,6 +115,7 @@ struct OPDSSourceSearch: Sendable {
             throw .site(error.description)
         }
         library.fetchInBackground(chapters, of: book)
-        return HTTPServerResponse(status: 303, headers: [("Location", OPDSBook.path(book.id) + "." + format.fileExtension)])
+        let location = OPDSXML.carrying(OPDSBook.path(book.id) + "." + format.fileExtension, token: request.argument("token"))
+        return HTTPServerResponse(status: 303, headers: [("Location", location)])
     }
 }

@@ -23,6 +23,14 @@ enum OPDSXML {
         date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .current))
     }
 
+    /// `href` with `?token=` (or `&token=`) added when it leads into the catalog and a token is given: a reader
+    /// that sends no Basic credentials and keeps no cookie was given the catalog's address with `?token=`, and
+    /// every link it follows must carry it on.
+    static func carrying(_ href: String, token: String?) -> String {
+        guard let token, href == "/opds" || href.hasPrefix("/opds/") || href.hasPrefix("/opds?") else { return href }
+        return href + (href.contains("?") ? "&" : "?") + "token=" + queryValue(token)
+    }
+
     /// The characters a query value keeps unencoded: RFC 3986's unreserved ones.
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
