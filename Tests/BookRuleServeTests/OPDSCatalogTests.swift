@@ -83,6 +83,8 @@ struct OPDSCatalogTests {
         #expect(epub.header("ETag")?.hasPrefix("\"") == true)
         #expect(epub.header("Last-Modified")?.hasSuffix("GMT") == true)
         #expect(epub.header("Content-Length") == String(epub.body.count))
+        #expect(epub.header("Content-Disposition") == "attachment; filename=\"book-\(workspace.book.id).epub\"; filename*=UTF-8''"
+                + MirrorSite.bookName.utf8.map { String(format: "%%%02X", $0) }.joined() + ".epub")
         #expect(Array(epub.body.prefix(2)) == Array("PK".utf8))
         let path = workspace.directory.path + "/walk.epub"
         try Data(epub.body).write(to: URL(fileURLWithPath: path))

@@ -187,6 +187,7 @@ struct OPDSCatalog: Sendable {
             let file = try OPDSBookFile.make(for: stored, format: format, store: library.store, rules: rules)
             let contentType = format == .epub ? OPDSMediaType.epub : "text/plain; charset=utf-8"
             return OPDSFileAnswer.response(for: file, request: request, fileName: "\(stored.name).\(format.fileExtension)",
+                                           plainName: "book-\(stored.id).\(format.fileExtension)",
                                            contentType: contentType)
         }
         let shelf = try OPDSShelf(store: library.store)

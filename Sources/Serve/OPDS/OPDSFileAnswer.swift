@@ -7,8 +7,9 @@ import Foundation
 /// another version, which gets the whole file; `HEAD` as `GET` without the body (libmicrohttpd leaves it out).
 /// The bytes are sent from the file itself (`HTTPServerFile`), never read into memory.
 enum OPDSFileAnswer {
-    /// The answer to `request` for `file`, offered to save as `fileName`.
-    static func response(for file: OPDSBookFile, request: HTTPServerRequest, fileName: String,
+    /// The answer to `request` for `file`, offered to save as `fileName` (`plainName`, ASCII without quotes or
+    /// backslashes, for clients that cannot read a UTF-8 name).
+    static func response(for file: OPDSBookFile, request: HTTPServerRequest, fileName: String, plainName: String,
                          contentType: String) -> HTTPServerResponse {
         let tag = "\"\(file.digest)\""
         let modified = httpDate(file.modified)
@@ -21,7 +22,8 @@ enum OPDSFileAnswer {
             return HTTPServerResponse(status: 304, headers: headers)
         }
         headers.append(("Content-Type", contentType))
-        headers.append(("Content-Disposition", "attachment; filename*=UTF-8''" + OPDSXML.queryValue(fileName)))
+        // RFC 6266: the UTF-8 name, and an ASCII one for clients that read only `filename`.
+        headers.append(("Content-Disposition", "attachment; filename=\"\(plainName)\"; filename*=UTF-8''" + OPDSXML.queryValue(fileName)))
         var range = request.header("Range").flatMap { ByteRange(parsing: $0) }
         if let condition = request.header("If-Range"), condition != tag, condition != modified {
             range = nil
