@@ -140,13 +140,17 @@ struct OPDSCatalogTests {
         #expect(try await workspace.client.send("GET", target, headers: [("Range", "bytes=0-1,5-6")]).status == 200)
         #expect(try await workspace.client.send("GET", target, headers: [("Range", "bytes=9-2")]).status == 200)
 
-        // A third chapter saved (a reader opens it): a new file with a new tag, the old one gone.
+        // A third chapter saved (a reader opens it): a new file with a new tag, the old one gone, and with it
+        // the file of a book the library no longer has.
+        let orphan = cache + "/999999-0123456789abcdef.epub"
+        try Data("PK".utf8).write(to: URL(fileURLWithPath: orphan))
         let opened = try await workspace.get("/getBookContent?url=\(ServeWorkspace.encoded(workspace.book.url))&index=2")
         #expect(opened["isSuccess"]?.value == .bool(true))
         let grown = try await workspace.client.send("GET", target)
         #expect(grown.status == 200 && grown.header("ETag") != tag && grown.body.count > size)
         #expect(try await workspace.client.send("GET", target, headers: [("If-None-Match", tag)]).status == 200)
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".epub") }.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: orphan))
     }
 
     @Test("A book with chapters not saved says so in its summary; a book with none gets a 404 that says why")

@@ -67,15 +67,28 @@ struct OPDSBookFile: Sendable, Equatable {
         } catch {
             throw .export("\(error)")
         }
-        // The book's older files: nobody will ask for them again (a download under way keeps its open file).
-        for other in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        where other != name && other.hasPrefix("\(book.id)-") && other.hasSuffix(".\(format.fileExtension)") {
+        // The book's older files, and those of books no longer in the library: nobody will ask for them again
+        // (a download under way keeps its open file).
+        for other in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where other != name {
+            let older = other.hasPrefix("\(book.id)-") && other.hasSuffix(".\(format.fileExtension)")
+            guard older || isOrphan(other, store: store) else { continue }
             try? FileManager.default.removeItem(atPath: folder + "/" + other)
         }
         guard let made = kept(path, digest: digest, format: format) else {
             throw .export("\(path) was written but cannot be read")
         }
         return made
+    }
+
+    /// Whether the kept file `name` (`ID-DIGEST.EXT`) belongs to a book the library no longer has (removed; its
+    /// id is never given again). A library that cannot be read removes nothing.
+    private static func isOrphan(_ name: String, store: LibraryStore) -> Bool {
+        guard let dash = name.firstIndex(of: "-"), let id = Int64(name[..<dash]) else { return false }
+        do {
+            return try store.book(id: id) == nil
+        } catch {
+            return false
+        }
     }
 
     /// The file at `path` when it is there.
