@@ -75,7 +75,7 @@ enum ServeCommand {
         }
         let server: ReadingServer
         do {
-            server = try ReadingServer(configuration: configuration, startingCompanion: LegadoSockets.start)
+            server = try ReadingServer(configuration: configuration)
         } catch {
             terminal.error("error: \(error)")
             return 2

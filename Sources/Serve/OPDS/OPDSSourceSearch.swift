@@ -60,7 +60,7 @@ struct OPDSSourceSearch: Sendable {
     func search(_ query: String) throws(OPDSError) -> [LegadoSearchBook] {
         let sources: [BookSource]
         do {
-            sources = try library.sources().filter(LegadoSockets.isEnabled)
+            sources = try library.sources().filter(ServeSourceCatalog.isEnabled)
         } catch {
             throw .library("\(error)")
         }
