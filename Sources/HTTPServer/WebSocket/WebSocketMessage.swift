@@ -1,5 +1,5 @@
 /// One whole message from a WebSocket client, its fragments joined.
-public enum WebSocketMessage: Sendable, Equatable {
+package enum WebSocketMessage: Sendable, Equatable {
     /// A text message (checked to be UTF-8).
     case text(String)
     /// A binary message.

@@ -1,7 +1,7 @@
 import BookRuleLocking
 
 /// The frames waiting to go out on one connection, in order, filled from any task or thread and emptied by
-/// the connection's own thread, which `signal` wakes. After the close frame is queued nothing else is.
+/// the server's WebSocket thread (`WebSocketLoop`), which `signal` wakes. After the close frame is queued nothing else is.
 final class WebSocketOutbox: Sendable {
     private struct State {
         var chunks: [(bytes: [UInt8], isClose: Bool)] = []
@@ -10,7 +10,7 @@ final class WebSocketOutbox: Sendable {
         var finished = false
     }
 
-    /// Wakes the connection's thread.
+    /// Wakes the WebSocket thread.
     let signal: WakeSignal
     /// The most bytes that may wait; a send past it fails the connection (the peer is not reading).
     let maxQueuedBytes: Int
@@ -54,15 +54,6 @@ final class WebSocketOutbox: Sendable {
         }
         if queued { signal.signal() }
         return queued
-    }
-
-    /// Queues raw bytes (the handshake's answer) ahead of any frame.
-    func enqueueRaw(_ bytes: [UInt8]) {
-        state.withLock { state in
-            state.chunks.insert((bytes, false), at: 0)
-            state.queuedBytes += bytes.count
-        }
-        signal.signal()
     }
 
     /// Whether the close frame has been queued.

@@ -1,30 +1,5 @@
 import Glibc
 
-/// A socket's descriptor and its one owner: closed once, by `close()` or when the owner lets go. Only the
-/// thread that runs the socket holds it, so no other thread can shut down or write to a number the kernel has
-/// since reused.
-final class SocketDescriptor: @unchecked Sendable {
-    /// The descriptor, open until `close()`.
-    let fd: Int32
-    // Touched only by the owning thread; the release of the last reference orders it before `deinit`.
-    private var isOpen = true
-
-    init(_ fd: Int32) {
-        self.fd = fd
-    }
-
-    deinit {
-        close()
-    }
-
-    /// Closes the descriptor now (the owner is done with it; `fd` must not be used after).
-    func close() {
-        guard isOpen else { return }
-        isOpen = false
-        Glibc.close(fd)
-    }
-}
-
 /// A self-pipe that wakes a thread blocked in `poll`: other threads `signal()`, the thread polls `readFD` and
 /// `drain()`s it. Both ends belong to this object and close with it, so a signal to a thread that has already
 /// ended writes into a pipe still open, never into a reused descriptor.
