@@ -138,7 +138,7 @@ let package = Package(
         .target(
             name: "BookRuleServe",
             dependencies: ["BookRuleLocking",
-                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleScript", "BookRuleEngine", "BookRuleLibrary",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleEngine", "BookRuleLibrary",
                 "BookRuleHTTPServer", "CPNG", "CJPEG",
             ],
             path: "Sources/Serve"

@@ -315,7 +315,15 @@ private let upgradeHandler: MHD_UpgradeHandler = { cls, connection, _, extraIn, 
 
 /// Queues `answer` on `connection` (from the access handler only).
 private func queue(_ answer: HTTPServerResponse, on connection: OpaquePointer) -> MHD_Result {
-    let response = answer.body.withUnsafeBytes { bookrule_mhd_response_copying($0.baseAddress, $0.count) }
+    let response: OpaquePointer?
+    if let file = answer.file {
+        guard let opened = file.makeResponse() else {
+            return queue(.text(500, "the file to answer with cannot be read"), on: connection)
+        }
+        response = opened
+    } else {
+        response = answer.body.withUnsafeBytes { bookrule_mhd_response_copying($0.baseAddress, $0.count) }
+    }
     guard let response else { return bookrule_mhd_no() }
     defer { MHD_destroy_response(response) }
     for (name, value) in answer.headers where !name.isEmpty {

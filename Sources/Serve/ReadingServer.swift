@@ -14,6 +14,8 @@ public final class ReadingServer: Sendable {
     public let url: String
     /// The port the HTTP server listens on.
     public let port: Int
+    /// The OPDS catalog's address, for e-readers (with a token, they send it as the password of user `bookrule`).
+    public let catalogURL: String
     /// The access token, nil when none is needed (loopback without `--token`).
     public let token: String?
     /// Sources files that could not be read (the others were imported).
@@ -116,6 +118,7 @@ public final class ReadingServer: Sendable {
         port = Int(servers[0].port)
         let root = "http://\(RequestGate.urlHost(address)):\(port)/" + (web == nil ? "" : "vue/index.html")
         url = root + (token.map { "?token=\($0)" } ?? "")
+        catalogURL = "http://\(RequestGate.urlHost(address)):\(port)/opds"
         schedule = configuration.updateInterval.map {
             ScheduledUpdate(library: library, interval: $0, report: configuration.updateReport)
         }
