@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "BookRuleScript",
             dependencies: ["BookRuleLocking",
-                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleFont", "BookRuleCrypto", "CJavaScriptCore",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleFont", "BookRuleCrypto", "CJavaScriptCore",
             ],
             path: "Sources/Script",
             // The helpers' JavaScript, compiled into the binary as bytes (ScriptPrelude).
@@ -174,7 +174,7 @@ let package = Package(
         .testTarget(
             name: "BookRuleDocumentTests",
             dependencies: [
-                "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "CLibXML2", "TestSupport",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleHTTP", "BookRuleEngine", "CLibXML2", "TestSupport",
             ]
         ),
         .testTarget(name: "BookRuleRegexTests", dependencies: ["BookRuleRegex", "TestSupport"]),

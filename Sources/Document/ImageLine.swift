@@ -69,13 +69,7 @@ public struct ImageLine: Sendable, Equatable, Hashable {
     /// `value` split into the address and Legado's `,{options}` after it: a comma followed by `{` (also as
     /// `%7B`, which libxml2's serializer writes for `{` in a `src` attribute), the options percent-decoded then.
     static func splittingOptions(_ value: String) -> (url: String, options: String) {
-        if let comma = value.range(of: ",{") ?? value.range(of: ", {") {
-            return (String(value[..<comma.lowerBound]).trimmingASCIIWhitespace(), "," + value[value.index(after: comma.lowerBound)...].trimmingASCIIWhitespace())
-        }
-        if let comma = value.range(of: ",%7B", options: .caseInsensitive) {
-            let rest = String(value[value.index(after: comma.lowerBound)...])
-            return (String(value[..<comma.lowerBound]).trimmingASCIIWhitespace(), "," + (rest.removingPercentEncoding ?? rest))
-        }
-        return (value.trimmingASCIIWhitespace(), "")
+        let split = URLWithOptions(value)
+        return (split.address, split.optionsSuffix)
     }
 }

@@ -172,10 +172,12 @@ struct FieldReader {
         // Legado's `url,{options}` (`,{'webView': true}`) asks for how to fetch, and is not part of the address;
         // options that ask for a browser stay after the resolved URL, for the step that loads it.
         var webViewOptions: String?
-        if trimmed.utf8.contains(UInt8(ascii: "{")), let comma = trimmed.range(of: ",{") ?? trimmed.range(of: ", {") {
-            let options = String(trimmed[trimmed.index(before: comma.upperBound)...])
-            if WebViewOptions.asked(in: options) { webViewOptions = options }
-            trimmed = String(trimmed[..<comma.lowerBound]).trimmingASCIIWhitespace()
+        if trimmed.utf8.contains(UInt8(ascii: "{")) {
+            let split = URLWithOptions(trimmed)
+            if let options = split.options {
+                if WebViewOptions.asked(in: options) { webViewOptions = options }
+                trimmed = split.address
+            }
         }
         if trimmed.isEmpty { return nil }
         let decoded = isMarkup && HTMLTextFormatter.containsMarkup(trimmed) ? HTMLTextFormatter.singleLine(trimmed) : trimmed

@@ -21,12 +21,9 @@ enum MediaLinks {
         var seen: Set<String> = []
         var urls: [String] = []
         for candidate in found {
-            var text = candidate.trimmingASCIIWhitespace()
-            // `/html()` comes from libxml2's serializer, which percent-escapes `{` in src attributes.
-            if let comma = text.range(of: ",{") ?? text.range(of: ", {")
-                ?? text.range(of: ",%7B", options: .caseInsensitive) {
-                text = String(text[..<comma.lowerBound]).trimmingASCIIWhitespace()
-            }
+            // `/html()` comes from libxml2's serializer, which percent-escapes `{` in src attributes: the split
+            // reads `,%7B` too.
+            let text = URLWithOptions(candidate).address
             guard !text.isEmpty, let absolute = URLReference.resolve(text, against: baseURL),
                   URLReference.isHTTP(absolute), seen.insert(absolute).inserted
             else { continue }

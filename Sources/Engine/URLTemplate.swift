@@ -84,9 +84,9 @@ public struct URLTemplate: Sendable {
         scriptPass = nil
         var urlText = trimmed
         var options = JSONObject(members: [])
-        if let split = Self.optionsStart(in: trimmed) {
-            urlText = String(trimmed[..<split.comma]).trimmingASCIIWhitespace()
-            let optionText = String(trimmed[split.brace...])
+        let split = URLWithOptions(trimmed)
+        if let optionText = split.options {
+            urlText = split.address
             do {
                 guard case .object(let object) = try JSONParser.parse(optionText, lenient: true).value else {
                     throw fail("the options after the URL must be an object")
@@ -216,28 +216,6 @@ public struct URLTemplate: Sendable {
     }
 
     // MARK: - Parsing
-
-    /// Where the options object starts: the first `,` followed (after spaces) by `{`, outside `{{…}}`.
-    private static func optionsStart(in text: String) -> (comma: String.Index, brace: String.Index)? {
-        var depth = 0
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if character == "{" { depth += 1 }
-            if character == "}" { depth = max(0, depth - 1) }
-            if character == ",", depth == 0 {
-                var next = text.index(after: index)
-                while next < text.endIndex, text[next] == " " || text[next] == "\n" || text[next] == "\t" {
-                    next = text.index(after: next)
-                }
-                if next < text.endIndex, text[next] == "{", !text[next...].hasPrefix("{{") {
-                    return (index, next)
-                }
-            }
-            index = text.index(after: index)
-        }
-        return nil
-    }
 
     private static func pieces(_ text: String, field: String, whole: String) throws(RuleError) -> [URLTemplatePiece] {
         var result: [URLTemplatePiece] = []

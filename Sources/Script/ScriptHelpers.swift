@@ -1,3 +1,4 @@
+import BookRuleRegex
 import Foundation
 
 /// Which `java.*` helpers exist here, which are refused or unavailable and why: the static half of the
@@ -54,6 +55,10 @@ enum ScriptHelpers {
         "createSign": "signatures are not implemented",
     ]
 
+    /// A helper `java.NAME` (group 2: NAME) or a way to reach Java classes, not as part of a longer name.
+    private static let helperReference = try? RegexPattern(
+        #"(?<![\w$.])(java\s*\.\s*([A-Za-z_$][\w$]*)|Packages|JavaImporter|importClass|importPackage|javax\s*\.|org\s*\.\s*(?!jsoup\b)[A-Za-z_$]+)"#)
+
     /// The problems `code` names, each once, in order.
     static func problems(in code: String) -> [ScriptHelperProblem] {
         var found: [ScriptHelperProblem] = []
@@ -61,18 +66,15 @@ enum ScriptHelpers {
         func add(_ name: String, _ kind: ScriptHelperProblem.Kind, _ reason: String) {
             if seen.insert(name).inserted { found.append(ScriptHelperProblem(name: name, kind: kind, reason: reason)) }
         }
-        let pattern = #"(?<![\w$.])(java\s*\.\s*([A-Za-z_$][\w$]*)|Packages|JavaImporter|importClass|importPackage|javax\s*\.|org\s*\.\s*(?!jsoup\b)[A-Za-z_$]+)"#
-        guard let expression = try? NSRegularExpression(pattern: pattern) else { return [] }
-        let text = code as NSString
-        for match in expression.matches(in: code, range: NSRange(location: 0, length: text.length)) {
-            let whole = text.substring(with: match.range(at: 1))
-            let helperRange = match.range(at: 2)
-            guard helperRange.location != NSNotFound else {
+        // A script of any size is scanned within the regex limits; past them, what was found so far is kept.
+        let matches = (try? helperReference?.allMatches(in: code)) ?? []
+        for match in matches {
+            let whole = match[1] ?? ""
+            guard let helper = match[2] else {
                 let name = whole.filter { !$0.isWhitespace }.replacingOccurrences(of: ".", with: "")
                 add(name, .refused, "\(name) is refused: Java classes are not available (sources run JavaScript only)")
                 continue
             }
-            let helper = text.substring(with: helperRange)
             let name = "java." + helper
             if implemented.contains(helper) { continue }
             if needBrowser.contains(helper) {

@@ -1,4 +1,4 @@
-import Foundation
+import BookRuleDocument
 
 /// A request a script makes through its host.
 public enum ScriptRequest: Sendable, Equatable {
@@ -13,8 +13,8 @@ public enum ScriptRequest: Sendable, Equatable {
     public var url: String {
         switch self {
         case .spec(let spec):
-            guard let comma = spec.range(of: #"\s*,\s*\{"#, options: .regularExpression) else { return spec }
-            return String(spec[..<comma.lowerBound])
+            // Not at `,{{page}}`: a template is not an options object.
+            return URLWithOptions(spec).address
         case .explicit(let url, _, _, _):
             return url
         }

@@ -1,3 +1,4 @@
+import BookRuleDocument
 import BookRuleJSON
 import BookRuleRules
 
@@ -151,7 +152,8 @@ public struct LoginRules: Sendable {
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("/") else { return false }
         // `url,{options}` may span lines; code after a URL may not.
         guard firstLine.count < text.count else { return !lower.hasPrefix("//") }
-        return text.range(of: #"^\S+\s*,\s*\{"#, options: .regularExpression) != nil
+        let split = URLWithOptions(text)
+        return split.options != nil && !split.address.contains { $0.isWhitespace }
     }
 
     private static func fields(_ node: JSONNode?, field: String, problems: inout [SourceProblem]) -> [LoginField] {

@@ -1,4 +1,5 @@
 import BookRuleJSON
+import BookRuleRegex
 import Foundation
 
 extension BookSource {
@@ -28,15 +29,17 @@ extension BookSource {
     private static func asksForBrowser(_ text: String, path: String) -> Bool {
         if path == "ruleContent.webJs" || path == "ruleContent.sourceRegex" { return !text.isEmpty }
         // A verification page, loaded in the headless browser (`startBrowserDp` and the rest stay unrunnable).
-        if text.contains("startBrowser"),
-           text.range(of: #"java\s*\.\s*startBrowser(Await)?\b"#, options: .regularExpression) != nil {
+        if text.contains("startBrowser"), (try? Self.startBrowserCall?.matches(text)) == true {
             return true
         }
         guard text.contains("webView") else { return false }
         if text.contains("java.webView") { return true }
         // `"webView": true`, `'webView':true`, `webView:1` as an option, not the word in a comment.
-        return text.range(of: #"webView['"]?\s*:\s*(?!false|null|0\b|""|'')\S"#, options: .regularExpression) != nil
+        return (try? Self.webViewOption?.matches(text)) == true
     }
+
+    private static let startBrowserCall = try? RegexPattern(#"java\s*\.\s*startBrowser(Await)?\b"#)
+    private static let webViewOption = try? RegexPattern(#"webView['"]?\s*:\s*(?!false|null|0\b|""|'')\S"#)
 
     /// The webView options a chapter's page takes from `ruleContent` (Legado: `webJs` unless the URL gives one,
     /// `sourceRegex`).

@@ -1,4 +1,5 @@
 import BookRuleBrowser
+import BookRuleDocument
 import BookRuleHTTP
 
 /// A step's page that may ask for a browser: the URL fields keep `,{"webView": true, …}` after the address
@@ -6,10 +7,9 @@ import BookRuleHTTP
 extension SourceEngine {
     /// `url` without webView options after it, and the options text when there are some.
     static func splitWebView(_ url: String) -> (url: String, options: String?) {
-        guard let comma = url.range(of: ",{") else { return (url, nil) }
-        let options = String(url[url.index(before: comma.upperBound)...])
-        guard WebViewOptions.asked(in: options) else { return (url, nil) }
-        return (String(url[..<comma.lowerBound]), options)
+        let split = URLWithOptions(url)
+        guard let options = split.options, WebViewOptions.asked(in: options) else { return (url, nil) }
+        return (split.address, options)
     }
 
     /// The request for a step's page and, when its URL asks for it, how to render it.
