@@ -22,6 +22,7 @@ public final class ReadingServer: Sendable {
     private let server: HTTPServer
     private let companion: (any ServeCompanion)?
     private let schedule: ScheduledUpdate?
+    private let webDAVSync: WebDAVProgressSync?
 
     /// Opens the library, imports the sources, and starts listening. `startCompanion`, when given, is started with
     /// the gate and the library once the HTTP port is known, and stopped first.
@@ -106,6 +107,11 @@ public final class ReadingServer: Sendable {
         port = Int(server.port)
         let root = "http://\(RequestGate.urlHost(address)):\(server.port)/" + (web == nil ? "" : "vue/index.html")
         url = root + (token.map { "?token=\($0)" } ?? "")
+        let webDAVSync = configuration.webDAV.map {
+            WebDAVProgressSync(bridge: $0, store: store, interval: configuration.webDAVInterval, report: configuration.updateReport)
+        }
+        if let webDAVSync { library.progressSaved.withLock { $0 = { webDAVSync.progressSaved(bookID: $0) } } }
+        self.webDAVSync = webDAVSync
         schedule = configuration.updateInterval.map {
             ScheduledUpdate(library: library, interval: $0, report: configuration.updateReport)
         }
@@ -126,6 +132,14 @@ public final class ReadingServer: Sendable {
         api.beginStopping()
         api.library.beginStopping()
         let deadline = DispatchTime.now() + seconds
+        if let webDAVSync {
+            let ended = DispatchSemaphore(value: 0)
+            Task {
+                await webDAVSync.stop()
+                ended.signal()
+            }
+            _ = ended.wait(timeout: deadline)
+        }
         if let schedule {
             let ended = DispatchSemaphore(value: 0)
             Task {
