@@ -98,6 +98,26 @@ struct WebDAVClientErrorTests {
         }
     }
 
+    @Test("Over libcurl a redirect is not followed: the password reaches only the address given")
+    func redirectNotFollowed() async throws {
+        let other = try FaultServer { _, _ in .ok("elsewhere") }
+        let server = try FaultServer { _, _ in .redirect(status: 301, location: other.baseURL + "/dav/") }
+        let client = try WebDAVClient(url: server.baseURL, credentials: Self.credentials)
+        do throws(WebDAVError) {
+            _ = try await client.list()
+            Issue.record("a redirect was followed")
+        } catch {
+            guard case .unreachable(let url, let reason) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(url == server.baseURL + "/legado/")
+            #expect(reason.contains("not followed with the password"))
+        }
+        #expect(server.records.count == 1)
+        #expect(other.records.isEmpty)
+    }
+
     @Test("A multistatus is read whatever prefix the server gives the DAV: namespace; the folder itself is left out")
     func listingPrefixes() throws {
         let body = """

@@ -174,6 +174,10 @@ public struct WebDAVClient: Sendable {
         let response: HTTPResponse
         do {
             response = try await transport.send(request)
+        } catch HTTPTransportError.tooManyRedirects {
+            // The default transport follows no redirect: the password goes only where the user said.
+            throw .unreachable(url: url, reason: "it redirects to another address, which is not followed with the " +
+                               "password: check the URL (https://, the trailing path) and give the address it moved to")
         } catch {
             throw .unreachable(url: url, reason: "\(error)")
         }
