@@ -5,7 +5,7 @@ import Foundation
 /// write a backup it restores, exchange reading progress, forget the kept password.
 enum WebDAVCommand {
     static let help = """
-    Usage: bookrule webdav restore --url URL [--dir legado] [--user NAME] [--name BACKUP.zip] [--library PATH]
+    Usage: bookrule webdav restore --url URL [--dir legado] [--user NAME] [--name BACKUP.zip] [--toc] [--library PATH]
            bookrule webdav backup  --url URL [--dir legado] [--user NAME] [--device NAME] [--library PATH]
            bookrule webdav sync    --url URL [--dir legado] [--user NAME] [--library PATH]
            bookrule webdav forget  --url URL [--dir legado]
@@ -29,14 +29,20 @@ enum WebDAVCommand {
       --dir NAME      The folder under it, as set in the app (default legado; "" for the URL itself)
       --user NAME     The account (kept with the password after the first success)
       --name FILE     (restore) The backup to restore instead of the newest
+      --toc           (restore) Read each added book's table of contents now, from its source, through the
+                      polite fetcher (otherwise `fetch` or `update` reads it when the book is first fetched)
       --device NAME   (backup) Name the backup backup<date>-NAME.zip, as the app's device name does
     \(LibraryAccess.help)  -h, --help      Show this help
+
+    Fetching (with --toc):
+    \(FetchOptions.help)
     """
 
     static func run(_ words: [String], terminal: Terminal) async -> Int32 {
         do {
             let arguments = try CommandLineArguments(
-                words, valueOptions: ["--url", "--dir", "--user", "--name", "--device", "--library"], flagOptions: ["--help"])
+                words, valueOptions: FetchOptions.valueNames.union(["--url", "--dir", "--user", "--name", "--device", "--library"]),
+                flagOptions: FetchOptions.flagNames.union(["--help", "--toc"]))
             if arguments.has("--help") || arguments.positionals.isEmpty {
                 terminal.print(help)
                 return arguments.has("--help") ? 0 : 2
@@ -60,8 +66,9 @@ enum WebDAVCommand {
             let create = action == "restore"
             let store = try LibraryAccess.open(arguments, create: create)
             let bridge = LegadoWebDAV(client: client, libraryPath: store.path)
+            var status: Int32 = 0
             do {
-                try await perform(action, bridge: bridge, store: store, arguments: arguments, terminal: terminal)
+                status = try await perform(action, bridge: bridge, store: store, arguments: arguments, terminal: terminal)
             } catch WebDAVSyncError.webDAV(.unauthorized(let url, let user)) {
                 if kept {
                     try vault.save(nil, forSource: key)
@@ -73,7 +80,7 @@ enum WebDAVCommand {
                 let info = try JSONWriter.string(["user": credentials.user, "password": credentials.password])
                 try vault.save(StoredLogin(info: info), forSource: key)
             }
-            return 0
+            return status
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: "webdav"))
             return 2
@@ -124,8 +131,9 @@ enum WebDAVCommand {
         return LegadoWebDAV(client: try WebDAVClient(url: url, folder: folder, credentials: credentials), libraryPath: libraryPath)
     }
 
+    /// Runs `action`; its exit status (1 when a table of contents `--toc` asked for could not be read).
     private static func perform(_ action: String, bridge: LegadoWebDAV, store: LibraryStore,
-                                arguments: CommandLineArguments, terminal: Terminal) async throws {
+                                arguments: CommandLineArguments, terminal: Terminal) async throws -> Int32 {
         switch action {
         case "restore":
             let report = try await bridge.restore(name: arguments.value("--name"), store: store)
@@ -142,6 +150,9 @@ enum WebDAVCommand {
                 terminal.print("kept for the next backup: \(report.keptFiles.joined(separator: ", "))")
             }
             for warning in report.warnings { terminal.error("warning: \(warning)") }
+            if arguments.has("--toc") {
+                return try await readTablesOfContents(of: summary.added, store: store, arguments: arguments, terminal: terminal)
+            }
         case "backup":
             let report = try await bridge.backup(store: store, device: arguments.value("--device"))
             if report.name != report.wantedName {
@@ -155,5 +166,30 @@ enum WebDAVCommand {
             for name in report.pulled { terminal.print("  ← \(name)") }
             for name in report.pushed { terminal.print("  → \(name)") }
         }
+        return 0
+    }
+
+    /// `restore --toc`: each book's table of contents read from its restored source into the library (no
+    /// chapter text), through the polite fetcher; 1 when any could not be read (the restore stays).
+    private static func readTablesOfContents(of bookIDs: [Int64], store: LibraryStore, arguments: CommandLineArguments,
+                                             terminal: Terminal) async throws -> Int32 {
+        guard !bookIDs.isEmpty else { return 0 }
+        let stack = try FetchOptions(arguments).stack(terminal: terminal)
+        var status: Int32 = 0
+        for id in bookIDs {
+            guard let book = try store.book(id: id), let record = try store.storedSource(url: book.sourceURL) else { continue }
+            do {
+                guard let source = try BookSource.load(bytes: Array(record.json.utf8), path: book.sourceURL).first else { continue }
+                let fetch = BookFetch(source: source, transport: stack.transport, pacing: stack.fetcher, store: store)
+                // Positions are counted from 1, so 0...0 takes no chapter: the book page and the TOC only.
+                for try await _ in fetch.run(bookURL: book.url, range: 0...0) {}
+                let chapters = try store.chapters(bookID: id).filter { $0.inTOC && !$0.isVolume }.count
+                terminal.print("table of contents of \(book.name): \(chapters) chapters")
+            } catch {
+                terminal.error("warning: the table of contents of \(book.name) was not read: \(ErrorHint.message(error))")
+                status = 1
+            }
+        }
+        return status
     }
 }

@@ -57,4 +57,26 @@ struct WebDAVCommandTests {
         let usage = try await run("bookrule webdav sync")
         #expect(usage.status == 2 && usage.output.contains("--url"), "\(usage.output)")
     }
+
+    @Test("restore --toc reads each added book's table of contents from its restored source: the book can be fetched")
+    func restoreReadsTOC() async throws {
+        let server = try WebDAVServer()
+        let site = try MirrorSite(host: "127.0.0.1", chapters: 6)
+        let home = try ScratchDirectory("webdav-toc")
+        let shelf = #"[{"bookUrl":"\#(site.bookURL)","tocUrl":"\#(site.bookURL)","origin":"\#(site.baseURL)","name":"\#(MirrorSite.bookName)","author":"\#(MirrorSite.author)","durChapterIndex":2,"durChapterPos":0}]"#
+        try Data(shelf.utf8).write(to: URL(fileURLWithPath: home.path + "/bookshelf.json"))
+        try Data(("[" + site.sourceJSON(named: "mirror") + "]").utf8).write(to: URL(fileURLWithPath: home.path + "/bookSource.json"))
+        try FileManager.default.createDirectory(atPath: server.root + "/legado", withIntermediateDirectories: true)
+        let zip = server.root + "/legado/backup2026-12-02.zip"
+        let made = try await runBash(["-c", "/usr/bin/python3 -c 'import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], \"w\") as z:\n    z.write(\"bookshelf.json\"); z.write(\"bookSource.json\")' \(zip)"],
+                                     in: home.path)
+        #expect(made.status == 0, "\(made.output)")
+        let environment = ["XDG_CONFIG_HOME": home.path + "/config", "XDG_STATE_HOME": home.path + "/state",
+                           "XDG_DATA_HOME": home.path + "/data", "BOOKRULE_WEBDAV_PASSWORD": server.password]
+        let restore = try await runBash(["-c", "bookrule webdav restore --toc --delay 0 --url \(server.baseURL) --user \(server.user) "
+                                         + "--library \(home.path)/library.sqlite </dev/null"], in: home.path, environment: environment)
+        #expect(restore.status == 0, "\(restore.output)")
+        #expect(restore.output.contains("table of contents of \(MirrorSite.bookName): 6 chapters"), "\(restore.output)")
+        #expect(site.chapterRequests.isEmpty, "chapters were fetched: \(site.chapterRequests)")
+    }
 }

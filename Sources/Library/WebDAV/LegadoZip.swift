@@ -35,7 +35,7 @@ enum LegadoZip {
         guard let source = zip_source_buffer_create(base, zip_uint64_t(buffer.count), 0, &error) else {
             throw .notAZip(reason: String(cString: zip_error_strerror(&error)))
         }
-        guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
+        guard let archive = zip_open_from_source(source, ZIP_RDONLY, &error) else {
             zip_source_free(source)
             throw .notAZip(reason: String(cString: zip_error_strerror(&error)))
         }
