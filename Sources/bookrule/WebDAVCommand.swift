@@ -43,9 +43,9 @@ enum WebDAVCommand {
             let arguments = try CommandLineArguments(
                 words, valueOptions: FetchOptions.valueNames.union(["--url", "--dir", "--user", "--name", "--device", "--library"]),
                 flagOptions: FetchOptions.flagNames.union(["--help", "--toc"]))
-            if arguments.has("--help") || arguments.positionals.isEmpty {
+            if arguments.has("--help") {
                 terminal.print(help)
-                return arguments.has("--help") ? 0 : 2
+                return 0
             }
             guard arguments.positionals.count == 1, let action = arguments.positionals.first,
                   ["restore", "backup", "sync", "forget"].contains(action)
