@@ -170,6 +170,10 @@ struct LegadoWebDAVTests {
         #expect(shelf.keys.prefix(4) == ["bookUrl", "tocUrl", "origin", "originName"])
         #expect(shelf["durChapterIndex"]?.value == .number("1"))
         #expect(shelf["canUpdate"]?.value == .bool(true))
+        // The app's own settings of the book, kept from the restore, go back as they came.
+        #expect(shelf["group"]?.value == .number("1"))
+        #expect(shelf["wordCount"]?.value == .string("3万字"))
+        #expect(shelf["readConfig"]?.value.objectValue?["reverseToc"]?.value == .bool(false))
         let source = try Self.firstObject(entries["bookSource.json"])
         #expect(source["respondTime"]?.value == .number("180000"))
         #expect(source["ruleToc"]?.value.objectValue?["chapterList"]?.value == .string("//dd/a"))

@@ -24,6 +24,9 @@ public struct LegadoShelfBook: Sendable, Equatable {
     /// `durChapterIndex`, `durChapterPos`, `durChapterTitle`, `durChapterTime`; nil when the book was never
     /// opened (index and position 0 and no title).
     public var progress: ReadingProgress?
+    /// The app's settings of the book that the library does not hold (`group`, `customCoverUrl`, `readConfig`…,
+    /// `LegadoBookSettings.keys`), kept to be written back.
+    public var appSettings: JSONObject = JSONObject()
 
     /// Creates a book.
     public init(url: String, tocURL: String, sourceURL: String, name: String, author: String, intro: String = "",
@@ -70,5 +73,6 @@ public struct LegadoShelfBook: Sendable, Equatable {
         self.init(url: url, tocURL: text("tocUrl").isEmpty ? url : text("tocUrl"), sourceURL: text("origin"),
                   name: name, author: text("author"), intro: text("intro"), kind: text("kind"),
                   coverURL: text("coverUrl"), variables: variables, progress: progress)
+        appSettings = LegadoBookSettings.settings(of: object)
     }
 }

@@ -91,7 +91,10 @@ public struct LegadoWebDAV: Sendable {
                     throw LibraryError.sqlite(path: rulesPath, purpose: "saving the replace rules", code: 0, message: error.description)
                 }
                 do throws(WebDAVSyncError) {
-                    try keep(backup.keptFiles)
+                    var files = backup.keptFiles
+                    files[LegadoBookSettings.fileName] = LegadoBookSettings.merged(LegadoBookSettings.load(from: keptFolder),
+                                                                                 with: backup.books)
+                    try keep(files)
                 } catch {
                     sideFailure = error
                     throw LibraryError.sqlite(path: keptFolder, purpose: "keeping the backup's other files", code: 0, message: error.description)
@@ -113,7 +116,7 @@ public struct LegadoWebDAV: Sendable {
         } catch {
             throw .keptFiles(path: keptFolder, reason: "\(error)")
         }
-        for (name, bytes) in files where LegadoBackup.keptFileNames.contains(name) {
+        for (name, bytes) in files where LegadoBackup.keptFileNames.contains(name) || name == LegadoBookSettings.fileName {
             do throws(LocalFile.Failure) {
                 try LocalFile.writeAtomically(bytes, to: keptFolder + "/" + name)
             } catch {
@@ -151,11 +154,13 @@ public struct LegadoWebDAV: Sendable {
             let types = Dictionary(sources.map { source in
                 (source.sourceURL, (try? JSONParser.parse(source.json, lenient: true))?.value.objectValue?["bookSourceType"]?.value.intValue ?? 0)
             }, uniquingKeysWith: { first, _ in first })
+            let settings = LegadoBookSettings.load(from: keptFolder)
             for book in books {
                 let chapters = try store.chapters(bookID: book.id).filter(\.inTOC)
-                shelf.append(LegadoBook(book: book, progress: progress[book.id], tocLength: chapters.count,
+                let entity = LegadoBook(book: book, progress: progress[book.id], tocLength: chapters.count,
                                         latestChapterTitle: chapters.last(where: { !$0.isVolume })?.title,
-                                        type: LegadoBook.bookType(sourceType: types[book.sourceURL] ?? 0)).json)
+                                        type: LegadoBook.bookType(sourceType: types[book.sourceURL] ?? 0)).json
+                shelf.append(LegadoBookSettings.applied(settings[book.url], to: entity))
             }
         } catch {
             throw .library(error)
