@@ -113,7 +113,7 @@ let package = Package(
         ),
         // The HTTP server the studio and `bookrule serve` run on (libmicrohttpd), with the gate they share: Host,
         // Origin and token checks (docs/architecture.md).
-        .target(name: "BookRuleHTTPServer", dependencies: ["BookRuleLocking", "BookRuleJSON", "CMicroHTTPD"], path: "Sources/HTTPServer"),
+        .target(name: "BookRuleHTTPServer", dependencies: ["BookRuleLocking", "BookRuleJSON", "CMicroHTTPD", "CCrypto"], path: "Sources/HTTPServer"),
         // `bookrule studio`: a loopback web page over Check's trials and the engine's steps. Not in the umbrella:
         // an app that scrapes has no use for an HTTP server (docs/architecture.md).
         .target(
@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "BookRuleServe",
             dependencies: ["BookRuleLocking",
-                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleScript", "BookRuleEngine", "BookRuleLibrary",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleEngine", "BookRuleLibrary",
                 "BookRuleHTTPServer", "CPNG", "CJPEG",
             ],
             path: "Sources/Serve"
@@ -151,7 +151,7 @@ let package = Package(
         // TestSupport for the serve benchmarks' loopback site (MirrorSite), raw HTTP and WebSocket clients and scratch
         // directory: the same helpers the serve tests drive it with, so TestSupport builds with the package.
         .executableTarget(
-            name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio", "BookRuleServe", "BookRuleLocking", "TestSupport"],
+            name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio", "BookRuleServe", "BookRuleHTTPServer", "BookRuleLocking", "TestSupport"],
             path: "Benchmarks/Swift"
         ),
         // Loopback servers, the generated example site and other helpers the test targets share. A plain target, so
@@ -225,7 +225,7 @@ let package = Package(
                 "BookRuleLibrary", "BookRuleCheck", "TestSupport",
             ]
         ),
-        .testTarget(name: "BookRuleHTTPServerTests", dependencies: ["BookRuleLocking", "BookRuleHTTPServer", "TestSupport"]),
+        .testTarget(name: "BookRuleHTTPServerTests", dependencies: ["BookRuleLocking", "BookRuleHTTP", "BookRuleHTTPServer", "TestSupport"]),
         .testTarget(
             name: "BookRuleStudioTests",
             dependencies: ["BookRuleLocking", "BookRuleDocument", "BookRuleHTTP", "BookRuleHTTPServer", "BookRuleStudio", "TestSupport"]

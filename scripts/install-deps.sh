@@ -17,6 +17,8 @@ packages=(pkg-config libxml2-dev libpcre2-dev libcurl4-openssl-dev libpsl-dev li
     # bookrule serve answers covers and pictures as PNGs, as Legado does: libpng decodes and writes PNG,
     # libjpeg(-turbo) decodes JPEG (docs/architecture.md).
     libpng-dev libjpeg-dev
+    # bookrule serve's OPDS catalog: its feeds are validated against RFC 4287's RELAX NG schema with jing.
+    jing
     # The WebDAV tests' server (docs/webdav.md): wsgidav and cheroot from PyPI, in a virtual environment.
     python3-venv)
 if [[ "${1:-}" == "--bench" ]]; then

@@ -16,6 +16,11 @@ public struct ServeSourceCatalog: Sendable {
         self.source = source
     }
 
+    /// Whether Legado would search `source`: its `enabled` is not false.
+    public static func isEnabled(_ source: BookSource) -> Bool {
+        source.json["enabled"]?.value != .bool(false)
+    }
+
     /// A catalog of `sources`, all enabled.
     public static func fixed(_ sources: [BookSource]) -> ServeSourceCatalog {
         ServeSourceCatalog(enabledSources: { sources }, source: { url in sources.first { $0.url == url } })
