@@ -16,7 +16,8 @@ OUT = os.path.join(ROOT, "Fuzz", "Corpus")
 CAPS = {"json": (80, 16384), "source": (80, 16384), "rule": (600, 2048), "css": (400, 1024),
         "jsonpath": (200, 2048), "url": (300, 1024), "html": (40, 32768), "har": (6, 65536),
         "headers": (80, 512), "script": (300, 4096),
-        "fixture": (40, 16384), "studio": (120, 8192), "font": (12, 65536)}
+        "fixture": (40, 16384), "studio": (120, 8192), "font": (12, 65536),
+        "webdav": (40, 16384)}
 RULE_FIELDS = ("ruleSearch", "ruleExplore", "ruleBookInfo", "ruleToc", "ruleContent")
 LIST_KEYS = ("bookList", "chapterList")
 
@@ -141,6 +142,44 @@ def font_seeds():
     return out + [b"wOF2" + bytes(64), b"\x00\x01\x00\x00" + bytes(200), b"OTTO"]
 
 
+def webdav_seeds():
+    """Legado backup zips (byte 0 even) as the app writes them, odd ones (paths, folders, a truncated zip), and
+    PROPFIND answers and progress files (byte 0 odd) as servers and the app write them."""
+    import io, zipfile
+
+    def zipped(files):
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for name, data in files:
+                archive.writestr(name, data)
+        return buffer.getvalue()
+
+    shelf = ('[{"bookUrl":"https://s.test/b/1/","tocUrl":"https://s.test/b/1/","origin":"https://s.test",'
+             '"originName":"站","name":"书","author":"某","durChapterIndex":2,"durChapterPos":5,'
+             '"durChapterTime":1700000000000,"durChapterTitle":"三","variable":"{\\"k\\":\\"v\\"}","canUpdate":true}]')
+    source = '[{"bookSourceUrl":"https://s.test","bookSourceName":"站","ruleContent":{"content":"//p"}}]'
+    rule = '[{"id":1,"name":"r","pattern":"广告","replacement":"","isRegex":false}]'
+    backups = [
+        zipped([("bookshelf.json", shelf), ("bookSource.json", source), ("replaceRule.json", rule),
+                ("bookmark.json", "[]"), ("readRecord.json", "[]"), ("config.xml", "<map/>")]),
+        zipped([("backup/bookshelf.json", shelf), ("../bookSource.json", source), ("dir/", "")]),
+        zipped([("bookshelf.json", "{}"), ("replaceRule.json", "[{\"pattern\":\"(\"}]")]),
+        zipped([("bookSource.json", "[" * 300)]),
+    ]
+    seeds = [bytes([0]) + data for data in backups] + [bytes([2]) + backups[0][:200]]
+    answers = [
+        b'<?xml version="1.0"?><D:multistatus xmlns:D="DAV:"><D:response><D:href>/dav/legado/</D:href><D:propstat>'
+        b'<D:prop><D:resourcetype><D:collection/></D:resourcetype></D:prop><D:status>HTTP/1.1 200 OK</D:status>'
+        b'</D:propstat></D:response><D:response><D:href>/dav/legado/backup2026-01-01.zip</D:href><D:propstat><D:prop>'
+        b'<D:getcontentlength>10</D:getcontentlength><D:getlastmodified>Thu, 01 Jan 2026 00:00:00 GMT'
+        b'</D:getlastmodified></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>',
+        b'<multistatus xmlns="DAV:"><response><href>a%20b.json</href></response></multistatus>',
+        b'<!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><x>&b;</x>',
+        '{"name":"书","author":"某","durChapterIndex":3,"durChapterPos":0,"durChapterTime":1,"durChapterTitle":"四"}'.encode(),
+    ]
+    return seeds + [bytes([1]) + data for data in answers]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shared", default="/work/shared/corpus")
@@ -230,6 +269,7 @@ def main():
     seeds["fixture"] += fixture_seeds(seeds["har"], pages[:8])
     seeds["studio"] += studio_seeds(pages)
     seeds["font"] = font_seeds()
+    seeds["webdav"] = webdav_seeds()
 
     shutil.rmtree(OUT, ignore_errors=True)
     total = 0

@@ -18,7 +18,9 @@ packages=(pkg-config libxml2-dev libpcre2-dev libcurl4-openssl-dev libpsl-dev li
     # libjpeg(-turbo) decodes JPEG (docs/architecture.md).
     libpng-dev libjpeg-dev
     # bookrule serve's OPDS catalog: its feeds are validated against RFC 4287's RELAX NG schema with jing.
-    jing)
+    jing
+    # The WebDAV tests' server (docs/webdav.md): wsgidav and cheroot from PyPI, in a virtual environment.
+    python3-venv)
 if [[ "${1:-}" == "--bench" ]]; then
     packages+=(gcc python3-lxml)
 fi
@@ -31,11 +33,23 @@ if [[ "${1:-}" == "--fuzz" ]]; then
     packages+=(binutils)
 fi
 
+# The WebDAV tests start a real WebDAV server, wsgidav on cheroot (PyPI; Debian has neither at these versions),
+# installed into .build/webdav-venv, never into the system's Python; scripts/webdav-server.py runs on it.
+install_webdav_server() {
+    local venv
+    venv="$(cd "$(dirname "$0")/.." && pwd)/.build/webdav-venv"
+    "$venv/bin/python3" -c 'import wsgidav, cheroot' 2>/dev/null && return 0
+    echo "installing wsgidav and cheroot into $venv" >&2
+    mkdir -p "$(dirname "$venv")"
+    /usr/bin/python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check wsgidav==4.4.0 cheroot==11.1.2
+}
+
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+[[ ${#missing[@]} -eq 0 ]] && { install_webdav_server; exit 0; }
 
 echo "installing: ${missing[*]}" >&2
 sudo=""
@@ -45,3 +59,4 @@ if [[ $(id -u) -ne 0 ]]; then
 fi
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+install_webdav_server

@@ -119,6 +119,9 @@ def main():
         "Where kept logins (default \\fI~/.config\\fR) and per-host state (default \\fI~/.local/state\\fR) live.",
         ".TP", "\\fBXDG_CACHE_HOME\\fR",
         "Where decoded web fonts and the font reference index are cached (default \\fI~/.cache\\fR).",
+        ".TP", "\\fBBOOKRULE_WEBDAV_PASSWORD\\fR",
+        "The WebDAV password for \\fBbookrule webdav\\fR and \\fBserve \\-\\-webdav\\fR (otherwise asked for, or kept from "
+        "an earlier success).",
         ".TP", "\\fBhttp_proxy\\fR, \\fBhttps_proxy\\fR, \\fBno_proxy\\fR",
         "The proxy for every request, unless \\fB\\-\\-proxy\\fR is given.",
         ".SH FILES",

@@ -44,6 +44,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A web font (`FontOutlines`, what `java.queryTTF` reads, and every mapped glyph drawn with FreeType and
     /// turned into the recogniser's features).
     case font
+    /// WebDAV with the Legado app: even byte 0, the rest is a backup zip (`LegadoBackup(zip:)`: libzip, the
+    /// bounds, every JSON file); odd, the rest is a PROPFIND answer (`XMLTreeNode.parse`) and a progress file
+    /// (`LegadoBookProgress(json:)`).
+    case webdav
 
     /// Feeds `bytes` to the target's parsers. Errors the parsers throw are expected (bad input gets an error);
     /// what this reports is a broken invariant the harness checks beyond "no crash".
@@ -63,6 +67,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .fixture: return Self.fixture(bytes)
         case .studio: return Self.studio(bytes)
         case .font: return Self.font(bytes)
+        case .webdav: return Self.webDAV(bytes)
         }
     }
 

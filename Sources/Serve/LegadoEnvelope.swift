@@ -1,5 +1,6 @@
 import BookRuleHTTPServer
 import BookRuleJSON
+import BookRuleLibrary
 
 /// Legado's answer to every API call (`ReturnData`): `{"isSuccess": true, "errorMsg": "", "data": …}`, or
 /// `{"isSuccess": false, "errorMsg": "why"}` (Gson leaves the null `data` out). Always HTTP 200, as Legado

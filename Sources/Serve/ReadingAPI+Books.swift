@@ -118,6 +118,7 @@ extension ReadingAPI {
         let progress = ReadingProgress(chapterIndex: index, chapterPosition: object["durChapterPos"]?.value.intValue ?? 0,
                                        chapterTitle: object["durChapterTitle"]?.value.stringValue ?? "", readAt: time)
         try library.library { () throws(LibraryError) in try library.store.saveProgress(bookID: book.id, progress) }
+        library.progressSaved.withLock { $0 }?(book.id)
         return LegadoEnvelope.success(.string(""))
     }
 

@@ -25,6 +25,8 @@ package final class ReadingLibrary: Sendable {
     private let fetches = Locked<[String: (json: String, fetch: BookFetch)]>([:])
     /// How many chapters after the one read are fetched in the background (0: none).
     let prefetchCount: Int
+    /// Told the id of each book whose progress a client saved (`--webdav` writes it to the server).
+    let progressSaved = Locked<(@Sendable (Int64) -> Void)?>(nil)
     /// The chapters still to fetch in the background, by book; a book is in the table while its one background
     /// run lasts, and a reader moving on adds to the run's queue.
     private let prefetchQueues = Locked<[Int64: [StoredChapter]]>([:])

@@ -26,6 +26,7 @@ public final class ReadingServer: Sendable {
     /// looks for its WebSockets on PORT+1).
     private let servers: [HTTPServer]
     private let schedule: ScheduledUpdate?
+    private let webDAVSync: WebDAVProgressSync?
 
     /// Opens the library, imports the sources, and starts listening on PORT and PORT+1.
     public init(configuration: ServeConfiguration) throws(ServeError) {
@@ -119,6 +120,11 @@ public final class ReadingServer: Sendable {
         let root = "http://\(RequestGate.urlHost(address)):\(port)/" + (web == nil ? "" : "vue/index.html")
         url = root + (token.map { "?token=\($0)" } ?? "")
         catalogURL = "http://\(RequestGate.urlHost(address)):\(port)/opds"
+        let webDAVSync = configuration.webDAV.map {
+            WebDAVProgressSync(bridge: $0, store: store, interval: configuration.webDAVInterval, report: configuration.updateReport)
+        }
+        if let webDAVSync { library.progressSaved.withLock { $0 = { webDAVSync.progressSaved(bookID: $0) } } }
+        self.webDAVSync = webDAVSync
         schedule = configuration.updateInterval.map {
             ScheduledUpdate(library: library, interval: $0, report: configuration.updateReport)
         }
@@ -138,6 +144,14 @@ public final class ReadingServer: Sendable {
         api.beginStopping()
         api.library.beginStopping()
         let deadline = DispatchTime.now() + seconds
+        if let webDAVSync {
+            let ended = DispatchSemaphore(value: 0)
+            Task {
+                await webDAVSync.stop()
+                ended.signal()
+            }
+            _ = ended.wait(timeout: deadline)
+        }
         if let schedule {
             let ended = DispatchSemaphore(value: 0)
             Task {

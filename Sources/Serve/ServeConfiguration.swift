@@ -28,6 +28,11 @@ public struct ServeConfiguration: Sendable {
     public var updateInterval: Duration?
     /// Hears a line after each scheduled update.
     public var updateReport: @Sendable (String) -> Void
+    /// The Legado app's WebDAV folder whose `bookProgress/` the library's progress is kept in step with
+    /// (`--webdav`, docs/webdav.md); nil: none.
+    public var webDAV: LegadoWebDAV?
+    /// How often every book's progress is synced with `webDAV` (`--webdav-every`, default 5 minutes).
+    public var webDAVInterval: Duration = .seconds(300)
 
     /// A configuration; see the properties.
     public init(libraryPath: String, sourcePaths: [String] = [], port: UInt16 = ServeDefaults.httpPort,

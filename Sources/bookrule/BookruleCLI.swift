@@ -28,6 +28,7 @@ enum BookruleCLI {
       library   List saved books, or remove one
       login     Log in to a source (its loginUrl and loginUi), kept encrypted for every command; --check
       logout    Remove a source's kept login
+      webdav    Restore, back up and sync with the Legado app's WebDAV folder (backups, reading progress)
       test      Check sources against their recorded fixtures, rule by rule
       lint      Check source files without fetching anything
       try       Evaluate one rule on a page (saved or fetched) and show what it matched
@@ -104,6 +105,8 @@ enum BookruleCLI {
             return LibraryCommand.run(rest, terminal: terminal)
         case "login", "logout":
             return await LoginCommand.run(command, rest, terminal: terminal)
+        case "webdav":
+            return await WebDAVCommand.run(rest, terminal: terminal)
         default:
             terminal.error("error: unknown command \"\(command)\"\nsee 'bookrule --help'")
             return 2

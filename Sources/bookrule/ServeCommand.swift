@@ -7,7 +7,8 @@ import Foundation
 enum ServeCommand {
     static let help = """
     Usage: bookrule serve [--library PATH] [--sources FILE|DIR…] [--port 1122] [--listen ADDR] [--web DIR]
-                          [--token T] [--host NAME…] [--prefetch N] [--update-every T] [options]
+                          [--token T] [--host NAME…] [--prefetch N] [--update-every T]
+                          [--webdav URL [--webdav-dir legado] [--webdav-user NAME] [--webdav-every T]] [options]
 
     Serves the library with Legado's web API (docs/serve.md): the bookshelf, tables of contents, chapter
     text (saved text, or fetched through the polite fetcher and saved), reading progress, the library's book
@@ -24,6 +25,12 @@ enum ServeCommand {
       --host NAME         A name clients reach the server by besides ADDR (a reverse proxy's); repeat it
       --update-every T    Bring every book up to date every T (6h, 30m, 1d; at least 1m), as `update --all`
       --prefetch N        Chapters after the one opened to fetch and save in the background (default 2; 0: none)
+      --webdav URL        Keep reading progress in step with the Legado app's WebDAV folder (docs/webdav.md):
+                          every book's both ways at start and every --webdav-every T (default 5m), and a
+                          book's written soon after a client saves it; the password as `webdav` takes it
+      --webdav-dir NAME   The folder under URL, as set in the app (default legado)
+      --webdav-user NAME  The WebDAV account (default: the one kept by `bookrule webdav`)
+      --webdav-every T    How often progress is synced both ways (at least 1m; default 5m)
       -h, --help          Show this help
 
     Fetching:
@@ -31,11 +38,12 @@ enum ServeCommand {
     """
 
     static func run(_ words: [String], terminal: Terminal) async -> Int32 {
-        let configuration: ServeConfiguration
+        var configuration: ServeConfiguration
         do {
             let arguments = try CommandLineArguments(
                 words, valueOptions: FetchOptions.valueNames.union(["--library", "--sources", "--port", "--listen", "--web",
-                                                                     "--token", "--host", "--prefetch", "--update-every"]),
+                                                                     "--token", "--host", "--prefetch", "--update-every",
+                                                                     "--webdav", "--webdav-dir", "--webdav-user", "--webdav-every"]),
                 flagOptions: FetchOptions.flagNames.union(["--help"]))
             if arguments.has("--help") {
                 terminal.print(help)
@@ -69,6 +77,8 @@ enum ServeCommand {
                 webDirectory: arguments.value("--web"), token: arguments.value("--token"), hostNames: arguments.values("--host"),
                 transport: try fetch.stack(terminal: terminal), prefetchChapters: prefetch, updateInterval: interval,
                 updateReport: { terminal.error("bookrule serve: \($0)") })
+            configuration.webDAV = try WebDAVCommand.serveBridge(arguments, libraryPath: configuration.libraryPath, terminal: terminal)
+            configuration.webDAVInterval = try arguments.value("--webdav-every").map(updateInterval) ?? .seconds(300)
         } catch {
             terminal.error(UsageMessage.text(error, command: "serve"))
             return 2

@@ -21,7 +21,8 @@ final class ServeWorkspace {
 
     init(chapters: Int = 8, saved: Int = 2, siteDelay: Double = 0, token: String? = nil,
          listen: String = "127.0.0.1", web: String? = nil, prefetch: Int = 0,
-         updateInterval: Duration? = nil, updateReport: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+         updateInterval: Duration? = nil, updateReport: @escaping @Sendable (String) -> Void = { _ in },
+         webDAV: WebDAVClient? = nil) async throws {
         directory = try ScratchDirectory("serve")
         site = try MirrorSite(host: "127.0.0.1", chapters: chapters, delay: siteDelay)
         sourcePath = try site.sourceFile(named: "mirror", in: directory.path)
@@ -33,10 +34,12 @@ final class ServeWorkspace {
                               pacing: transport.fetcher, store: store)
         for try await _ in fetch.run(bookURL: site.bookURL, range: saved > 0 ? 1...saved : (chapters + 1)...(chapters + 1)) {}
         book = try requireValue(try store.books().first, "the book was not saved")
-        server = try ReadingServer(configuration: ServeConfiguration(
+        var configuration = ServeConfiguration(
             libraryPath: libraryPath, sourcePaths: [sourcePath], port: 0, listenAddress: listen, webDirectory: web,
             token: token, transport: transport, siteSeconds: TestTime.seconds(30), prefetchChapters: prefetch,
-            updateInterval: updateInterval, updateReport: updateReport))
+            updateInterval: updateInterval, updateReport: updateReport)
+        configuration.webDAV = webDAV.map { LegadoWebDAV(client: $0, libraryPath: libraryPath) }
+        server = try ReadingServer(configuration: configuration)
     }
 
     deinit {

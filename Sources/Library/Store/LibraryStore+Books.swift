@@ -10,43 +10,53 @@ extension LibraryStore {
     /// never changes. The source's name and JSON are stored (or refreshed) too.
     @discardableResult
     public func upsertBook(source: BookSourceRecord, info: BookInfo) throws(LibraryError) -> StoredBook {
-        let variables = Self.encodeVariables(info.variables)
         let stamp = Self.milliseconds(now())
         return try database.transaction("saving book \(info.url)") { (connection) throws(LibraryError) in
-            try connection.run("""
-                INSERT INTO sources (url, name, json, updated_at) VALUES (?1, ?2, ?3, ?4)
-                ON CONFLICT (url) DO UPDATE SET name = excluded.name, json = excluded.json,
-                    updated_at = excluded.updated_at
-                WHERE name IS NOT excluded.name OR json IS NOT excluded.json
-                """, purpose: "saving source \(source.sourceURL)",
-                bindings: [source.sourceURL, source.sourceName, source.json, stamp])
-            try connection.run("""
-                INSERT INTO books (id, source_url, url, name, author, intro, kind, cover_url, toc_url, variables,
-                                   created_at, updated_at)
-                VALUES (max(coalesce((SELECT max(id) FROM books), 0), coalesce((SELECT max(id) FROM removed_books), 0)) + 1,
-                        ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)
-                ON CONFLICT (source_url, url) DO UPDATE SET
-                    name = excluded.name, author = excluded.author, intro = excluded.intro, kind = excluded.kind,
-                    cover_url = excluded.cover_url, toc_url = excluded.toc_url, variables = excluded.variables,
-                    updated_at = excluded.updated_at
-                WHERE name IS NOT excluded.name OR author IS NOT excluded.author OR intro IS NOT excluded.intro
-                    OR kind IS NOT excluded.kind OR cover_url IS NOT excluded.cover_url
-                    OR toc_url IS NOT excluded.toc_url OR variables IS NOT excluded.variables
-                """, purpose: "saving book \(info.url)",
-                bindings: [source.sourceURL, info.url, info.name, info.author, info.intro, info.kind, info.coverURL,
-                           info.tocURL, variables, stamp])
-            let books = try Self.books(connection, where: "b.source_url = ?1 AND b.url = ?2",
-                                       bindings: [source.sourceURL, info.url], purpose: "reading book \(info.url)")
-            guard let book = books.first else {
-                throw .sqlite(path: path, purpose: "saving book \(info.url)", code: 0,
-                              message: "the book was not found right after it was saved")
-            }
-            try connection.run("""
-                INSERT INTO book_sources (book_id, source_url, book_url, variables) VALUES (?1, ?2, ?3, ?4)
-                ON CONFLICT (book_id, source_url) DO UPDATE SET book_url = excluded.book_url, variables = excluded.variables
-                """, purpose: "saving book \(info.url)", bindings: [book.id, source.sourceURL, info.url, variables])
-            return book
+            try Self.upsertBook(source: source, url: info.url, name: info.name, author: info.author, intro: info.intro,
+                                kind: info.kind, coverURL: info.coverURL, tocURL: info.tocURL, variables: info.variables,
+                                stamp: stamp, path: path, connection)
         }
+    }
+
+    /// `upsertBook(source:info:)` inside a transaction the caller holds (a WebDAV restore saves many books in one).
+    static func upsertBook(source: BookSourceRecord, url: String, name: String, author: String, intro: String,
+                           kind: String, coverURL: String, tocURL: String, variables: [String: String], stamp: Int64,
+                           path: String, _ connection: borrowing SQLiteConnection) throws(LibraryError) -> StoredBook {
+        let info = (url: url, name: name, author: author, intro: intro, kind: kind, coverURL: coverURL, tocURL: tocURL)
+        let variables = Self.encodeVariables(variables)
+        try connection.run("""
+            INSERT INTO sources (url, name, json, updated_at) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (url) DO UPDATE SET name = excluded.name, json = excluded.json,
+                updated_at = excluded.updated_at
+            WHERE name IS NOT excluded.name OR json IS NOT excluded.json
+            """, purpose: "saving source \(source.sourceURL)",
+            bindings: [source.sourceURL, source.sourceName, source.json, stamp])
+        try connection.run("""
+            INSERT INTO books (id, source_url, url, name, author, intro, kind, cover_url, toc_url, variables,
+                               created_at, updated_at)
+            VALUES (max(coalesce((SELECT max(id) FROM books), 0), coalesce((SELECT max(id) FROM removed_books), 0)) + 1,
+                    ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)
+            ON CONFLICT (source_url, url) DO UPDATE SET
+                name = excluded.name, author = excluded.author, intro = excluded.intro, kind = excluded.kind,
+                cover_url = excluded.cover_url, toc_url = excluded.toc_url, variables = excluded.variables,
+                updated_at = excluded.updated_at
+            WHERE name IS NOT excluded.name OR author IS NOT excluded.author OR intro IS NOT excluded.intro
+                OR kind IS NOT excluded.kind OR cover_url IS NOT excluded.cover_url
+                OR toc_url IS NOT excluded.toc_url OR variables IS NOT excluded.variables
+            """, purpose: "saving book \(info.url)",
+            bindings: [source.sourceURL, info.url, info.name, info.author, info.intro, info.kind, info.coverURL,
+                       info.tocURL, variables, stamp])
+        let books = try Self.books(connection, where: "b.source_url = ?1 AND b.url = ?2",
+                                   bindings: [source.sourceURL, info.url], purpose: "reading book \(info.url)")
+        guard let book = books.first else {
+            throw .sqlite(path: path, purpose: "saving book \(info.url)", code: 0,
+                          message: "the book was not found right after it was saved")
+        }
+        try connection.run("""
+            INSERT INTO book_sources (book_id, source_url, book_url, variables) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (book_id, source_url) DO UPDATE SET book_url = excluded.book_url, variables = excluded.variables
+            """, purpose: "saving book \(info.url)", bindings: [book.id, source.sourceURL, info.url, variables])
+        return book
     }
 
     /// Every book, by id.

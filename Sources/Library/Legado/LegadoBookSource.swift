@@ -5,9 +5,9 @@ import BookRuleJSON
 /// and `enabledExplore` true, `respondTime` 180000, …), nullable ones without a value left out. Members the
 /// entity does not have (another program's, a newer Legado's) follow as they were kept, so an edit in the web
 /// client's source editor loses none of them.
-enum LegadoBookSource {
+package enum LegadoBookSource {
     /// The entity's fields in order, with the default Gson writes when there is no value (nil: nullable, left out).
-    static let fields: [(name: String, fallback: JSONValue?)] = [
+    package static let fields: [(name: String, fallback: JSONValue?)] = [
         ("bookSourceUrl", .string("")), ("bookSourceName", .string("")), ("bookSourceGroup", nil),
         ("bookSourceType", .number("0")), ("bookUrlPattern", nil), ("customOrder", .number("0")),
         ("enabled", .bool(true)), ("enabledExplore", .bool(true)), ("jsLib", nil), ("enabledCookieJar", .bool(true)),
@@ -21,7 +21,7 @@ enum LegadoBookSource {
     private static let names = Set(fields.map(\.name))
 
     /// `object` as the entity.
-    static func entity(_ object: JSONObject) -> JSONValue {
+    package static func entity(_ object: JSONObject) -> JSONValue {
         var members: [(String, JSONValue?)] = fields.map { field in
             guard let value = object[field.name]?.value, value != .null else { return (field.name, field.fallback) }
             return (field.name, value)
@@ -33,7 +33,7 @@ enum LegadoBookSource {
     }
 
     /// The kept JSON text of a source as the entity; nil when it is not a JSON object.
-    static func entity(json: String) -> JSONValue? {
+    package static func entity(json: String) -> JSONValue? {
         (try? JSONParser.parse(json, lenient: true).value.objectValue).map { entity($0) }
     }
 }

@@ -1,21 +1,23 @@
 import BookRuleJSON
-import BookRuleLibrary
 import Foundation
 
 /// A library book as Legado's `Book` entity, the way Gson writes it: the fields in the entity's order, each with
 /// its JSON type (`durChapterIndex` a number, `canUpdate` a Boolean), fields with no value left out.
-struct LegadoBook {
-    let book: StoredBook
-    let progress: ReadingProgress?
+package struct LegadoBook {
+    /// The book.
+    package let book: StoredBook
+    /// Where the reader is in it, if anywhere.
+    package let progress: ReadingProgress?
     /// The chapters listed in the TOC, volume headings included (Legado's `totalChapterNum` counts them, and its
     /// `durChapterIndex` indexes them).
-    let tocLength: Int
-    let latestChapterTitle: String?
+    package let tocLength: Int
+    /// The TOC's last chapter's title.
+    package let latestChapterTitle: String?
     /// Legado's `BookType` bits for the source's type.
-    let type: Int
+    package let type: Int
 
     /// Legado's `BookType` bit for a source type (`bookSourceType` 0 text, 1 audio, 2 image, 3 file).
-    static func bookType(sourceType: Int) -> Int {
+    package static func bookType(sourceType: Int) -> Int {
         switch sourceType {
         case 1: return 0b10_0000
         case 2: return 0b100_0000
@@ -24,7 +26,17 @@ struct LegadoBook {
         }
     }
 
-    var json: JSONValue {
+    /// Creates the entity of `book`.
+    package init(book: StoredBook, progress: ReadingProgress?, tocLength: Int, latestChapterTitle: String?, type: Int) {
+        self.book = book
+        self.progress = progress
+        self.tocLength = tocLength
+        self.latestChapterTitle = latestChapterTitle
+        self.type = type
+    }
+
+    /// The entity as Gson writes it.
+    package var json: JSONValue {
         let variables = book.variables.isEmpty ? nil : try? JSONWriter.string(book.variables)
         let updated = LibraryStore.milliseconds(book.updatedAt)
         return LegadoJSON.object([

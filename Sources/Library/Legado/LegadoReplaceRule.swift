@@ -1,13 +1,21 @@
 import BookRuleJSON
-import BookRuleLibrary
 
 /// A replace rule as Legado's `ReplaceRule` entity, the way Gson writes it. bookrule's rules have no id; the
 /// id given is the rule's number in `replace-rules.json` (1-based, as `bookrule rules list` numbers them).
-struct LegadoReplaceRule {
-    let rule: ReplaceRule
-    let id: Int
+package struct LegadoReplaceRule {
+    /// The rule.
+    package let rule: ReplaceRule
+    /// Its id in the entity.
+    package let id: Int
 
-    var json: JSONValue {
+    /// Creates the entity of `rule` with `id`.
+    package init(rule: ReplaceRule, id: Int) {
+        self.rule = rule
+        self.id = id
+    }
+
+    /// The entity as Gson writes it.
+    package var json: JSONValue {
         LegadoJSON.object([
             ("id", LegadoJSON.number(id)),
             ("name", .string(rule.name)),

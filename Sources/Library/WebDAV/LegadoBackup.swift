@@ -1,0 +1,98 @@
+import BookRuleJSON
+import Foundation
+
+/// What bookrule reads from a Legado backup zip (help/storage/Backup.kt's layout): the shelf, the sources, the
+/// replace rules, and the files it does not use, kept as they were so a backup made later writes them back.
+public struct LegadoBackup: Sendable {
+    /// `bookshelf.json`.
+    public var books: [LegadoShelfBook]
+    /// `bookSource.json`, each source's JSON object as it was.
+    public var sources: [BookSourceRecord]
+    /// `replaceRule.json`, the rules bookrule runs.
+    public var replaceRules: [ReplaceRule]
+    /// Rules of `replaceRule.json` left out, and why (a JavaScript replacement, a regex that does not compile).
+    public var warnings: [String]
+    /// The other files of the backup kept unchanged (`bookmark.json`, `readRecord.json`, `bookGroup.json`, …),
+    /// by name.
+    public var keptFiles: [String: [UInt8]]
+
+    /// The files bookrule reads (and writes in a backup of its own).
+    static let readFiles: Set<String> = ["bookshelf.json", "bookSource.json", "replaceRule.json"]
+    /// The files kept as they are and written back: Legado's lists bookrule has no use for. `servers.json` and
+    /// `config.xml` are not kept: they hold the app's settings with its WebDAV password, encrypted with a key
+    /// every copy of the app shares.
+    static let keptFileNames: Set<String> = [
+        "bookmark.json", "bookGroup.json", "rssSources.json", "rssStar.json", "readRecord.json", "searchHistory.json",
+        "sourceSub.json", "txtTocRule.json", "httpTTS.json", "keyboardAssists.json", "dictRule.json",
+    ]
+
+    /// Creates a backup's contents.
+    public init(books: [LegadoShelfBook] = [], sources: [BookSourceRecord] = [], replaceRules: [ReplaceRule] = [],
+                warnings: [String] = [], keptFiles: [String: [UInt8]] = [:]) {
+        self.books = books
+        self.sources = sources
+        self.replaceRules = replaceRules
+        self.warnings = warnings
+        self.keptFiles = keptFiles
+    }
+
+    /// Reads the backup zip `zip`.
+    /// - Throws: `LegadoBackupError` for a zip that is not one, exceeds the limits, or holds none of Legado's
+    ///   files, or a file that is not the JSON list Legado writes.
+    public init(zip: [UInt8]) throws(LegadoBackupError) {
+        var names: [String] = []
+        let entries = try LegadoZip.entries(of: zip) { name in
+            names.append(name)
+            return Self.readFiles.contains(name) || Self.keptFileNames.contains(name)
+        }
+        guard entries.keys.contains(where: Self.readFiles.contains) else { throw .notALegadoBackup(found: names) }
+        var books: [LegadoShelfBook] = []
+        for object in try Self.objects(entries["bookshelf.json"], file: "bookshelf.json") {
+            if let book = LegadoShelfBook(entity: object) { books.append(book) }
+        }
+        var sources: [BookSourceRecord] = []
+        for object in try Self.objects(entries["bookSource.json"], file: "bookSource.json") {
+            guard let url = object["bookSourceUrl"]?.value.stringValue, !url.isEmpty else { continue }
+            let name = object["bookSourceName"]?.value.stringValue ?? url
+            sources.append(BookSourceRecord(sourceURL: url, sourceName: name, json: JSONValue.object(object).serialized()))
+        }
+        var rules: [ReplaceRule] = []
+        var warnings: [String] = []
+        if let bytes = entries["replaceRule.json"] {
+            // The same reading as `bookrule rules import`: a temporary file through ReplaceRuleSet.parse.
+            let path = NSTemporaryDirectory() + "bookrule-replace-\(UUID().uuidString).json"
+            defer { unlink(path) }
+            do {
+                try LocalFile.writeAtomically(bytes, to: path)
+                let parsed = try ReplaceRuleSet.parse(file: path)
+                rules = parsed.rules
+                warnings = parsed.warnings.map { $0.replacingOccurrences(of: path, with: "replaceRule.json") }
+            } catch let failure as ReplaceRuleError {
+                throw .invalidReplaceRule(failure.description.replacingOccurrences(of: path, with: "replaceRule.json"))
+            } catch {
+                throw .invalidReplaceRule("\(error)")
+            }
+        }
+        var kept: [String: [UInt8]] = [:]
+        for (name, bytes) in entries where Self.keptFileNames.contains(name) { kept[name] = bytes }
+        self.init(books: books, sources: sources, replaceRules: rules, warnings: warnings, keptFiles: kept)
+    }
+
+    /// The objects of the JSON list `bytes` (none when the file is absent).
+    private static func objects(_ bytes: [UInt8]?, file: String) throws(LegadoBackupError) -> [JSONObject] {
+        guard let bytes else { return [] }
+        let root: JSONNode
+        do throws(JSONSyntaxError) {
+            root = try JSONParser.parse(bytes, lenient: true)
+        } catch {
+            throw .malformedJSON(file: file, location: error.location.description, message: error.message)
+        }
+        guard let elements = root.value.arrayValue else { throw .notAList(file: file, found: root.value.typeName) }
+        var objects: [JSONObject] = []
+        for element in elements {
+            guard let object = element.value.objectValue else { throw .notAList(file: file, found: "a list holding \(element.value.typeName)") }
+            objects.append(object)
+        }
+        return objects
+    }
+}

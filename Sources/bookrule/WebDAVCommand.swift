@@ -1,0 +1,195 @@
+import BookRule
+import Foundation
+
+/// `bookrule webdav`: the library and the Legado app's WebDAV folder (docs/webdav.md): restore its backup,
+/// write a backup it restores, exchange reading progress, forget the kept password.
+enum WebDAVCommand {
+    static let help = """
+    Usage: bookrule webdav restore --url URL [--dir legado] [--user NAME] [--name BACKUP.zip] [--toc] [--library PATH]
+           bookrule webdav backup  --url URL [--dir legado] [--user NAME] [--device NAME] [--library PATH]
+           bookrule webdav sync    --url URL [--dir legado] [--user NAME] [--library PATH]
+           bookrule webdav forget  --url URL [--dir legado]
+
+    The Legado app keeps its backups (backup<date>.zip) and each book's reading progress (bookProgress/) in a
+    WebDAV folder: the server URL plus the folder set in the app (legado unless changed).
+      restore  Restore the newest backup (or --name): its books onto the shelf with their sources, its replace
+               rules, and each book's progress where it or the book's bookProgress/ file is further; merged,
+               never doubled, all in one library transaction (a failed restore changes nothing). Bookmarks and
+               read records are kept and written back by the next backup.
+      backup   Upload the library as a backup the app restores; a backup of the same name made elsewhere is
+               never replaced (this one is then named -2, -3…, and that is said).
+      sync     Every book's reading progress both ways, as the app does: the further one wins.
+      forget   Remove the password kept for this folder.
+
+    The password is read from BOOKRULE_WEBDAV_PASSWORD, or asked for with the echo off; after the first
+    success it is kept encrypted with the logins (docs/login.md), never in the library or a log.
+
+    Options:
+      --url URL       The WebDAV server (坚果云: https://dav.jianguoyun.com/dav/)
+      --dir NAME      The folder under it, as set in the app (default legado; "" for the URL itself)
+      --user NAME     The account (kept with the password after the first success)
+      --name FILE     (restore) The backup to restore instead of the newest
+      --toc           (restore) Read each added book's table of contents now, from its source, through the
+                      polite fetcher (otherwise `fetch` or `update` reads it when the book is first fetched)
+      --device NAME   (backup) Name the backup backup<date>-NAME.zip, as the app's device name does
+    \(LibraryAccess.help)  -h, --help      Show this help
+
+    Fetching (with --toc):
+    \(FetchOptions.help)
+    """
+
+    static func run(_ words: [String], terminal: Terminal) async -> Int32 {
+        do {
+            let arguments = try CommandLineArguments(
+                words, valueOptions: FetchOptions.valueNames.union(["--url", "--dir", "--user", "--name", "--device", "--library"]),
+                flagOptions: FetchOptions.flagNames.union(["--help", "--toc"]))
+            if arguments.has("--help") {
+                terminal.print(help)
+                return 0
+            }
+            guard arguments.positionals.count == 1, let action = arguments.positionals.first,
+                  ["restore", "backup", "sync", "forget"].contains(action)
+            else { throw UsageError("webdav takes one of restore, backup, sync or forget") }
+            guard let url = arguments.value("--url") else { throw UsageError("webdav \(action) needs --url URL") }
+            let vault = FetchOptions.loginVault()
+            let folder = arguments.value("--dir") ?? "legado"
+            let anonymous = try WebDAVClient(url: url, folder: folder, credentials: WebDAVCredentials(user: "", password: ""))
+            let key = "webdav:" + anonymous.rootURL
+            if action == "forget" {
+                let had = try vault.login(forSource: key) != nil
+                try vault.save(nil, forSource: key)
+                terminal.print(had ? "removed the password kept for \(anonymous.rootURL)" : "no password was kept for \(anonymous.rootURL)")
+                return 0
+            }
+            let (credentials, kept) = try account(arguments, userOption: "--user", vault: vault, key: key, terminal: terminal)
+            let client = try WebDAVClient(url: url, folder: folder, credentials: credentials)
+            let create = action == "restore"
+            let store = try LibraryAccess.open(arguments, create: create)
+            let bridge = LegadoWebDAV(client: client, libraryPath: store.path)
+            var status: Int32 = 0
+            do {
+                status = try await perform(action, bridge: bridge, store: store, arguments: arguments, terminal: terminal)
+            } catch WebDAVSyncError.webDAV(.unauthorized(let url, let user)) {
+                if kept {
+                    try vault.save(nil, forSource: key)
+                    terminal.error("the kept password was refused, so it is no longer kept")
+                }
+                throw WebDAVSyncError.webDAV(.unauthorized(url: url, user: user))
+            }
+            if !kept {
+                let info = try JSONWriter.string(["user": credentials.user, "password": credentials.password])
+                try vault.save(StoredLogin(info: info), forSource: key)
+            }
+            return status
+        } catch let error as UsageError {
+            terminal.error(UsageMessage.text(error, command: "webdav"))
+            return 2
+        } catch {
+            terminal.error("error: \(ErrorHint.message(error))")
+            return ExitStatus(for: error).code
+        }
+    }
+
+    /// The account: `--user` (or the kept one) and the password from the environment, the vault (when it is
+    /// the same user's) or the terminal; whether it came from the vault.
+    private static func account(_ arguments: CommandLineArguments, userOption: String, vault: LoginVault, key: String,
+                                terminal: Terminal) throws -> (WebDAVCredentials, kept: Bool) {
+        let stored = try vault.login(forSource: key)?.infoFields ?? []
+        let storedUser = stored.first { $0.name == "user" }?.value
+        let storedPassword = stored.first { $0.name == "password" }?.value
+        guard let user = arguments.value(userOption) ?? storedUser, !user.isEmpty else {
+            throw UsageError("give the WebDAV account with \(userOption) NAME (it is kept after the first success)")
+        }
+        if let password = ProcessInfo.processInfo.environment["BOOKRULE_WEBDAV_PASSWORD"], !password.isEmpty {
+            return (WebDAVCredentials(user: user, password: password), storedUser == user && storedPassword == password)
+        }
+        if storedUser == user, let storedPassword, !storedPassword.isEmpty {
+            return (WebDAVCredentials(user: user, password: storedPassword), true)
+        }
+        guard let password = LoginPrompt.ask("WebDAV password for \(user)", secret: true, terminal: terminal), !password.isEmpty else {
+            throw UsageError("no WebDAV password: set BOOKRULE_WEBDAV_PASSWORD or type it when asked")
+        }
+        return (WebDAVCredentials(user: user, password: password), false)
+    }
+
+    /// `serve --webdav URL [--webdav-dir NAME] [--webdav-user NAME]`: the bridge serve keeps the progress in
+    /// step with, nil without `--webdav`. The password as `webdav` takes it (environment, vault, terminal).
+    static func serveBridge(_ arguments: CommandLineArguments, libraryPath: String, terminal: Terminal) throws -> LegadoWebDAV? {
+        guard let url = arguments.value("--webdav") else {
+            if ["--webdav-dir", "--webdav-user", "--webdav-every"].contains(where: { arguments.value($0) != nil }) {
+                throw UsageError("--webdav-dir, --webdav-user and --webdav-every go with --webdav URL")
+            }
+            return nil
+        }
+        if let every = arguments.value("--webdav-every"), (try? ServeCommand.updateInterval(every)) == nil {
+            throw UsageError("--webdav-every takes a time of at least a minute such as 5m or 1h, not \"\(every)\"")
+        }
+        let folder = arguments.value("--webdav-dir") ?? "legado"
+        let anonymous = try WebDAVClient(url: url, folder: folder, credentials: WebDAVCredentials(user: "", password: ""))
+        let (credentials, _) = try account(arguments, userOption: "--webdav-user", vault: FetchOptions.loginVault(),
+                                           key: "webdav:" + anonymous.rootURL, terminal: terminal)
+        return LegadoWebDAV(client: try WebDAVClient(url: url, folder: folder, credentials: credentials), libraryPath: libraryPath)
+    }
+
+    /// Runs `action`; its exit status (1 when a table of contents `--toc` asked for could not be read).
+    private static func perform(_ action: String, bridge: LegadoWebDAV, store: LibraryStore,
+                                arguments: CommandLineArguments, terminal: Terminal) async throws -> Int32 {
+        switch action {
+        case "restore":
+            let report = try await bridge.restore(name: arguments.value("--name"), store: store)
+            let summary = report.summary
+            terminal.print("restored \(report.name) from \(bridge.client.rootURL) into \(store.path)")
+            terminal.print("books: \(summary.added.count) added, \(summary.updated) already there (updated); " +
+                           "sources: \(summary.sources); replace rules: \(report.replaceRules) (\(report.replaceRulesAdded) new)")
+            terminal.print("reading progress: \(summary.progressTaken) taken (\(report.progressFromFiles) from bookProgress/)")
+            if !summary.skipped.isEmpty {
+                terminal.print("left out (no source in the backup or the library, e.g. a book from a local file): " +
+                               summary.skipped.joined(separator: ", "))
+            }
+            if !report.keptFiles.isEmpty {
+                terminal.print("kept for the next backup: \(report.keptFiles.joined(separator: ", "))")
+            }
+            for warning in report.warnings { terminal.error("warning: \(warning)") }
+            if arguments.has("--toc") {
+                return try await readTablesOfContents(of: summary.added, store: store, arguments: arguments, terminal: terminal)
+            }
+        case "backup":
+            let report = try await bridge.backup(store: store, device: arguments.value("--device"))
+            if report.name != report.wantedName {
+                terminal.print("\(report.wantedName) is already there (a backup made elsewhere), so it is left as it is")
+            }
+            terminal.print("uploaded \(bridge.client.url(for: report.name)) (\(report.bytes) bytes)")
+        default:
+            let report = try await bridge.syncProgress(store: store)
+            terminal.print("reading progress: \(report.pulled.count) taken from \(bridge.client.rootURL)bookProgress/, " +
+                           "\(report.pushed.count) written there")
+            for name in report.pulled { terminal.print("  ← \(name)") }
+            for name in report.pushed { terminal.print("  → \(name)") }
+        }
+        return 0
+    }
+
+    /// `restore --toc`: each book's table of contents read from its restored source into the library (no
+    /// chapter text), through the polite fetcher; 1 when any could not be read (the restore stays).
+    private static func readTablesOfContents(of bookIDs: [Int64], store: LibraryStore, arguments: CommandLineArguments,
+                                             terminal: Terminal) async throws -> Int32 {
+        guard !bookIDs.isEmpty else { return 0 }
+        let stack = try FetchOptions(arguments).stack(terminal: terminal)
+        var status: Int32 = 0
+        for id in bookIDs {
+            guard let book = try store.book(id: id), let record = try store.storedSource(url: book.sourceURL) else { continue }
+            do {
+                guard let source = try BookSource.load(bytes: Array(record.json.utf8), path: book.sourceURL).first else { continue }
+                let fetch = BookFetch(source: source, transport: stack.transport, pacing: stack.fetcher, store: store)
+                // Positions are counted from 1, so 0...0 takes no chapter: the book page and the TOC only.
+                for try await _ in fetch.run(bookURL: book.url, range: 0...0) {}
+                let chapters = try store.chapters(bookID: id).filter { $0.inTOC && !$0.isVolume }.count
+                terminal.print("table of contents of \(book.name): \(chapters) chapters")
+            } catch {
+                terminal.error("warning: the table of contents of \(book.name) was not read: \(ErrorHint.message(error))")
+                status = 1
+            }
+        }
+        return status
+    }
+}
