@@ -139,7 +139,7 @@ package final class LoginSite: Sendable {
         return """
         {"bookSourceUrl": "\(baseURL)", "bookSourceName": "locked", \(how) \(fields)
          "searchUrl": "/search?key={{key}}",
-         "ruleSearch": {"bookList": "//div[@class='book']", "name": "a/text()", "bookUrl": "a/@href"},
+         "ruleSearch": {"bookList": "//div[@class='book']", "name": "@XPath:./a/text()", "bookUrl": "@XPath:./a/@href"},
          "ruleBookInfo": {"name": "//h1/text()"},
          "ruleToc": {"chapterList": "//dl[@id='list']/dd/a", "chapterName": "/text()", "chapterUrl": "/@href"},
          "ruleContent": {"content": "//div[@id='content']"}}
