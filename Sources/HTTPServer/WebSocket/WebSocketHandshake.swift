@@ -1,4 +1,4 @@
-import CCrypto
+import BookRuleCrypto
 import Foundation
 
 /// A client's opening handshake (RFC 6455 §4.2.1), checked on the request libmicrohttpd has read, and the
@@ -44,16 +44,14 @@ struct WebSocketHandshake: Sendable, Equatable {
     /// The `Sec-WebSocket-Accept` value for `key`: base64 of the SHA-1 of the key and RFC 6455's GUID; nil when
     /// this machine's libcrypto refuses SHA-1 (a FIPS-only configuration), which a server checks at its start.
     static func acceptValue(for key: String) -> String? {
-        let input = Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        guard let sha1 = EVP_sha1(),
-              EVP_Digest(input, input.count, &digest, &length, sha1, nil) == 1, length == 20 else { return nil }
-        return Data(digest.prefix(20)).base64EncodedString()
+        guard canAnswer else { return nil }
+        var digest = MessageDigest(.sha1)
+        digest.update(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11")
+        return Data(digest.finalize()).base64EncodedString()
     }
 
     /// Whether handshakes can be answered here (SHA-1 works).
-    static var canAnswer: Bool { acceptValue(for: "dGhlIHNhbXBsZSBub25jZQ==") != nil }
+    static var canAnswer: Bool { MessageDigest.Algorithm.sha1.isAvailable }
 
     /// The comma-separated tokens of a header value, lower-cased.
     private static func tokens(_ value: String) -> [String] {

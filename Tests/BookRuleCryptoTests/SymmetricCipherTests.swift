@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import BookRuleScript
+import BookRuleCrypto
 
 /// Expected values were produced with `openssl enc` on this machine (commands in NOTES.md).
 @Suite("SymmetricCipher")

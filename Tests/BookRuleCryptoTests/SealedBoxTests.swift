@@ -1,5 +1,5 @@
 import Testing
-@testable import BookRuleScript
+@testable import BookRuleCrypto
 
 @Suite("AES-256-GCM sealed boxes (the login vault's encryption)")
 struct SealedBoxTests {

@@ -1,5 +1,5 @@
 import Testing
-import BookRuleScript
+import BookRuleCrypto
 
 @Suite("MessageDigest")
 struct MessageDigestTests {

@@ -1,5 +1,5 @@
 import Testing
-import BookRuleScript
+import BookRuleDocument
 
 @Suite("ChineseConverter (OpenCC)")
 struct ChineseConversionTests {

@@ -6,7 +6,7 @@ import CCrypto
 /// and loading one provider by hand switches off the implicit default, so both are loaded together. A
 /// `static let` is initialised exactly once, thread-safely, on first use; the providers stay loaded for the
 /// life of the process, so nothing is freed.
-enum CryptoProviders {
+package enum CryptoProviders {
     /// True when the legacy provider (single DES) loaded; on Debian it is in libssl3's `ossl-modules/`.
-    static let legacyAvailable: Bool = bookrule_crypto_load_providers() == 1
+    package static let legacyAvailable: Bool = bookrule_crypto_load_providers() == 1
 }

@@ -2,9 +2,9 @@ import CCrypto
 
 /// Keyed message authentication (HMAC) with libcrypto, for Legado's `java.HMacHex(data, algorithm, key)`
 /// and `java.HMacBase64`: API signatures some sites require.
-enum HMAC {
+package enum HMAC {
     /// The HMAC of `message` under `key` with `algorithm`'s digest.
-    static func authenticationCode(key: [UInt8], message: [UInt8], algorithm: MessageDigest.Algorithm) -> [UInt8] {
+    package static func authenticationCode(key: [UInt8], message: [UInt8], algorithm: MessageDigest.Algorithm) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let digest = algorithm.evp
