@@ -5,7 +5,7 @@ import BookRuleHTTP
 /// A transport that looks at every answer for an anti-bot page (`AntiBotPage.detect`) on its way to the
 /// engine, so a check can say "blocked" instead of "the TOC rules found no chapters" whatever the engine
 /// makes of the page.
-final class AntiBotWatch: WrappingTransport {
+final class AntiBotWatch: HTTPTransport {
     /// One answer that was an anti-bot page.
     struct Sighting: Sendable {
         var url: String
@@ -14,8 +14,6 @@ final class AntiBotWatch: WrappingTransport {
 
     private let upstream: any HTTPTransport
     private let sightings = Locked<[Sighting]>([])
-
-    var wrapped: any HTTPTransport { upstream }
 
     init(_ upstream: any HTTPTransport) {
         self.upstream = upstream

@@ -52,7 +52,7 @@ public struct CheckRun: Sendable {
     }
 
     /// The transport a source's live requests go through (`record` and `live`).
-    public typealias LiveTransport = @Sendable (BookSource) -> any HTTPTransport
+    public typealias LiveTransport = @Sendable (BookSource) -> SourceTransport
 
     /// Keyword, book, chapters and thresholds.
     public var options: CheckOptions
@@ -112,15 +112,15 @@ public struct CheckRun: Sendable {
     /// Checks one target, saving the recording and the snapshot as asked, and compares the snapshot.
     public func check(_ target: Target) async -> CheckReport {
         let fixture = target.fixture
-        let transport: any HTTPTransport
+        let connection: SourceTransport
         let recorder: RecordingTransport?
         do {
-            (transport, recorder) = try self.transport(for: target)
+            (connection, recorder) = try self.transport(for: target)
         } catch {
             return Self.failedReport(target, error.message, kind: .couldNotCheck)
         }
 
-        var report = await bounded(target, SourceCheck(source: target.source, transport: transport, options: options))
+        var report = await bounded(target, SourceCheck(source: target.source, connection: connection, options: options))
 
         // A failed or timed-out run must not replace a good fixture or snapshot with a broken one.
         let stepsPassed = report.steps.allSatisfy { $0.status != .failed }
@@ -154,7 +154,7 @@ public struct CheckRun: Sendable {
 
     /// What `target`'s requests go through in `mode`, and the recorder when recording: the one place a check's
     /// transport is built.
-    private func transport(for target: Target) throws(Unready) -> (any HTTPTransport, RecordingTransport?) {
+    private func transport(for target: Target) throws(Unready) -> (SourceTransport, RecordingTransport?) {
         switch mode {
         case .replay:
             let replay: (any HTTPTransport)?
@@ -167,13 +167,13 @@ public struct CheckRun: Sendable {
                 let advice = missingFixtureAdvice.map { " (\($0))" } ?? ""
                 throw Unready(message: "no fixture: \(target.fixture.harPath) does not exist\(advice)")
             }
-            return (replay, nil)
+            return (SourceTransport(plain: replay), nil)
         case .record, .live:
             guard let live else { throw Unready(message: "no live transport was given") }
             let upstream = live(target.source)
             guard mode == .record else { return (upstream, nil) }
-            let recording = RecordingTransport(upstream: upstream)
-            return (recording, recording)
+            let recording = RecordingTransport(upstream: upstream.transport)
+            return (upstream.wrapped { _ in recording }, recording)
         }
     }
 

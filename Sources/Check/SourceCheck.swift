@@ -17,16 +17,24 @@ public struct SourceCheck: Sendable {
 
     /// The source under test.
     public let source: BookSource
-    /// Where requests go (usually a HAR replay).
-    public let transport: any HTTPTransport
+    /// Where requests go (usually a HAR replay), with the source's cookie jar and login when it runs live.
+    public let connection: SourceTransport
     /// Keyword, book and thresholds.
     public let options: CheckOptions
 
-    /// Creates a check.
-    public init(source: BookSource, transport: any HTTPTransport, options: CheckOptions = CheckOptions()) {
+    /// Where requests go.
+    public var transport: any HTTPTransport { connection.transport }
+
+    /// Creates a check sending through `connection` (its cookie jar and login are the engine's).
+    public init(source: BookSource, connection: SourceTransport, options: CheckOptions = CheckOptions()) {
         self.source = source
-        self.transport = transport
+        self.connection = connection
         self.options = options
+    }
+
+    /// Creates a check sending through `transport` as it is (no cookie jar or login of the source's own).
+    public init(source: BookSource, transport: any HTTPTransport, options: CheckOptions = CheckOptions()) {
+        self.init(source: source, connection: SourceTransport(plain: transport), options: options)
     }
 
     /// The clock scripts see under `bookrule test`: 2024-01-01T00:00:00Z, random numbers from seed 1.
@@ -39,7 +47,7 @@ public struct SourceCheck: Sendable {
         let tracer = RuleTracer()
         let watch = AntiBotWatch(transport)
         // Scripts see a fixed clock and seeded randomness, so a replay gives the same answer every time.
-        let engine = SourceEngine(source: source, transport: watch,
+        let engine = SourceEngine(source: source, connection: connection.wrapped { _ in watch },
                                   options: EngineOptions(scriptClock: Self.replayClock), tracer: tracer)
         var steps: [StepReport] = [loadStep()]
         var snapshot = Snapshot()

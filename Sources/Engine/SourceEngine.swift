@@ -13,6 +13,12 @@ public struct SourceEngine: Sendable {
     public let source: BookSource
     /// Where requests go.
     public let transport: any HTTPTransport
+    /// The source's cookie jar (a webView page is seeded from it and leaves its cookies in it), nil when the
+    /// engine keeps none.
+    public let cookies: CookieJar?
+    /// The source's stored login (what `logIn` and scripts' `putLoginHeader` change), nil when the engine has
+    /// no login store.
+    public let login: SourceLoginTransport?
     /// Page caps and other limits.
     public let options: EngineOptions
     /// Receives what every rule and fetch did, for `bookrule test`; nil in normal use.
@@ -20,14 +26,24 @@ public struct SourceEngine: Sendable {
     /// The source's JavaScript runtime and host; nil for a source without scripts.
     let scripts: SourceScripts?
 
-    /// Creates an engine for `source` sending requests through `transport`.
-    public init(source: BookSource, transport: any HTTPTransport, options: EngineOptions = EngineOptions(),
+    /// Creates an engine for `source` sending requests through `connection` (what `TransportStack.transport(for:)`
+    /// gives), with its cookie jar and login.
+    public init(source: BookSource, connection: SourceTransport, options: EngineOptions = EngineOptions(),
                 tracer: (any RuleTracing)? = nil) {
         self.source = source
-        self.transport = transport
+        transport = connection.transport
+        cookies = connection.cookies
+        login = connection.login
         self.options = options
         self.tracer = tracer
-        scripts = source.hasScripts ? SourceScripts(source: source, transport: transport, options: options) : nil
+        scripts = source.hasScripts ? SourceScripts(source: source, connection: connection, options: options) : nil
+    }
+
+    /// Creates an engine for `source` sending requests through `transport` as it is: no cookie jar of its own
+    /// and no login (`init(source:connection:)` gives them).
+    public init(source: BookSource, transport: any HTTPTransport, options: EngineOptions = EngineOptions(),
+                tracer: (any RuleTracing)? = nil) {
+        self.init(source: source, connection: SourceTransport(plain: transport), options: options, tracer: tracer)
     }
 
     // MARK: - Search

@@ -8,7 +8,7 @@ import Foundation
 /// `www.example.com` in the same chain and is kept. For a transport that ignores it, the jar adds the cookies
 /// for the request's URL itself and keeps what the final response sets. A `Cookie` header the source sets
 /// itself (its `header`) wins for the names it gives.
-public final class CookieJar: WrappingTransport {
+public final class CookieJar: HTTPTransport {
     private let upstream: any HTTPTransport
     /// The cookies kept.
     public let store: CookieStore
@@ -18,9 +18,6 @@ public final class CookieJar: WrappingTransport {
         self.upstream = upstream
         self.store = CookieStore(now: now)
     }
-
-    /// The transport the jar sends through.
-    public var wrapped: any HTTPTransport { upstream }
 
     /// Sends `request` with the jar's matching cookies and stores what the response sets.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {

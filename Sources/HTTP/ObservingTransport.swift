@@ -1,6 +1,6 @@
 /// A transport that reports every exchange of another one as it completes: what `--verbose` shows for
 /// replayed and saved answers, which no polite fetcher logs because no request goes out.
-public struct ObservingTransport: WrappingTransport {
+public struct ObservingTransport: HTTPTransport {
     /// One finished exchange.
     public struct Exchange: Sendable, CustomStringConvertible {
         /// Where the answer came from, e.g. "replayed" or "saved".
@@ -25,8 +25,6 @@ public struct ObservingTransport: WrappingTransport {
 
     /// The transport that answers.
     public let upstream: any HTTPTransport
-    /// The transport that answers (`upstream`).
-    public var wrapped: any HTTPTransport { upstream }
     /// Names the answers' origin in each `Exchange`.
     public let origin: String
     private let observe: @Sendable (Exchange) -> Void

@@ -4,10 +4,8 @@ import Foundation
 /// Passes requests to another transport and keeps every exchange as a HAR entry, so a live run becomes a
 /// fixture that `HARReplayTransport` answers from later (`--record`). A request's `secrets` (a login's
 /// credentials and headers) are written as `REDACTED`, in every exchange, when the recording is read.
-public final class RecordingTransport: WrappingTransport {
+public final class RecordingTransport: HTTPTransport {
     private let upstream: any HTTPTransport
-    /// The transport whose exchanges are recorded.
-    public var wrapped: any HTTPTransport { upstream }
     private let start: HARRecording
     private let state = Locked<(exchanges: [Exchange], secrets: Set<SecretSet>)>(([], []))
 

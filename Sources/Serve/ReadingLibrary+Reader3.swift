@@ -22,7 +22,7 @@ extension ReadingLibrary {
         let seconds = siteSeconds
         let makeEngine: @Sendable (BookSource) -> SourceEngine = { [self] source in
             (try? engine(sourceURL: source.url))
-                ?? BookFetch(source: source, transport: transport.transport, pacing: transport.fetcher, store: store).engine
+                ?? BookFetch(source: source, stack: transport, store: store).engine
         }
         return try siteWork(listFlights, "sources\n\(name)\n\(lastIndex)") { () async throws -> [LegadoSearchBook] in
             let search = MultiSourceSearch(sources: chosen, options: MultiSourceSearch.Options(timeout: .seconds(seconds)),

@@ -108,7 +108,7 @@ package final class ReadingLibrary: Sendable {
         } catch {
             throw ServeFailure("the source \(url) cannot be read: \(error)")
         }
-        let fetch = BookFetch(source: source, transport: transport.transport, pacing: transport.fetcher, store: store)
+        let fetch = BookFetch(source: source, stack: transport, store: store)
         fetches.withLock { $0[url] = (record.json, fetch) }
         return fetch
     }

@@ -17,7 +17,7 @@ final class ScheduledUpdate: Sendable {
                 }
                 let store = library.store
                 guard let books = try? store.books(), !books.isEmpty else { continue }
-                let update = LibraryUpdate(store: store, transport: library.transport.transport, pacing: library.transport.fetcher)
+                let update = LibraryUpdate(store: store, stack: library.transport)
                 var saved = 0
                 var problems = 0
                 for await event in update.run(books: books) {

@@ -57,7 +57,7 @@ public struct SearchBookSocket: Sendable {
         let stack = stack
         let engineOptions = engineOptions
         let search = MultiSourceSearch(sources: enabled, options: options) { source in
-            SourceEngine(source: source, transport: stack.transport(for: source).transport, options: engineOptions)
+            SourceEngine(source: source, connection: stack.transport(for: source), options: engineOptions)
         }
         var list = FoundBookList()
         for await outcome in search.results(for: key) {

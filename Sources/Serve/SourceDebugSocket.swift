@@ -60,7 +60,7 @@ public struct SourceDebugSocket: Sendable {
         }
         let output = Output(session: session, log: SourceDebugLog())
         let tracer = FetchLines(output: output)
-        let engine = SourceEngine(source: source, transport: stack.transport(for: source).transport,
+        let engine = SourceEngine(source: source, connection: stack.transport(for: source),
                                   options: engineOptions, tracer: tracer)
         await Chain(engine: engine, output: output).run(key: key)
     }

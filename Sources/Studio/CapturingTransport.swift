@@ -2,11 +2,9 @@ import BookRuleLocking
 import BookRuleHTTP
 
 /// Passes requests on and keeps every answer, so the studio can show the page a step read.
-struct CapturingTransport: WrappingTransport {
+struct CapturingTransport: HTTPTransport {
     let upstream: any HTTPTransport
     private let answers = Answers()
-
-    var wrapped: any HTTPTransport { upstream }
 
     init(upstream: any HTTPTransport) {
         self.upstream = upstream

@@ -51,30 +51,33 @@ package struct StudioChain: Sendable {
                      opened: [SavedPage]) async -> (Answer, HTTPResponse?) {
         var answer = Answer(step: step, url: url)
         let capture: CapturingTransport
+        let connection: SourceTransport
         var recorder: RecordingTransport?
         do {
             if live || record {
                 guard let fetcher else {
                     throw StudioRefusal.conflict("the studio runs offline; start it with --live to fetch pages")
                 }
-                let upstream = SourceTransport(for: source, over: fetcher).transport
+                let upstream = SourceTransport(for: source, over: fetcher)
                 if record {
                     guard harPath != nil else { throw StudioRefusal.conflict("there is no fixture directory to record into") }
-                    let recording = RecordingTransport(upstream: upstream)
+                    let recording = RecordingTransport(upstream: upstream.transport)
                     recorder = recording
                     capture = CapturingTransport(upstream: recording)
                 } else {
-                    capture = CapturingTransport(upstream: upstream)
+                    capture = CapturingTransport(upstream: upstream.transport)
                 }
+                connection = upstream.wrapped { _ in capture }
             } else {
                 capture = CapturingTransport(upstream: try fixtureTransport(opened: opened))
+                connection = SourceTransport(plain: capture)
             }
         } catch {
             answer.error = "\(error)"
             return (answer, nil)
         }
         let options = live || record ? EngineOptions() : EngineOptions(scriptClock: SourceCheck.replayClock)
-        let engine = SourceEngine(source: source, transport: capture, options: options)
+        let engine = SourceEngine(source: source, connection: connection, options: options)
         do {
             switch step {
             case .search:

@@ -109,7 +109,7 @@ enum BookSourcesCommand {
             let stack = try (finding ? fetchOptions.overManySources() : fetchOptions).stack(terminal: terminal)
             let cache = LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)
             let engine = { @Sendable (source: BookSource) in
-                SourceEngine(source: source, transport: stack.transport(for: source).transport,
+                SourceEngine(source: source, connection: stack.transport(for: source),
                              options: EngineOptions(scriptCacheDirectory: cache))
             }
             let lookup = BookCopyLookup(store: store, engine: engine)

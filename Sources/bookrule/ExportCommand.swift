@@ -41,7 +41,7 @@ enum ExportCommand {
             let store = try LibraryAccess.open(arguments, create: false)
             let stored = try LibraryAccess.book(arguments.positionals[0], in: store)
             if formats.contains(.epub) && !arguments.has("--offline") {
-                try await fetchPictures(of: stored, store: store, fetcher: fetchOptions.fetcher(terminal: terminal),
+                try await fetchPictures(of: stored, store: store, stack: fetchOptions.stack(terminal: terminal),
                                         terminal: terminal)
             }
             var export = try LibraryExport(stored, store: store)
@@ -62,11 +62,12 @@ enum ExportCommand {
         }
     }
 
-    /// Brings the book's pictures not in the library yet into it (`PictureFetch`), warning about each that
-    /// could not be kept; says nothing when the book has no pictures or all are kept.
-    static func fetchPictures(of book: StoredBook, store: LibraryStore, fetcher: PoliteFetcher,
+    /// Brings the book's pictures not in the library yet into it (`PictureFetch` through `stack`: the source's
+    /// cookie jar and stored login), warning about each that could not be kept; says nothing when the book has
+    /// no pictures or all are kept.
+    static func fetchPictures(of book: StoredBook, store: LibraryStore, stack: TransportStack,
                               terminal: Terminal) async throws {
-        let fetch = PictureFetch.forBook(book, store: store, over: fetcher)
+        let fetch = PictureFetch.forBook(book, store: store, stack: stack)
         let report = try await fetch.run(bookID: book.id, store: store)
         if report.fetched > 0 || !report.problems.isEmpty {
             terminal.error("pictures: \(report.fetched) fetched, \(report.alreadyKept) already kept, "

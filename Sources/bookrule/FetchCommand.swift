@@ -139,8 +139,7 @@ enum FetchCommand {
                     return ExitStatus(for: error).code
                 }
             }
-            fetch = BookFetch(source: source, transport: stack.transport, pacing: stack.fetcher,
-                              store: store, keepsScriptCache: !offline.isOffline)
+            fetch = BookFetch(source: source, stack: stack, store: store, keepsScriptCache: !offline.isOffline)
             for warning in fetch.warnings { terminal.error("warning: \(warning)") }
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: "fetch"))
@@ -258,7 +257,7 @@ enum FetchCommand {
         let mirrors = try arguments.positiveInt("--mirrors", default: 1, maximum: 16)
         let options = EngineOptions(scriptCacheDirectory: cache)
         let engine: @Sendable (BookSource) -> SourceEngine = {
-            SourceEngine(source: $0, transport: stack.transport(for: $0).transport, options: options)
+            SourceEngine(source: $0, connection: stack.transport(for: $0), options: options)
         }
         var searchOptions = try MultiSearchCommand.searchOptions(arguments)
         // The book's copies are those of the sources that answered by then: a source still searching is left out.

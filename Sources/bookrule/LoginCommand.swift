@@ -85,7 +85,7 @@ enum LoginCommand {
         for warning in wrapped.warnings { terminal.error("warning: \(warning)") }
         // A store that cannot be read stops a login (it would be overwritten), not just warns.
         _ = try vault.login(forSource: source.url)
-        let engine = SourceEngine(source: source, transport: wrapped.transport,
+        let engine = SourceEngine(source: source, connection: wrapped,
                                   options: EngineOptions(scriptCacheDirectory: LibraryStore.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())))
         if arguments.has("--check") {
             let report = try await engine.checkLogin()

@@ -94,7 +94,7 @@ enum MultiSearchCommand {
                 try fetch.stack(terminal: terminal)
             }
             let make: @Sendable (BookSource) -> SourceEngine = {
-                SourceEngine(source: $0, transport: stack.transport(for: $0).transport, options: options)
+                SourceEngine(source: $0, connection: stack.transport(for: $0), options: options)
             }
             search = MultiSourceSearch(sources: collection.sources,
                                        options: limits, engine: make)

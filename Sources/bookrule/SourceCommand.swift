@@ -111,16 +111,15 @@ enum SourceCommand {
                 stack = stack.recording(appendingTo: existing)
                 recorder = stack.recorder.map { ($0, record) }
             }
-            let transport: any HTTPTransport
+            let connection: SourceTransport
             if offline.isOffline {
-                transport = stack.transport
+                connection = SourceTransport(plain: stack.transport)
             } else {
-                let wrapped = stack.transport(for: source)
-                for warning in wrapped.warnings { terminal.error("warning: \(warning)") }
-                transport = wrapped.transport
+                connection = stack.transport(for: source)
+                for warning in connection.warnings { terminal.error("warning: \(warning)") }
             }
             let cache = offline.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
-            engine = SourceEngine(source: source, transport: transport, options: EngineOptions(scriptCacheDirectory: cache))
+            engine = SourceEngine(source: source, connection: connection, options: EngineOptions(scriptCacheDirectory: cache))
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: command))
             return 2

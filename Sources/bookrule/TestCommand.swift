@@ -77,7 +77,7 @@ enum TestCommand {
             guard offline.pages.isEmpty || checkRun.mode == .replay else {
                 throw UsageError("--saved and --saved-dir answer offline; they exclude --record and --live")
             }
-            if checkRun.mode != .replay { checkRun.live = liveTransport(fetch.fetcher(terminal: terminal), terminal: terminal) }
+            if checkRun.mode != .replay { checkRun.live = liveTransport(try fetch.stack(terminal: terminal), terminal: terminal) }
         } catch {
             terminal.error(UsageMessage.text(error, command: "test"))
             return ExitStatus.cannotRun.code
@@ -105,12 +105,11 @@ enum TestCommand {
 
     /// The transport of each source's live requests: through the one polite fetcher all sources share, so two
     /// sources on one host still take turns, with each source's stored login (`bookrule login`).
-    static func liveTransport(_ fetcher: PoliteFetcher, terminal: Terminal) -> CheckRun.LiveTransport {
-        let logins = LoginStoreTransport(fetcher, store: FetchOptions.loginVault())
-        return { source in
-            let wrapped = SourceTransport(for: source, over: logins, pacing: fetcher)
-            for warning in wrapped.warnings { terminal.error("warning: \(source.name): \(warning)") }
-            return wrapped.transport
+    static func liveTransport(_ stack: TransportStack, terminal: Terminal) -> CheckRun.LiveTransport {
+        { source in
+            let connection = stack.transport(for: source)
+            for warning in connection.warnings { terminal.error("warning: \(source.name): \(warning)") }
+            return connection
         }
     }
 }

@@ -49,8 +49,8 @@ enum UpdateCommand {
             }
             books = chosen
             let options = try FetchOptions(arguments)
-            let fetcher = options.fetcher(terminal: terminal, observe: { display.handle($0) }, waits: { display.handle($0) })
-            update = LibraryUpdate(store: store, transport: LoginStoreTransport(fetcher, store: FetchOptions.loginVault()), pacing: fetcher,
+            let stack = try options.stack(terminal: terminal, observe: { display.handle($0) }, waits: { display.handle($0) })
+            update = LibraryUpdate(store: store, stack: stack,
                                    options: EngineOptions(scriptCacheDirectory: LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)))
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: "update"))

@@ -24,8 +24,8 @@ struct PageCookieAndVerificationTests {
     }
 
     /// The source's transport as every command builds it: the stored login over the source's cookie jar.
-    static func sourceTransport(_ source: BookSource, over upstream: any HTTPTransport) -> any HTTPTransport {
-        SourceTransport(for: source, over: LoginStoreTransport(upstream, store: MemoryLogins()), pacing: nil).transport
+    static func sourceTransport(_ source: BookSource, over upstream: any HTTPTransport) -> SourceTransport {
+        SourceTransport(for: source, over: upstream, pacing: nil, logins: MemoryLogins())
     }
 
     @Test("a cookie the TOC page's script sets reaches the plain chapter requests (under a stored login and a recording), and the recording replays the same book")
@@ -38,24 +38,24 @@ struct PageCookieAndVerificationTests {
         let options = EngineOptions(webView: Browsers.standard)
 
         let live = try LibraryStore(path: scratch.path + "/live.sqlite")
-        let fetch = BookFetch(source: source, transport: LoginStoreTransport(recorder, store: MemoryLogins()), pacing: fetcher,
+        let fetch = BookFetch(source: source, transport: recorder, pacing: fetcher, logins: MemoryLogins(),
                               store: live, options: options)
-        #expect(fetch.engine.transport is SourceLoginTransport)
+        #expect(fetch.engine.login != nil)
         let summary = try #require(try await WebViewSourceTests.finished(fetch.run(bookURL: site.base + "/book/1/")))
         #expect(summary.failures.map(\.error) == [])
         try Self.expectBook(summary.book, in: live)
         let chapterHits = site.hits.filter { $0.target.hasPrefix("/chapter/") }
         #expect(chapterHits.count == 3)
         #expect(chapterHits.allSatisfy { $0.cookie.contains(VerificationSite.gate) }, "\(chapterHits.map(\.cookie))")
-        // The cookie is in the source's jar, found under the login that wraps it.
-        #expect(fetch.engine.transport.cookieJar?.cookies(for: site.base + "/chapter/1.html").contains(VerificationSite.gate) == true)
+        // The cookie is in the source's jar, which the engine holds beside the login that wraps it.
+        #expect(fetch.engine.cookies?.cookies(for: site.base + "/chapter/1.html").contains(VerificationSite.gate) == true)
 
         // Offline: the same book from the recording, and nothing reaches the server.
         let recording = scratch.path + "/site.har"
         try recorder.recording.write(to: recording)
         let served = site.hits.count
         let replayed = try LibraryStore(path: scratch.path + "/replayed.sqlite")
-        let offline = BookFetch(source: source, transport: LoginStoreTransport(try HARReplayTransport(contentsOf: recording), store: MemoryLogins()),
+        let offline = BookFetch(source: source, transport: try HARReplayTransport(contentsOf: recording), logins: MemoryLogins(),
                                 store: replayed, options: options, keepsScriptCache: false)
         let again = try #require(try await WebViewSourceTests.finished(offline.run(bookURL: site.base + "/book/1/")))
         #expect(again.failures.map(\.error) == [])
@@ -70,12 +70,12 @@ struct PageCookieAndVerificationTests {
         let source = try loadSource(json)
         #expect(!source.enabledCookieJar)
         let scratch = try ScratchDirectory("page-cookies-off")
-        let fetch = BookFetch(source: source, transport: LoginStoreTransport(Self.fetcher(), store: MemoryLogins()),
+        let fetch = BookFetch(source: source, transport: Self.fetcher(), logins: MemoryLogins(),
                               store: try LibraryStore(path: scratch.path + "/library.sqlite"),
                               options: EngineOptions(webView: Browsers.standard))
         let summary = try #require(try await WebViewSourceTests.finished(fetch.run(bookURL: site.base + "/book/1/")))
         #expect(summary.failures.count == 3 && summary.failures.allSatisfy { $0.error.contains("403") }, "\(summary.failures.map(\.error))")
-        #expect(fetch.engine.transport.cookieJar == nil)
+        #expect(fetch.engine.cookies == nil)
         #expect(site.hits.filter { $0.target.hasPrefix("/chapter/") }.allSatisfy { $0.cookie.isEmpty })
     }
 
@@ -92,7 +92,7 @@ struct PageCookieAndVerificationTests {
     static func content(_ site: VerificationSite, _ call: String, path: String = "/verify/page.html",
                         browser: ChromiumBrowser = Browsers.standard, over upstream: any HTTPTransport) async throws -> String {
         let source = try loadSource(site.verificationSourceJSON(call, path: path))
-        let engine = SourceEngine(source: source, transport: sourceTransport(source, over: upstream),
+        let engine = SourceEngine(source: source, connection: sourceTransport(source, over: upstream),
                                   options: EngineOptions(webView: browser))
         return try await engine.content(of: Chapter(index: 0, title: "一", url: site.base + "/book/1/")).text
     }

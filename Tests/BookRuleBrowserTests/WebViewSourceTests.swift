@@ -39,7 +39,7 @@ struct WebViewSourceTests {
         // Exactly the requests bookrule sent (and recorded) reached the server: none went around it.
         #expect(recorder.recording.entries.count == hits.count)
         // The cookie the page's script set is in the source's jar afterwards.
-        let jar = try #require(fetch.engine.transport as? CookieJar)
+        let jar = try #require(fetch.engine.cookies)
         #expect(jar.cookies(for: site.base + "/book/1/").contains("reader=yes"))
 
         // Offline, from the recording: the same book, and nothing reaches the server.

@@ -29,7 +29,7 @@ struct CheckRunTests {
         let fixture = CheckFixture(directory: "\(root)/Fixtures/example-gbk")
         let replay = try HARReplayTransport(contentsOf: fixture.harPath)
         let run = CheckRun(mode: .live, timeout: .seconds(2), jobs: 2, live: { source in
-            source.url == stuck.url ? HangingTransport() as any HTTPTransport : replay
+            SourceTransport(plain: source.url == stuck.url ? HangingTransport() as any HTTPTransport : replay)
         })
         let clock = ContinuousClock()
         let start = clock.now
@@ -51,13 +51,13 @@ struct CheckRunTests {
         // The recorded example stands in for the live site.
         let site = try HARReplayTransport(contentsOf: "\(root)/Fixtures/example-gbk/site.har")
         let target = CheckRun.Target(source: source, fixture: CheckFixture(directory: scratch.path + "/new/fixture"))
-        let recorded = await CheckRun(mode: .record, live: { _ in site }).check(target)
+        let recorded = await CheckRun(mode: .record, live: { _ in SourceTransport(plain: site) }).check(target)
         #expect(recorded.passed, "\(recorded.steps)")
         let replayed = await CheckRun().check(target)
         #expect(replayed.passed, "\(replayed.steps)")
 
         let before = try Data(contentsOf: URL(fileURLWithPath: target.fixture.harPath))
-        let broken = await CheckRun(mode: .record, timeout: .seconds(1), live: { _ in HangingTransport() }).check(target)
+        let broken = await CheckRun(mode: .record, timeout: .seconds(1), live: { _ in SourceTransport(plain: HangingTransport()) }).check(target)
         #expect(broken.steps.last?.name == "record")
         #expect(broken.steps.last?.error?.contains("was left as it was") == true)
         #expect(try Data(contentsOf: URL(fileURLWithPath: target.fixture.harPath)) == before)

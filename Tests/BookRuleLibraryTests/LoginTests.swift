@@ -20,7 +20,7 @@ struct LoginTests {
         policy.maxAttempts = 1
         var stack = TransportStack.live(policy: policy, hostStatePath: nil).withLogins(vault)
         if recording { stack = stack.recording() }
-        return (SourceEngine(source: source, transport: stack.transport(for: source).transport), stack)
+        return (SourceEngine(source: source, connection: stack.transport(for: source)), stack)
     }
 
     private static func chapter(_ site: LoginSite) -> Chapter {
@@ -109,7 +109,7 @@ struct LoginTests {
         let json = site.sourceJSON(.url).replacingOccurrences(of: "\"loginUrl\"", with: "\"loginCheckJs\": \"throw new Error('boom')\", \"loginUrl\"")
         let source = try #require(try BookSource.load(bytes: Array(json.utf8), path: "locked.json").first)
         let stack = TransportStack.live(hostStatePath: nil).withLogins(LoginVault(directory: folder.path + "/config"))
-        let engine = SourceEngine(source: source, transport: stack.transport(for: source).transport)
+        let engine = SourceEngine(source: source, connection: stack.transport(for: source))
         await #expect {
             _ = try await engine.content(of: Self.chapter(site))
         } throws: { error in
@@ -125,7 +125,7 @@ struct LoginTests {
         let source = try #require(try BookSource.load(bytes: Array(json.utf8), path: "locked.json").first)
         let stack = TransportStack.live(hostStatePath: nil).withLogins(LoginVault(directory: folder.path + "/config"))
         let options = EngineOptions(scriptLimits: ScriptLimits(timeLimit: .milliseconds(200)))
-        let engine = SourceEngine(source: source, transport: stack.transport(for: source).transport, options: options)
+        let engine = SourceEngine(source: source, connection: stack.transport(for: source), options: options)
         let started = ContinuousClock.now
         await #expect {
             _ = try await engine.content(of: Self.chapter(site))

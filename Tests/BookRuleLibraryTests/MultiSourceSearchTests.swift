@@ -153,7 +153,7 @@ struct MultiSourceSearchTests {
         policy.maxAttempts = 1
         let fetcher = PoliteFetcher(transport: CurlTransport(), policy: policy)
         let search = MultiSourceSearch(sources: sources, options: .init(timeout: .seconds(20))) {
-            SourceEngine(source: $0, transport: SourceTransport(for: $0, over: fetcher).transport)
+            SourceEngine(source: $0, connection: SourceTransport(for: $0, over: fetcher))
         }
         var list = FoundBookList()
         for await outcome in search.results(for: "镜中") { list.add(outcome) }

@@ -48,6 +48,34 @@ struct TransportStackTests {
         #expect(recorded.recorder != nil && recorded.transport is RecordingTransport)
     }
 
+    @Test func aSourcesTransportCarriesItsJarAndLoginAsMembersUnderAnyWrapper() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let vault = LoginVault(directory: directory + "/config")
+        try vault.save(StoredLogin(header: "{\"X-Token\":\"t-1\"}"), forSource: "https://site.test")
+        let site = TestSite(html: ["https://site.test/book": "<html><body>book</body></html>"])
+        let source = try loadSource(#"{"bookSourceUrl": "https://site.test", "bookSourceName": "s"}"#)
+        // Recorded: the recording goes under the source's login, which the source still gets as a member.
+        let stack = TransportStack.over(site).withLogins(vault).recording()
+        let connection = stack.transport(for: source)
+        let login = try #require(connection.login)
+        let jar = try #require(connection.cookies)
+        #expect(login.login.header == "{\"X-Token\":\"t-1\"}")
+        // A wrapper on top (a check's watch, the studio's capture) hides neither.
+        let watched = connection.wrapped { ObservingTransport($0, origin: "watched", observe: { _ in }) }
+        #expect(watched.login === login && watched.cookies === jar)
+        let engine = SourceEngine(source: source, connection: watched)
+        #expect(engine.login === login && engine.cookies === jar)
+        _ = try await engine.transport.send(HTTPRequest(url: "https://site.test/book"))
+        #expect(site.requests.map { $0.headers.value(for: "X-Token") } == ["t-1"])
+        #expect(stack.recorder?.recording.entries.count == 1)
+        // Without a login store, or over a plain transport: no login; a jar only from the stack.
+        #expect(TransportStack.over(site).transport(for: source).login == nil)
+        #expect(TransportStack.over(site).transport(for: source).cookies != nil)
+        #expect(SourceEngine(source: source, transport: site).login == nil)
+        #expect(SourceEngine(source: source, transport: site).cookies == nil)
+    }
+
     @Test func aHostStateThatCannotBeOpenedIsAWarningAndPacingGoesOn() throws {
         let warnings = Locked<[String]>([])
         let file = try scratchDirectory() + "/not-a-directory"

@@ -8,7 +8,9 @@ import Foundation
 ///     POST /api/token    the same form: 200 `{"token": "…"}`, the token a page takes as `X-Token`
 ///     GET  /             the home page (`welcome` or the notice)
 ///     GET  /book/1/      book page and TOC of two chapters
-///     GET  /book/1/N.html
+///     GET  /book/1/N.html    (with `pictures`, the text holds `<img src='/pic/N.png'>`)
+///     GET  /pic/N.png        a one-pixel PNG
+///     GET  /search?key=K     a result list with the book
 ///
 /// Pages answer 200 with "please log in" unless the request carries a live session cookie or the token.
 /// `expireSessions()` ends every session, as a site does after a while.
@@ -35,8 +37,8 @@ package final class LoginSite: Sendable {
     package let server: FaultServer
     private let state = Locked<(sessions: Set<String>, issued: Int, logins: Int)>(([], 0, 0))
 
-    /// Starts the site on `host`.
-    package init(host: String = "127.0.0.1", maxRequests: Int = 200) throws {
+    /// Starts the site on `host`; with `pictures`, each chapter shows a picture that also needs the login.
+    package init(host: String = "127.0.0.1", maxRequests: Int = 200, pictures: Bool = false) throws {
         let state = self.state
         server = try FaultServer(host: host, lifetime: 120, maxRequests: maxRequests) { request, _ in
             let html = [HTTPHeader("Content-Type", "text/html; charset=utf-8")]
@@ -75,8 +77,13 @@ package final class LoginSite: Sendable {
                            + "</dl></body></html>", headers: html)
             case "/book/1/1.html", "/book/1/2.html":
                 let number = request.path.dropFirst(8).prefix(1)
-                return .ok("<html><body><h1>第\(number)章</h1><div id='content'>\(LoginSite.text(Int(number) ?? 0))</div></body></html>",
-                           headers: html)
+                let text = LoginSite.text(Int(number) ?? 0)
+                let content = pictures ? "<p>\(text)</p><p><img src='/pic/\(number).png'></p>" : text
+                return .ok("<html><body><h1>第\(number)章</h1><div id='content'>\(content)</div></body></html>", headers: html)
+            case "/pic/1.png", "/pic/2.png":
+                return .reply(status: 200, headers: [HTTPHeader("Content-Type", "image/png")], body: LoginSite.onePixelPNG)
+            case "/search":
+                return .ok("<html><body><div class='book'><a href='/book/1/'>\(LoginSite.bookName)</a></div></body></html>", headers: html)
             default:
                 return .status(404)
             }
@@ -84,6 +91,10 @@ package final class LoginSite: Sendable {
     }
 
     package static let bookName = "锁中之书"
+
+    /// A whole PNG of one white pixel: what `/pic/N.png` answers.
+    package static let onePixelPNG: [UInt8] = Array(Data(base64Encoded:
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==") ?? Data())
 
     /// The text of chapter `number`.
     package static func text(_ number: Int) -> String { "登录后可见的正文 \(number)" }
@@ -127,6 +138,8 @@ package final class LoginSite: Sendable {
         }
         return """
         {"bookSourceUrl": "\(baseURL)", "bookSourceName": "locked", \(how) \(fields)
+         "searchUrl": "/search?key={{key}}",
+         "ruleSearch": {"bookList": "//div[@class='book']", "name": "@XPath:./a/text()", "bookUrl": "@XPath:./a/@href"},
          "ruleBookInfo": {"name": "//h1/text()"},
          "ruleToc": {"chapterList": "//dl[@id='list']/dd/a", "chapterName": "/text()", "chapterUrl": "/@href"},
          "ruleContent": {"content": "//div[@id='content']"}}

@@ -2,7 +2,7 @@
 public enum LoginError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The source has no usable `loginUrl`.
     case nothingToLogIn(source: String)
-    /// The engine's transport keeps no login (it was not built over a `LoginStoreTransport`).
+    /// The engine keeps no login: its `SourceTransport` was built without a `LoginStore`.
     case noStore
     /// No `loginUi` button has that name; `buttons` lists those that do.
     case unknownButton(name: String, buttons: [String])

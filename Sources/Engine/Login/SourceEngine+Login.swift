@@ -24,7 +24,7 @@ extension SourceEngine {
     /// - Returns: what the login's scripts said.
     public func logIn(values: [(name: String, value: String)]) async throws -> [String] {
         guard let action = source.login.action else { throw LoginError.nothingToLogIn(source: source.name) }
-        guard let login = transport as? SourceLoginTransport else { throw LoginError.noStore }
+        guard let login else { throw LoginError.noStore }
         let info = values.isEmpty ? nil : Self.jsonObject(values)
         try login.update { $0.info = info }
         return try await offPoolForScripts {
@@ -70,7 +70,7 @@ extension SourceEngine {
         if case .script(let code)? = source.login.action { script = code }
         return try await offPoolForScripts {
             try runLoginScript(script + "\n" + action, result: Self.jsonObject(values))
-            if let login = transport as? SourceLoginTransport { try login.keepCookies() }
+            try login?.keepCookies()
             return scripts?.host.drainMessages() ?? []
         }
     }
@@ -78,7 +78,7 @@ extension SourceEngine {
     /// Fetches the source's own page, runs `loginCheckJs` on it (when the source has one), and says whether a
     /// login is stored.
     public func checkLogin() async throws -> LoginCheckReport {
-        let stored = (transport as? SourceLoginTransport).map { !$0.login.isEmpty } ?? false
+        let stored = login.map { !$0.login.isEmpty } ?? false
         var report = LoginCheckReport(stored: stored, url: source.url, status: nil,
                                       checked: source.login.checkScript != nil, messages: [])
         return try await offPoolForScripts {

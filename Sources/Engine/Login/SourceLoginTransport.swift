@@ -7,7 +7,7 @@ import BookRuleLocking
 /// do not get them), and every request carries the login's values as
 /// `secrets` (every value the login has held in this run), so a recording redacts them. It also keeps the login: what scripts store (`putLoginHeader`,
 /// `putLoginInfo`) is saved at once, and `keepCookies()` saves the cookies a login left in the source's jar.
-public final class SourceLoginTransport: WrappingTransport {
+public final class SourceLoginTransport: HTTPTransport {
     private let upstream: any HTTPTransport
     /// The source's `bookSourceUrl`, the store's key.
     public let sourceKey: String
@@ -39,9 +39,6 @@ public final class SourceLoginTransport: WrappingTransport {
             }
         }
     }
-
-    /// The transport the login's requests go through (the source's cookie jar, when it has one).
-    public var wrapped: any HTTPTransport { upstream }
 
     /// The login as it stands.
     public var login: StoredLogin { state.withLock { $0 } }

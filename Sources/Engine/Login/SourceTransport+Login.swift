@@ -1,18 +1,18 @@
 import BookRuleHTTP
 
 extension SourceTransport {
-    /// `transport` with `source`'s stored login when `stack` (what the source's transport is built over)
-    /// carries a login store, else `transport`. A store that cannot be read is a warning: the source runs
-    /// without its login.
-    static func withLogin(of source: BookSource, over transport: any HTTPTransport, stack: any HTTPTransport,
-                          jar: CookieStore?, warnings: inout [String]) -> any HTTPTransport {
-        guard let carrier = stack as? LoginStoreTransport, !source.url.isEmpty else { return transport }
+    /// `source`'s stored login in `store`, sending through `transport`, or nil when the source has no key (no
+    /// `bookSourceUrl`) or the store cannot be read: then a warning says so and the source runs without its
+    /// login.
+    static func login(of source: BookSource, over transport: any HTTPTransport, store: any LoginStore,
+                      jar: CookieStore?, warnings: inout [String]) -> SourceLoginTransport? {
+        guard !source.url.isEmpty else { return nil }
         do {
-            return try SourceLoginTransport(upstream: transport, sourceKey: source.url, store: carrier.store, jar: jar,
+            return try SourceLoginTransport(upstream: transport, sourceKey: source.url, store: store, jar: jar,
                                             secretFields: source.login.secretFieldNames)
         } catch {
             warnings.append("the stored login cannot be used, so requests go without it: \(error)")
-            return transport
+            return nil
         }
     }
 }

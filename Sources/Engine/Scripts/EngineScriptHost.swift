@@ -19,20 +19,20 @@ final class EngineScriptHost: ScriptHost {
     private let cache: ScriptCache
     private let executor = SerialQueueExecutor.scriptFetch()
     private let messages = Locked<[String]>([])
-    /// The source's stored login, when its transport keeps one (see `EngineScriptHost+Login.swift`).
+    /// The source's stored login, when its `SourceTransport` keeps one (see `EngineScriptHost+Login.swift`).
     let login: SourceLoginTransport?
     let loginRules: LoginRules
     private let renderer: (any WebViewRendering)?
 
-    init(source: BookSource, transport: any HTTPTransport, options: EngineOptions) {
+    init(source: BookSource, connection: SourceTransport, options: EngineOptions) {
         sourceKey = source.url
         sourceName = source.name
         clock = options.scriptClock
         sourceHeaders = source.headers
-        self.transport = transport
-        cookies = transport.cookieJar?.store
+        transport = connection.transport
+        cookies = connection.cookies?.store
         cache = ScriptCache(directory: options.scriptCacheDirectory, sourceKey: source.url)
-        login = transport as? SourceLoginTransport
+        login = connection.login
         loginRules = source.login
         renderer = options.webView
     }

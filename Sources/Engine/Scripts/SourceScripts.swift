@@ -12,9 +12,9 @@ final class SourceScripts: Sendable {
     private let source: BookSource
     private let scriptHeaders = Locked<[HTTPHeader]?>(nil)
 
-    init(source: BookSource, transport: any HTTPTransport, options: EngineOptions) {
+    init(source: BookSource, connection: SourceTransport, options: EngineOptions) {
         self.source = source
-        host = EngineScriptHost(source: source, transport: transport, options: options)
+        host = EngineScriptHost(source: source, connection: connection, options: options)
         do {
             runtime = .success(try ScriptRuntime(jsLib: source.jsLib, limits: options.scriptLimits, host: host))
         } catch {

@@ -29,8 +29,8 @@ extension SourceEngine {
     /// holds at the end go into the source's cookie jar. The result is answered as a page at the rendered URL.
     func rendered(_ request: HTTPRequest, _ options: WebViewOptions, field: String) async throws -> HTTPResponse {
         guard let renderer = self.options.webView else { throw WebViewFailure(field: field, error: NoWebViewRenderer()) }
-        // The jar under whatever wraps it (the stored login, a check's watch): a page's cookies are the source's.
-        let jar = transport.cookieJar
+        // The source's own jar, whatever wraps it (the stored login, a check's watch): a page's cookies are the source's.
+        let jar = cookies
         let page = WebViewPage(request: request, script: options.script, sourceRegex: options.sourceRegex,
                                overrideURLRegex: options.overrideURLRegex, delaySeconds: options.delaySeconds,
                                field: field, cookies: jar?.cookies(for: request.url) ?? [])

@@ -17,27 +17,37 @@ public struct BookFetch: Sendable {
     /// the book's source is taken from one where the alignment is certain (`BookDownload.fallbackEngine`).
     public let fallbackEngine: @Sendable (BookSource) -> SourceEngine
 
+    /// A fetch of books of `source` through `stack` (what a command fetches through: `transport(for:)` gives
+    /// the source its pacing, cookie jar and stored login), as `init(source:transport:pacing:logins:…)`.
+    public init(source: BookSource, stack: TransportStack, store: LibraryStore, options: EngineOptions = EngineOptions(),
+                keepsScriptCache: Bool = true) {
+        self.init(source: source, transport: stack.transport, pacing: stack.fetcher, logins: stack.logins, store: store,
+                  options: options, keepsScriptCache: keepsScriptCache)
+    }
+
     /// A fetch of books of `source` through `transport` (the shared `PoliteFetcher`, a recording of it, a
     /// `HARReplayTransport`…); `pacing` is the fetcher the source's `concurrentRate` applies to, by default
-    /// `transport` itself when it is one. Scripts keep their `cache` in the library's `script-cache/` unless
+    /// `transport` itself when it is one; `logins` is where the source's stored login is read (nil: none is
+    /// sent). Scripts keep their `cache` in the library's `script-cache/` unless
     /// `options` names another directory, or `keepsScriptCache` is false (a fetch from saved pages or a
     /// replay: what a script takes from them must not reach a later live run).
-    public init(source: BookSource, transport: any HTTPTransport, pacing: PoliteFetcher? = nil, store: LibraryStore,
+    public init(source: BookSource, transport: any HTTPTransport, pacing: PoliteFetcher? = nil,
+                logins: (any LoginStore)? = nil, store: LibraryStore,
                 options: EngineOptions = EngineOptions(), keepsScriptCache: Bool = true) {
-        let wrapped = SourceTransport(for: source, over: transport, pacing: pacing ?? (transport as? PoliteFetcher))
+        let pacing = pacing ?? (transport as? PoliteFetcher)
+        let connection = SourceTransport(for: source, over: transport, pacing: pacing, logins: logins)
         var options = options
         if !keepsScriptCache {
             options.scriptCacheDirectory = nil
         } else if options.scriptCacheDirectory == nil {
             options.scriptCacheDirectory = LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)
         }
-        engine = SourceEngine(source: source, transport: wrapped.transport, options: options)
+        engine = SourceEngine(source: source, connection: connection, options: options)
         self.store = store
-        warnings = wrapped.warnings
+        warnings = connection.warnings
         let engineOptions = options
-        let pacing = pacing ?? (transport as? PoliteFetcher)
         fallbackEngine = { other in
-            SourceEngine(source: other, transport: SourceTransport(for: other, over: transport, pacing: pacing).transport,
+            SourceEngine(source: other, connection: SourceTransport(for: other, over: transport, pacing: pacing, logins: logins),
                          options: engineOptions)
         }
     }

@@ -14,16 +14,24 @@ public struct LibraryUpdate: Sendable {
     public let transport: any HTTPTransport
     /// The fetcher sources' `concurrentRate` applies to (by default `transport` when it is one).
     public let pacing: PoliteFetcher?
+    /// Where the sources' stored logins are read (nil: none is sent).
+    public let logins: (any LoginStore)?
     /// Engine options for every source.
     public let options: EngineOptions
 
-    /// An update of books in `store` through `transport`.
+    /// An update of books in `store` through `transport`, each source with its login from `logins`.
     public init(store: LibraryStore, transport: any HTTPTransport, pacing: PoliteFetcher? = nil,
-                options: EngineOptions = EngineOptions()) {
+                logins: (any LoginStore)? = nil, options: EngineOptions = EngineOptions()) {
         self.store = store
         self.transport = transport
         self.pacing = pacing ?? (transport as? PoliteFetcher)
+        self.logins = logins
         self.options = options
+    }
+
+    /// An update of books in `store` through `stack` (its fetcher, its logins).
+    public init(store: LibraryStore, stack: TransportStack, options: EngineOptions = EngineOptions()) {
+        self.init(store: store, transport: stack.transport, pacing: stack.fetcher, logins: stack.logins, options: options)
     }
 
     /// What happened to one book.
@@ -80,7 +88,7 @@ public struct LibraryUpdate: Sendable {
             else {
                 throw LibraryUpdateError.noSource(book: book.name)
             }
-            let fetch = BookFetch(source: source, transport: transport, pacing: pacing, store: store, options: options)
+            let fetch = BookFetch(source: source, transport: transport, pacing: pacing, logins: logins, store: store, options: options)
             for try await event in fetch.run(bookURL: book.url, variables: book.variables, name: book.name) {
                 emit(event)
                 switch event {

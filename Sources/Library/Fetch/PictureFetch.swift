@@ -28,14 +28,15 @@ public struct PictureFetch: Sendable {
         self.maximumBytes = maximumBytes
     }
 
-    /// The fetch for the pictures of `book` over `fetcher`: through its source's transport and with its
-    /// source's headers when the library knows the source (`knownSources`), else plainly through `fetcher`.
-    public static func forBook(_ book: StoredBook, store: LibraryStore, over fetcher: PoliteFetcher) -> PictureFetch {
+    /// The fetch for the pictures of `book` through `stack`: through its source's transport (`stack.transport(for:)`:
+    /// its cookie jar and stored login) and with its source's headers when the library knows the source
+    /// (`knownSources`), else plainly through the stack.
+    public static func forBook(_ book: StoredBook, store: LibraryStore, stack: TransportStack) -> PictureFetch {
         let known = (try? store.knownSources(bookID: book.id)) ?? []
         guard let record = known.first(where: \.isCurrent) ?? known.first(where: { $0.sourceURL == book.sourceURL }),
               let source = try? BookSource.load(bytes: Array(record.json.utf8), path: record.sourceName).first
-        else { return PictureFetch(transport: fetcher) }
-        return PictureFetch(transport: SourceTransport(for: source, over: fetcher).transport, headers: source.headers)
+        else { return PictureFetch(transport: stack.transport) }
+        return PictureFetch(transport: stack.transport(for: source).transport, headers: source.headers)
     }
 
     /// What a run did.

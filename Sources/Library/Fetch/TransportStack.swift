@@ -33,8 +33,10 @@ public struct TransportStack: Sendable {
         }
     }
 
-    /// What every request goes through (before a source's own cookie jar; see `transport(for:)`).
+    /// What every request goes through (before a source's own cookie jar and login; see `transport(for:)`).
     public let transport: any HTTPTransport
+    /// Where the sources' logins are kept (`withLogins`); nil when sources run without their logins.
+    public let logins: (any LoginStore)?
     /// The live polite fetcher; nil when the answers come from disk.
     public let fetcher: PoliteFetcher?
     /// The recording of live exchanges, when asked for (`recording(appendingTo:)`); the caller writes it.
@@ -47,8 +49,9 @@ public struct TransportStack: Sendable {
     public let mayUseProxy: Bool
 
     private init(transport: any HTTPTransport, fetcher: PoliteFetcher?, recorder: RecordingTransport?,
-                 reservedPorts: ReservedLocalPorts?, mayUseProxy: Bool = false) {
+                 reservedPorts: ReservedLocalPorts?, mayUseProxy: Bool = false, logins: (any LoginStore)? = nil) {
         self.transport = transport
+        self.logins = logins
         self.fetcher = fetcher
         self.recorder = recorder
         self.reservedPorts = reservedPorts
@@ -113,27 +116,33 @@ public struct TransportStack: Sendable {
     /// This stack with every exchange recorded as a HAR entry, after the entries of `recording` (a login's
     /// credentials and headers redacted).
     public func recording(appendingTo recording: HARRecording = HARRecording()) -> TransportStack {
-        if let logins = transport as? LoginStoreTransport {
-            // The recording goes under the login store, which must stay on top for the sources to find it.
-            let recorder = RecordingTransport(upstream: logins.upstream, appendingTo: recording)
-            return TransportStack(transport: LoginStoreTransport(recorder, store: logins.store), fetcher: fetcher, recorder: recorder,
-                                  reservedPorts: reservedPorts, mayUseProxy: mayUseProxy)
-        }
         let recorder = RecordingTransport(upstream: transport, appendingTo: recording)
         return TransportStack(transport: recorder, fetcher: fetcher, recorder: recorder, reservedPorts: reservedPorts,
-                              mayUseProxy: mayUseProxy)
+                              mayUseProxy: mayUseProxy, logins: logins)
     }
 
-    /// This stack with the logins of `store`: every source's transport (`transport(for:)`, and any
-    /// `SourceTransport` built over `transport`) sends its source's stored login headers and cookies.
+    /// This stack with the logins of `store`: every source's transport (`transport(for:)`) sends its source's
+    /// stored login headers and cookies, and carries the login as `SourceTransport.login`.
     public func withLogins(_ store: any LoginStore) -> TransportStack {
-        TransportStack(transport: LoginStoreTransport(transport, store: store), fetcher: fetcher, recorder: recorder,
-                       reservedPorts: reservedPorts, mayUseProxy: mayUseProxy)
+        TransportStack(transport: transport, fetcher: fetcher, recorder: recorder, reservedPorts: reservedPorts,
+                       mayUseProxy: mayUseProxy, logins: store)
     }
 
-    /// What `source`'s engine sends through: the stack, with the source's cookie jar, and its
-    /// `concurrentRate` set on the live fetcher.
+    /// A stack over `transport` as it is (an app's own transport, an in-memory site in a test), paced by
+    /// `fetcher` when it is the polite fetcher underneath: what `transport(for:)` adds (a source's jar, its
+    /// login from `withLogins`) goes on top of it.
+    public static func over(_ transport: any HTTPTransport, fetcher: PoliteFetcher? = nil) -> TransportStack {
+        TransportStack(transport: transport, fetcher: fetcher, recorder: nil, reservedPorts: nil)
+    }
+
+    /// What `source`'s engine sends through (`SourceEngine.init(source:connection:)`): the stack, with the
+    /// source's cookie jar and stored login (from `logins`), and its `concurrentRate` set on the live fetcher.
     public func transport(for source: BookSource) -> SourceTransport {
-        SourceTransport(for: source, over: transport, pacing: fetcher)
+        SourceTransport(for: source, over: transport, pacing: fetcher, logins: logins)
+    }
+
+    /// An engine for `source` through `transport(for:)`, with its cookie jar and login.
+    public func engine(for source: BookSource, options: EngineOptions = EngineOptions()) -> SourceEngine {
+        SourceEngine(source: source, connection: transport(for: source), options: options)
     }
 }

@@ -72,7 +72,7 @@ struct OPDSSourceSearch: Sendable {
             found = try library.siteWork(library.listFlights, "opds\n" + query) { () async throws -> [LegadoSearchBook] in
                 // The library's engines for its sources (their scripts' cache, their cookies), as reader's search.
                 let search = MultiSourceSearch(sources: sources, options: MultiSourceSearch.Options(timeout: .seconds(seconds))) {
-                    (try? library.engine(sourceURL: $0.url)) ?? SourceEngine(source: $0, transport: transport.transport(for: $0).transport)
+                    (try? library.engine(sourceURL: $0.url)) ?? SourceEngine(source: $0, connection: transport.transport(for: $0))
                 }
                 var answers: [String: [LegadoSearchBook]] = [:]
                 for await outcome in search.results(for: query) {
