@@ -2,8 +2,8 @@ import BookRuleEngine
 import BookRuleLibrary
 import Dispatch
 
-/// The WebSocket server `bookrule serve` starts beside its HTTP one, as Legado does: `searchBook` and
-/// `bookSourceDebug` on PORT+1, behind the same gate (Host on either port, Origin, the token's cookie), over the
+/// The WebSocket server `bookrule serve` starts beside its HTTP one, as Legado does: `searchBook`,
+/// `bookSourceDebug` and `rssSourceDebug` on PORT+1, behind the same gate (Host on either port, Origin, the token's cookie), over the
 /// library's sources and the one transport stack, so a search from many clients stays polite to every site.
 public final class LegadoSockets: ServeCompanion {
     private let server: ServeSocketServer
@@ -20,7 +20,8 @@ public final class LegadoSockets: ServeCompanion {
         let gate = context.gate
         let catalog = ServeSourceCatalog(
             enabledSources: { try library.sources().filter(isEnabled) },
-            source: { url in try library.sources().first { $0.url == url } })
+            source: { url in try library.sources().first { $0.url == url } },
+            rssSource: { url in try library.rssSource(url: url) })
         let server = ServeSocketServer(
             listen: context.listenAddress, port: context.port,
             gate: { target, headers in gate.allows(path: target, headers: headers.map { (name: $0.key, value: $0.value) }) },
