@@ -44,7 +44,8 @@ public final class ReadingServer: Sendable {
         let library = ReadingLibrary(store: store, transport: configuration.transport, siteSeconds: configuration.siteSeconds,
                                      prefetchCount: configuration.prefetchChapters)
         let collection = SourceCollection(paths: configuration.sourcePaths)
-        if !configuration.sourcePaths.isEmpty && collection.sources.isEmpty && !collection.problems.isEmpty {
+        if !configuration.sourcePaths.isEmpty && collection.sources.isEmpty && collection.rssSources.isEmpty
+            && !collection.problems.isEmpty {
             throw .unreadableSources(problems: collection.problems)
         }
         do {

@@ -1,5 +1,7 @@
 import BookRuleJSON
 import BookRuleEngine
+import BookRuleLibrary
+import Foundation
 import Testing
 import TestSupport
 
@@ -92,6 +94,18 @@ struct RssSourceTests {
         #expect(throws: SourceFileError.noRssSources(path: "b.json", bookSources: 1)) {
             try RssSource.load(bytesOf: onlyBooks, path: "b.json")
         }
+    }
+
+    @Test("a folder of sources for many-source commands and serve: book sources searched, RSS sources kept apart, an RSS-only file no problem")
+    func collections() throws {
+        let directory = try ScratchDirectory("rss-collection")
+        try #"[{"bookSourceUrl": "https://book.example/", "bookSourceName": "书"}, {"sourceUrl": "https://news.example/", "sourceName": "新闻"}]"#
+            .write(toFile: directory.path + "/a.json", atomically: true, encoding: .utf8)
+        try #"{"sourceUrl": "https://blog.example/", "sourceName": "博客"}"#.write(toFile: directory.path + "/b.json", atomically: true, encoding: .utf8)
+        let collection = SourceCollection(paths: [directory.path])
+        #expect(collection.sources.map(\.url) == ["https://book.example/"])
+        #expect(collection.rssSources.map(\.url) == ["https://news.example/", "https://blog.example/"])
+        #expect(collection.problems.isEmpty, "\(collection.problems)")
     }
 
     @Test("sortUrl: name::url entries split on && and line breaks, at the first ::, resolved unless {{…}}; entries without a URL skipped")
