@@ -108,6 +108,31 @@ struct RssCommandTests {
         #expect(read.output == "正文一\n正文二\n")
     }
 
+    @Test("lint checks RSS sources too: each field's problem named by its path, the file's verdict counting both kinds")
+    func lint() async throws {
+        let directory = try ScratchDirectory("rss-lint")
+        let path = directory.path + "/mixed.json"
+        try """
+        [{"bookSourceUrl": "https://novel.test", "bookSourceName": "书源"},
+         {"sourceUrl": "https://news.test/", "sourceName": "Good", "ruleArticles": "//li", "ruleTitle": "//a/text()"},
+         {"sourceUrl": "https://bad.test/", "sourceName": "Bad", "ruleArticles": "//li[", "enabled": [],
+          "sortUrl": "@js:return ("}]
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = await run(["lint", path])
+        #expect(result.status == 1)
+        #expect(result.output.contains("\(path): 1 source(s), 1 fully usable; 2 RSS source(s), 1 fully usable"), "\(result.output)")
+        #expect(result.output.contains("  ok    [1] Good (RSS)"), "\(result.output)")
+        #expect(result.output.contains("  FAIL  [2] Bad (RSS): 3 problem(s)"), "\(result.output)")
+        for field in ["[2].ruleArticles", "[2].enabled", "[2].sortUrl"] {
+            #expect(result.output.contains(": \(field)"), "\(field) in \(result.output)")
+        }
+        let rssOnly = directory.path + "/rss.json"
+        try #"{"sourceUrl": "https://news.test/", "sourceName": "Good"}"#.write(toFile: rssOnly, atomically: true, encoding: .utf8)
+        let clean = await run(["lint", rssOnly])
+        #expect(clean.status == 0)
+        #expect(clean.output.hasPrefix("\(rssOnly): 1 RSS source(s), 1 fully usable\n  ok    Good (RSS)"), "\(clean.output)")
+    }
+
     @Test("a file of RSS sources only is refused by the book-source commands, naming bookrule rss")
     func bookCommandsRefuseRss() async throws {
         let directory = try ScratchDirectory("rss-only")
