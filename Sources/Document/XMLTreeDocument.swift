@@ -22,7 +22,8 @@ package final class XMLTreeDocument: @unchecked Sendable {
         _ = libxml2Initialized
         guard !utf8.isEmpty, let context = xmlNewParserCtxt() else { return nil }
         defer { xmlFreeParserCtxt(context) }
-        let parsed: xmlDocPtr? = utf8.withUnsafeBufferPointer { buffer in
+        let input = Self.referencesAsNumbers(utf8)
+        let parsed: xmlDocPtr? = input.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 xmlCtxtReadMemory(context, chars.baseAddress, Int32(clamping: chars.count), url, "UTF-8", Self.parseOptions)
             }
@@ -37,6 +38,75 @@ package final class XMLTreeDocument: @unchecked Sendable {
 
     deinit {
         xmlFreeDoc(pointer)
+    }
+
+    /// Named references whose characters are known, written as numeric ones, and a stray `&` as `&#38;`,
+    /// outside CDATA sections, comments and processing instructions. Feeds in the wild are often not
+    /// well-formed (a bare `&` in a title), and once libxml2 has met one error it drops every later named
+    /// reference, even `&lt;` and `&amp;`, while numeric ones still stand. References to other names (a DTD's
+    /// entities) are left as written, and not expanded (see `text`).
+    static func referencesAsNumbers(_ input: [UInt8]) -> [UInt8] {
+        let known: [String: String] = [
+            "lt": "60", "gt": "62", "amp": "38", "quot": "34", "apos": "39", "nbsp": "160", "copy": "169",
+            "reg": "174", "hellip": "8230", "mdash": "8212", "ndash": "8211", "lsquo": "8216", "rsquo": "8217",
+            "ldquo": "8220", "rdquo": "8221", "middot": "183", "times": "215", "deg": "176",
+        ]
+        let ampersand = UInt8(ascii: "&")
+        guard input.contains(ampersand) else { return input }
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count + input.count / 16)
+        var index = 0
+        /// Copies through `terminator` when `input` at `index` starts with `opener`; false otherwise.
+        func skipSection(_ opener: String, _ terminator: String) -> Bool {
+            let open = Array(opener.utf8)
+            guard input.count - index >= open.count, Array(input[index..<(index + open.count)]) == open else { return false }
+            let close = Array(terminator.utf8)
+            var end = index + open.count
+            while end < input.count {
+                if input.count - end >= close.count, Array(input[end..<(end + close.count)]) == close {
+                    end += close.count
+                    output.append(contentsOf: input[index..<end])
+                    index = end
+                    return true
+                }
+                end += 1
+            }
+            output.append(contentsOf: input[index...])
+            index = input.count
+            return true
+        }
+        while index < input.count {
+            let byte = input[index]
+            if byte == UInt8(ascii: "<") {
+                if skipSection("<![CDATA[", "]]>") || skipSection("<!--", "-->") || skipSection("<?", "?>") { continue }
+                output.append(byte)
+                index += 1
+                continue
+            }
+            guard byte == ampersand else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            // A reference: `&#…;`, `&#x…;` or `&name;` within 32 bytes.
+            var end = index + 1
+            while end < input.count, end - index <= 32, input[end] != UInt8(ascii: ";"), input[end] != ampersand,
+                  input[end] != UInt8(ascii: "<"), input[end] > 0x20 { end += 1 }
+            let isReference = end < input.count && input[end] == UInt8(ascii: ";") && end > index + 1
+            if isReference {
+                let name = String(decoding: input[(index + 1)..<end], as: UTF8.self)
+                if let number = known[name] {
+                    output.append(contentsOf: Array("&#\(number);".utf8))
+                } else {
+                    output.append(contentsOf: input[index...end])
+                }
+                index = end + 1
+            } else {
+                output.append(contentsOf: Array("&#38;".utf8))
+                index += 1
+            }
+        }
+        return output
     }
 
     /// The top element (`<rss>`, `<rdf:RDF>`, `<feed>`).
@@ -82,21 +152,50 @@ package struct XMLTreeElement: @unchecked Sendable {
         while let property = attribute {
             let local = property.pointee.name.map { String(cString: $0) } ?? ""
             if local.lowercased() == wanted {
-                guard let value = xmlNodeGetContent(UnsafeMutableRawPointer(property).assumingMemoryBound(to: xmlNode.self))
-                else { return "" }
-                defer { bookrule_xmlFree(value) }
-                return String(cString: value)
+                return Self.text(under: UnsafeMutableRawPointer(property).assumingMemoryBound(to: xmlNode.self))
             }
             attribute = property.pointee.next
         }
         return nil
     }
 
-    /// Every piece of text inside the element (CDATA included, entities decoded), concatenated.
+    /// At most this many bytes of text are read from one element or attribute.
+    package static let maxTextBytes = 4 * 1024 * 1024
+
+    /// Every piece of text inside the element (CDATA included, the predefined entities decoded), concatenated,
+    /// at most `maxTextBytes`. References to entities a DTD declares are skipped, not expanded: libxml2's own
+    /// `xmlNodeGetContent` expands them, and nested ones ("billion laughs") would grow without bound.
     package var text: String {
-        guard let content = xmlNodeGetContent(pointer) else { return "" }
-        defer { bookrule_xmlFree(content) }
-        return String(cString: content)
+        Self.text(under: pointer)
+    }
+
+    /// The text nodes under `node`, in document order, without recursion.
+    static func text(under node: xmlNodePtr) -> String {
+        var bytes: [UInt8] = []
+        var pending: [xmlNodePtr] = []
+        var child = node.pointee.last
+        while let current = child {
+            pending.append(current)
+            child = current.pointee.prev
+        }
+        while let current = pending.popLast(), bytes.count < maxTextBytes {
+            switch current.pointee.type {
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let content = current.pointee.content {
+                    let length = min(Int(xmlStrlen(content)), maxTextBytes - bytes.count)
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: content, count: length))
+                }
+            case XML_ELEMENT_NODE:
+                var inner = current.pointee.last
+                while let next = inner {
+                    pending.append(next)
+                    inner = next.pointee.prev
+                }
+            default:
+                continue
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether the element holds child elements (Atom's `type="xhtml"` content) rather than only text.
