@@ -133,6 +133,24 @@ struct RssCommandTests {
         #expect(clean.output.hasPrefix("\(rssOnly): 1 RSS source(s), 1 fully usable\n  ok    Good (RSS)"), "\(clean.output)")
     }
 
+    @Test("bookrule test checks RSS sources on their fixtures: sorts, articles, an article's text; a missing fixture fails")
+    func testCommand() async throws {
+        let (directory, source, feed, _, _) = try fixture()
+        _ = directory
+        let rssOnly = directory.path + "/feed.json"
+        try #"{"sourceUrl": "https://news.test/", "sourceName": "Feed", "sortUrl": "要闻::/rss.xml"}"#
+            .write(toFile: rssOnly, atomically: true, encoding: .utf8)
+        let passed = await run(["test", rssOnly, "--saved", "https://news.test/rss.xml=\(feed)"])
+        #expect(passed.status == 0, "\(passed.errors)")
+        #expect(passed.errors.contains("PASS  Feed (RSS)\n      ok   sorts: 1 sort(s)\n      ok   articles: 2 article(s) on https://news.test/rss.xml"),
+                "\(passed.errors)")
+        #expect(passed.errors.contains("ok   text: 7 character(s) of \"头条\" from its description"), "\(passed.errors)")
+        let missing = await run(["test", rssOnly, "--fixtures", directory.path + "/none"])
+        #expect(missing.status == 1)
+        #expect(missing.errors.contains("FAIL  Feed (RSS): no fixture in \(directory.path)/none"), "\(missing.errors)")
+        _ = source
+    }
+
     @Test("a file of RSS sources only is refused by the book-source commands, naming bookrule rss")
     func bookCommandsRefuseRss() async throws {
         let directory = try ScratchDirectory("rss-only")
