@@ -140,7 +140,7 @@ enum TestCommand {
             }
             guard let transport else {
                 terminal.error("FAIL  \(source.name) (RSS): no fixture in \(fixture.directory); record one with "
-                               + "bookrule rss --source \(path) --json --record \(fixture.harPath)")
+                               + "mkdir -p \(fixture.directory) && bookrule rss --source \(path) --json --record \(fixture.harPath)")
                 passed = false
                 continue
             }
