@@ -93,6 +93,7 @@ package final class XMLTreeDocument: @unchecked Sendable {
             while end < input.count, end - index <= 32, input[end] != UInt8(ascii: ";"), input[end] != ampersand,
                   input[end] != UInt8(ascii: "<"), input[end] > 0x20 { end += 1 }
             let isReference = end < input.count && input[end] == UInt8(ascii: ";") && end > index + 1
+                && isReferenceName(input[(index + 1)..<end])
             if isReference {
                 let name = String(decoding: input[(index + 1)..<end], as: UTF8.self)
                 if let number = known[name] {
@@ -107,6 +108,27 @@ package final class XMLTreeDocument: @unchecked Sendable {
             }
         }
         return output
+    }
+
+    /// Whether `name` (between `&` and `;`) is a reference: `#` and digits, `#x` and hex digits, or an XML name
+    /// (a letter, `_`, `:` or a non-ASCII byte, then those, digits, `.` or `-`). `a=1&b=2;` in a URL is not.
+    static func isReferenceName(_ name: ArraySlice<UInt8>) -> Bool {
+        guard let first = name.first else { return false }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+        if first == UInt8(ascii: "#") {
+            let rest = name.dropFirst()
+            if let x = rest.first, x == UInt8(ascii: "x") || x == UInt8(ascii: "X") {
+                let hex = rest.dropFirst()
+                return !hex.isEmpty && hex.allSatisfy { isDigit($0) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }
+            }
+            return !rest.isEmpty && rest.allSatisfy(isDigit)
+        }
+        guard isLetter(first) || first == UInt8(ascii: "_") || first == UInt8(ascii: ":") || first >= 0x80 else { return false }
+        return name.dropFirst().allSatisfy { byte in
+            isLetter(byte) || isDigit(byte) || byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":")
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+        }
     }
 
     /// The top element (`<rss>`, `<rdf:RDF>`, `<feed>`).

@@ -37,6 +37,9 @@ struct RssFeedParserTests {
         #expect(articles.first?.title.hasPrefix("Upper") == true)
         #expect(articles.count == 2 && articles[1].image == nil && articles[1].description == "<p>no picture</p>", "\(articles)")
         #expect(RssFeedParser.articles(utf8: Array("not xml at all".utf8), url: "https://x.test/", sort: "", origin: "") == nil)
+        let query = #"<rss><item><title>Q &amp; A</title><link>https://x.test/?a=1&b=2;c=3&d</link></item></rss>"#
+        #expect(try #require(RssFeedParser.articles(utf8: Array(query.utf8), url: "https://x.test/", sort: "", origin: "")).first?.link
+                == "https://x.test/?a=1&b=2;c=3&d", "an ampersand that starts no reference is text")
         #expect(RssFeedParser.firstImage(in: #"<p><img alt="a" src = "one.png"><img src="two.png">"#) == "one.png")
         #expect(RssFeedParser.firstImage(in: #"<IMG SRC="upper.png">"#) == nil, "Legado's pattern is lower case")
     }
