@@ -44,6 +44,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A web font (`FontOutlines`, what `java.queryTTF` reads, and every mapped glyph drawn with FreeType and
     /// turned into the recogniser's features).
     case font
+    /// An RSS or Atom feed (`RssFeedParser` over libxml2's XML parser, as `bookrule rss` reads a page without
+    /// `ruleArticles`), and the bytes as a file of book and RSS sources (`SourceFile.load`).
+    case rss
 
     /// Feeds `bytes` to the target's parsers. Errors the parsers throw are expected (bad input gets an error);
     /// what this reports is a broken invariant the harness checks beyond "no crash".
@@ -63,6 +66,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .fixture: return Self.fixture(bytes)
         case .studio: return Self.studio(bytes)
         case .font: return Self.font(bytes)
+        case .rss: return Self.rss(bytes)
         }
     }
 

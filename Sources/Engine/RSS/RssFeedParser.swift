@@ -10,13 +10,13 @@ import BookRuleDocument
 /// `media:thumbnail`, an `enclosure` or `media:content` that is an image, else the first `<img src="…">` of the
 /// description, else of the content. Items outside any `item`/`entry` (the channel's own title) are not read.
 /// Links and pictures are resolved against the feed's URL.
-enum RssFeedParser {
+package enum RssFeedParser {
     /// At most this many articles are read from one feed (a real feed has tens).
-    static let maxArticles = 10_000
+    package static let maxArticles = 10_000
 
     /// The articles of the feed in `utf8` (the page already decoded to UTF-8), fetched from `url`, for the
     /// sort `sort` of the source at `origin`; nil when the bytes are not XML at all.
-    static func articles(utf8: [UInt8], url: String, sort: String, origin: String) -> [RssArticle]? {
+    package static func articles(utf8: [UInt8], url: String, sort: String, origin: String) -> [RssArticle]? {
         guard let document = XMLTreeDocument(utf8: utf8, url: url), let root = document.root else { return nil }
         var articles: [RssArticle] = []
         var pending: [XMLTreeElement] = [root]
