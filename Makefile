@@ -29,7 +29,7 @@ demo: build
 
 # The Swift suite decides first (make stops at its failure). The 1,200-chapter acceptance run (three bookrule
 # processes at full speed for ~30-45 s) runs after the rest, not beside it: on two shared cores it starves the
-# timing-bounded tests (docs/testing.md); so do the suites that start headless Chromium (webView pages), which
+# timing-bounded tests (docs/developing/testing.md); so do the suites that start headless Chromium (webView pages), which
 # run on their own after it. Then the studio's browser test in headless Chromium, which says
 # "skipped" with its reason where Chromium, chromedriver or Selenium is missing, and serve's (Legado's own web
 # client against `bookrule serve`, docs/serve.md), then the bash completion made from the release binary's
@@ -105,7 +105,7 @@ deb:
 	scripts/make-deb.sh .build/deb/root .build/deb
 
 # The whole test suite under sanitizers, each in a build directory of its own so the ordinary debug build is
-# left alone (docs/testing.md). A sanitizer's report fails the run. Instrumented code is several times slower:
+# left alone (docs/developing/testing.md). A sanitizer's report fails the run. Instrumented code is several times slower:
 # the tests' time bounds and loopback servers' lifetimes stretch by SANITIZE_TIME_SCALE (TestSupport's TestTime);
 # BOOKRULE_SANITIZER skips the few tests a sanitizer cannot run (the `ulimit -v` ones; TestTime.sanitizer).
 SANITIZE_TIME_SCALE = 6
@@ -123,7 +123,7 @@ sanitize-thread: deps
 
 # AddressSanitizer: the whole test suite, in .build/asan. Swift code is instrumented; the C libraries are not, so
 # their own overruns are only caught where Swift hands them a bad buffer. Leak checking at exit is off: see
-# docs/testing.md for what it reports and why (the fuzz targets check leaks per input instead).
+# docs/developing/testing.md for what it reports and why (the fuzz targets check leaks per input instead).
 sanitize-address: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 BOOKRULE_SANITIZER=address BOOKRULE_TEST_TIME_SCALE=$(SANITIZE_TIME_SCALE) \
@@ -196,6 +196,13 @@ bench:
 
 record-fixtures: deps
 	scripts/record-fixtures.sh
+
+# The API documentation (CONTRIBUTING.md): the package built with make test's flags, each module's public symbol
+# graph (swift package dump-symbol-graph), then the toolchain's own docc per module the BookRule umbrella
+# re-exports, into .build/docs/<Module>/, with a landing page, .build/docs/index.html. Not part of `make test`.
+.PHONY: docs
+docs: deps
+	SWIFT=$(SWIFT) scripts/make-docs.sh
 
 clean:
 	rm -rf .build Benchmarks/out Benchmarks/bin

@@ -46,13 +46,16 @@ let package = Package(
         // Document evaluates br:match, the PCRE2 extension function translated CSS regular expressions call.
         .target(name: "BookRuleRegex", dependencies: ["CPCRE2"], path: "Sources/Regex"),
         .target(
-            name: "BookRuleDocument", dependencies: ["BookRuleLocking", "BookRuleJSON", "BookRuleRegex", "CLibXML2", "CUchardet"],
+            name: "BookRuleDocument", dependencies: ["BookRuleLocking", "BookRuleJSON", "BookRuleRegex", "CLibXML2", "CUchardet", "COpenCC"],
             path: "Sources/Document"
         ),
+        // libcrypto's digests, ciphers, HMAC and sealed boxes, under every layer that hashes or encrypts (scripts,
+        // web fonts' cache keys, downloads' checksums, the login vault, WebSocket handshakes): docs/architecture.md.
+        .target(name: "BookRuleCrypto", dependencies: ["CCrypto"], path: "Sources/Crypto"),
         // Web fonts that draw other characters than the page holds, decoded by recognising their glyphs against
         // installed CJK fonts (docs/fonts.md): bytes in, a code point map out, so it sits beside Regex.
         .target(
-            name: "BookRuleFont", dependencies: ["BookRuleLocking", "BookRuleJSON", "CFreeType", "CCrypto", "CGlyphKernels"], path: "Sources/Font"
+            name: "BookRuleFont", dependencies: ["BookRuleLocking", "BookRuleJSON", "BookRuleCrypto", "CFreeType", "CGlyphKernels"], path: "Sources/Font"
         ),
         .target(
             name: "BookRuleRules",
@@ -64,7 +67,7 @@ let package = Package(
         .target(
             name: "BookRuleScript",
             dependencies: ["BookRuleLocking",
-                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleFont", "CJavaScriptCore", "CCrypto", "COpenCC",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleFont", "BookRuleCrypto", "CJavaScriptCore",
             ],
             path: "Sources/Script",
             // The helpers' JavaScript, compiled into the binary as bytes (ScriptPrelude).
@@ -83,14 +86,14 @@ let package = Package(
             name: "BookRuleEngine",
             dependencies: ["BookRuleLocking",
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleHTTP", "BookRuleScript",
-                "BookRuleBrowser", "BookRuleFont",
+                "BookRuleBrowser", "BookRuleFont", "BookRuleCrypto",
             ],
             path: "Sources/Engine"
         ),
         .target(
             name: "BookRuleLibrary",
             dependencies: ["BookRuleLocking",
-                "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleHTTP", "BookRuleScript", "BookRuleEngine", "CSQLite", "CLibZip",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleHTTP", "BookRuleCrypto", "BookRuleEngine", "CSQLite", "CLibZip",
                 "CCrypto",
             ],
             path: "Sources/Library"
@@ -108,12 +111,12 @@ let package = Package(
             name: "BookRule",
             dependencies: [
                 "BookRuleJSON", "BookRuleDocument", "BookRuleRegex", "BookRuleRules", "BookRuleScript", "BookRuleHTTP",
-                "BookRuleBrowser", "BookRuleEngine", "BookRuleLibrary", "BookRuleCheck", "BookRuleFont",
+                "BookRuleBrowser", "BookRuleEngine", "BookRuleLibrary", "BookRuleCheck", "BookRuleFont", "BookRuleCrypto",
             ]
         ),
         // The HTTP server the studio and `bookrule serve` run on (libmicrohttpd), with the gate they share: Host,
         // Origin and token checks (docs/architecture.md).
-        .target(name: "BookRuleHTTPServer", dependencies: ["BookRuleLocking", "BookRuleJSON", "CMicroHTTPD"], path: "Sources/HTTPServer"),
+        .target(name: "BookRuleHTTPServer", dependencies: ["BookRuleLocking", "BookRuleJSON", "BookRuleCrypto", "CMicroHTTPD"], path: "Sources/HTTPServer"),
         // `bookrule studio`: a loopback web page over Check's trials and the engine's steps. Not in the umbrella:
         // an app that scrapes has no use for an HTTP server (docs/architecture.md).
         .target(
@@ -135,7 +138,7 @@ let package = Package(
         .target(
             name: "BookRuleServe",
             dependencies: ["BookRuleLocking",
-                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleScript", "BookRuleEngine", "BookRuleLibrary",
+                "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleEngine", "BookRuleLibrary",
                 "BookRuleHTTPServer", "CPNG", "CJPEG",
             ],
             path: "Sources/Serve"
@@ -151,7 +154,7 @@ let package = Package(
         // TestSupport for the serve benchmarks' loopback site (MirrorSite), raw HTTP and WebSocket clients and scratch
         // directory: the same helpers the serve tests drive it with, so TestSupport builds with the package.
         .executableTarget(
-            name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio", "BookRuleServe", "BookRuleLocking", "TestSupport"],
+            name: "bookrule-bench", dependencies: ["BookRule", "BookRuleStudio", "BookRuleServe", "BookRuleHTTPServer", "BookRuleLocking", "TestSupport"],
             path: "Benchmarks/Swift"
         ),
         // Loopback servers, the generated example site and other helpers the test targets share. A plain target, so
@@ -182,6 +185,9 @@ let package = Package(
                 "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleRules", "BookRuleEngine",
                 "BookRuleLibrary", "TestSupport",
             ]
+        ),
+        .testTarget(
+            name: "BookRuleCryptoTests", dependencies: ["BookRuleCrypto"]
         ),
         .testTarget(
             name: "BookRuleScriptTests",
@@ -225,7 +231,7 @@ let package = Package(
                 "BookRuleLibrary", "BookRuleCheck", "TestSupport",
             ]
         ),
-        .testTarget(name: "BookRuleHTTPServerTests", dependencies: ["BookRuleLocking", "BookRuleHTTPServer", "TestSupport"]),
+        .testTarget(name: "BookRuleHTTPServerTests", dependencies: ["BookRuleLocking", "BookRuleHTTP", "BookRuleHTTPServer", "TestSupport"]),
         .testTarget(
             name: "BookRuleStudioTests",
             dependencies: ["BookRuleLocking", "BookRuleDocument", "BookRuleHTTP", "BookRuleHTTPServer", "BookRuleStudio", "TestSupport"]

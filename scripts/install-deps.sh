@@ -16,7 +16,9 @@ packages=(pkg-config libxml2-dev libpcre2-dev libcurl4-openssl-dev libpsl-dev li
     libfreetype-dev fonts-noto-cjk python3-fonttools python3-brotli fonts-arphic-uming
     # bookrule serve answers covers and pictures as PNGs, as Legado does: libpng decodes and writes PNG,
     # libjpeg(-turbo) decodes JPEG (docs/architecture.md).
-    libpng-dev libjpeg-dev)
+    libpng-dev libjpeg-dev
+    # bookrule serve's OPDS catalog: its feeds are validated against RFC 4287's RELAX NG schema with jing.
+    jing)
 if [[ "${1:-}" == "--bench" ]]; then
     packages+=(gcc python3-lxml)
 fi

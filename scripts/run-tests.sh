@@ -2,7 +2,7 @@
 # Runs the built test suite (`swift test --skip-build`) and returns its verdict.
 #
 # Why not `swift test` alone: a runaway thread once kept the test process alive after the last test had
-# reported (docs/testing.md; the cause is fixed, the guard is kept). The verdict is printed by then, so this
+# reported (docs/developing/testing.md; the cause is fixed, the guard is kept). The verdict is printed by then, so this
 # waits for the closing line, gives the process 60 s to exit, and then ends it and exits with that verdict. A run that never prints the line is still bounded
 # (TEST_TIMEOUT seconds, default 1800) and fails.
 set -uo pipefail
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 # looks over half a second when the run starts; a build that has just ended does not count, as the load average
 # would), the tests' upper time bounds and loopback servers' lifetimes stretch three times (TestTime.scale), as
 # they do under the sanitizers: they are there to catch a hang, and on two cores shared with two busy loops a
-# request the suite starves can take 30 s (docs/testing.md). Lower bounds are never scaled.
+# request the suite starves can take 30 s (docs/developing/testing.md). Lower bounds are never scaled.
 # BOOKRULE_TEST_TIME_SCALE, when set, wins.
 if [[ -z "${BOOKRULE_TEST_TIME_SCALE:-}" && -r /proc/loadavg ]]; then
     others=1000
@@ -41,7 +41,7 @@ while kill -0 "$pid" 2>/dev/null; do
         exit_deadline=$((SECONDS + 60))
     fi
     if [[ -n "$verdict" && $SECONDS -ge $exit_deadline ]]; then
-        echo "note: the test process did not exit 60 s after its last result; ended it (docs/testing.md)" >&2
+        echo "note: the test process did not exit 60 s after its last result; ended it (docs/developing/testing.md)" >&2
         pkill -KILL -P "$pid" 2>/dev/null; kill -KILL "$pid" 2>/dev/null
         wait "$pid" 2>/dev/null
         [[ "$verdict" == *" passed after "* && "$verdict" != *"failed"* ]] && exit 0 || exit 1

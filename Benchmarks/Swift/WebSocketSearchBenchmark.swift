@@ -1,4 +1,5 @@
 import BookRule
+import BookRuleHTTPServer
 import BookRuleServe
 import Foundation
 import TestSupport
@@ -30,9 +31,9 @@ enum WebSocketSearchBenchmark {
         let made = (0..<count).map(source)
         let sources = try made.flatMap { try BookSource.load(bytes: Array($0.json.utf8), path: "bench.json") }
         let stack = try TransportStack.offline(pages: made.map(\.page))
-        let server = ServeSocketServer(port: 0, gate: { _, _ in true },
-                                       routes: ServeSocketRoutes.legado(sources: .fixed(sources), stack: stack))
-        let port = try server.start()
+        let server = try HTTPServer(port: 0, webSockets: WebSocketEndpoints(
+            routes: ServeSocketRoutes.legado(sources: .fixed(sources), stack: stack))) { _ in .text(404, "") }
+        let port = server.port
         var firstTimes: [Double] = []
         var allTimes: [Double] = []
         var books = 0
@@ -60,7 +61,7 @@ enum WebSocketSearchBenchmark {
             allTimes.append(ScriptTOCBenchmark.milliseconds(all))
             books = found
         }
-        await server.stop()
+        await server.stopAwaitingWebSocketHandlers()
         guard books == 2 * count + 1 else { fail("expected \(2 * count + 1) books, got \(books)") }
         firstTimes.sort()
         allTimes.sort()

@@ -2,6 +2,7 @@
 // API while the layers themselves stay separate targets whose dependencies the compiler checks.
 @_exported import BookRuleBrowser
 @_exported import BookRuleCheck
+@_exported import BookRuleCrypto
 @_exported import BookRuleDocument
 @_exported import BookRuleEngine
 @_exported import BookRuleFont

@@ -18,7 +18,7 @@
    wrappers are the only way the servers start a daemon or asks for its port. */
 
 /* Starts a daemon listening on address:port (an IPv4 or IPv6 literal; port 0 picks a free one) with
-   pool_threads polling threads over epoll (1: one), connections that a handler may suspend while a request is
+   pool_threads polling threads over epoll (1: one), WebSocket upgrades allowed, connections that a handler may suspend while a request is
    answered on another thread (so a request waiting for a site stalls no other), at most connection_limit
    connections, idle connections closed after timeout_seconds, notify told when a connection opens and closes.
    NULL when the address is not an IP literal or the daemon cannot listen. The sockaddr lives on this stack
@@ -31,7 +31,7 @@ static inline struct MHD_Daemon *bookrule_mhd_start(const char *address_text, ui
                                                     MHD_NotifyConnectionCallback notify) {
     struct sockaddr_storage storage;
     memset(&storage, 0, sizeof storage);
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE;
     struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
     struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
     if (inet_pton(AF_INET, address_text, &v4->sin_addr) == 1) {
@@ -75,6 +75,11 @@ static inline int bookrule_socket_peer_closed(int fd) {
 
 /* Ends both directions of a connection's socket (libmicrohttpd's thread then sees the end and closes it). */
 static inline void bookrule_socket_shutdown(int fd) { shutdown(fd, SHUT_RDWR); }
+
+/* Gives an upgraded connection's socket back to libmicrohttpd, which closes it (MHD_upgrade_action is variadic). */
+static inline enum MHD_Result bookrule_mhd_upgrade_close(struct MHD_UpgradeResponseHandle *urh) {
+    return MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+}
 
 /* A response holding a copy of count bytes (libmicrohttpd frees its copy). */
 static inline struct MHD_Response *bookrule_mhd_response_copying(const void *bytes, size_t count) {

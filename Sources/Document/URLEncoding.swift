@@ -1,5 +1,68 @@
-/// Percent-encoding of URL text, shared by the network transport and HAR replay matching.
+/// Percent-encoding, the project's one: whole URLs as the network transport sends them and HAR replay matches
+/// them (`encode`, `normalizedForComparison`), a value inside a URL (`component`, RFC 3986), and a value as an
+/// HTML form or Java's `URLEncoder` writes it (`form`, Legado's `java.encodeURI`), each in UTF-8 or a page's
+/// charset.
 package enum URLEncoding {
+    /// The bytes a value keeps as they are.
+    private enum Kept {
+        /// RFC 3986's unreserved characters: letters, digits and `-._~`.
+        case unreserved
+        /// What `application/x-www-form-urlencoded` and `java.net.URLEncoder` keep: letters, digits and `-_.*`.
+        case form
+
+        func keeps(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                return true
+            case UInt8(ascii: "~"): return self == .unreserved
+            case UInt8(ascii: "*"): return self == .form
+            default: return false
+            }
+        }
+    }
+
+    /// `text` as a value inside a URL (a search key in a path or query): every byte of its `charset` form but
+    /// RFC 3986's unreserved characters written `%XX` (upper-case), a space as `%20`.
+    package static func component(_ text: String, charset: String = "UTF-8") throws(CharsetError) -> String {
+        escape(try bytes(of: text, charset: charset), keeping: .unreserved, spaceAsPlus: false)
+    }
+
+    /// `text` as an HTML form (`application/x-www-form-urlencoded`) or `java.net.URLEncoder.encode(text,
+    /// charset)` writes it: letters, digits and `-_.*` as they are, a space as `+` (or `%20`), every other byte
+    /// of its `charset` form `%XX` (upper-case).
+    package static func form(_ text: String, charset: String = "UTF-8", spaceAsPlus: Bool = true) throws(CharsetError) -> String {
+        escape(try bytes(of: text, charset: charset), keeping: .form, spaceAsPlus: spaceAsPlus)
+    }
+
+    /// `text` as a form writes it in UTF-8 (which never fails).
+    package static func form(_ text: String, spaceAsPlus: Bool = true) -> String {
+        escape(Array(text.utf8), keeping: .form, spaceAsPlus: spaceAsPlus)
+    }
+
+    /// The bytes of `text` in `charset` (empty, `UTF-8` or `UTF8`: its UTF-8).
+    private static func bytes(of text: String, charset: String) throws(CharsetError) -> [UInt8] {
+        switch charset.uppercased() {
+        case "", "UTF-8", "UTF8": Array(text.utf8)
+        default: try TextTranscoder.bytes(of: text, charset: charset)
+        }
+    }
+
+    private static func escape(_ bytes: [UInt8], keeping kept: Kept, spaceAsPlus: Bool) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count * 3)
+        for byte in bytes {
+            if kept.keeps(byte) {
+                output.append(byte)
+            } else if byte == UInt8(ascii: " ") && spaceAsPlus {
+                output.append(UInt8(ascii: "+"))
+            } else {
+                output += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     private static func isHex(_ byte: UInt8) -> Bool {

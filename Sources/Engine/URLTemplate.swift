@@ -176,7 +176,7 @@ public struct URLTemplate: Sendable {
         }
         let encodedKey: String
         do {
-            encodedKey = try Self.percentEncode(key, charset: charset ?? "UTF-8")
+            encodedKey = try URLEncoding.component(key, charset: charset ?? "UTF-8")
         } catch {
             throw RuleError(field: field, dialect: nil, reason: error.description, rule: text)
         }
@@ -213,27 +213,6 @@ public struct URLTemplate: Sendable {
             }
         }
         return (HTTPRequest(url: absolute, method: method, headers: headers, body: bodyBytes), webView)
-    }
-
-    /// Percent-encodes `text` in `charset` (every byte but the RFC 3986 unreserved ones), as a browser encodes
-    /// a form field for a GBK page.
-    public static func percentEncode(_ text: String, charset: String) throws(CharsetError) -> String {
-        let bytes = charset == "UTF-8" ? Array(text.utf8) : try TextTranscoder.bytes(of: text, charset: charset)
-        var result = ""
-        let hex = Array("0123456789ABCDEF".utf8)
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                result.unicodeScalars.append("%")
-                result.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-                result.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0x0F)]))
-            }
-        }
-        return result
     }
 
     // MARK: - Parsing
@@ -373,7 +352,7 @@ public struct URLTemplate: Sendable {
         var result = ""
         var run = ""
         func flush() throws(CharsetError) {
-            if !run.isEmpty { result += try percentEncode(run, charset: charset) }
+            if !run.isEmpty { result += try URLEncoding.component(run, charset: charset) }
             run = ""
         }
         for scalar in text.unicodeScalars {

@@ -1,7 +1,7 @@
 import Foundation
 import BookRuleJSON
 import BookRuleLocking
-import CCrypto
+import BookRuleCrypto
 
 /// Decodes web fonts that draw other characters than a page's text holds (qidian's Private Use Area code points,
 /// bilinovel's shuffled ones): every glyph the text uses is drawn and recognised against reference glyphs drawn
@@ -248,13 +248,7 @@ public final class FontDecoder: Sendable {
 
     /// SHA-256 of `bytes`, in lower-case hex.
     static func sha256(_ bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let done = bytes.withUnsafeBytes { input in
-            EVP_Digest(input.baseAddress, input.count, &digest, &length, EVP_sha256(), nil)
-        }
-        guard done == 1 else { return "unhashed-\(bytes.count)" }
-        return digest.map { String(format: "%02x", $0) }.joined()
+        HexEncoding.lowercase(MessageDigest.hash(bytes, algorithm: .sha256))
     }
 }
 

@@ -8,7 +8,7 @@ extension HARRecording {
     /// so adding a page again updates it. Returns whether an entry was replaced.
     ///
     /// The entry holds what replay reads and nothing more: the request's method, URL and `postData`, and the
-    /// response's status, `Content-Type` header and body (see docs/testing.md, "A minimal HAR").
+    /// response's status, `Content-Type` header and body (see docs/authoring.md, "A minimal HAR").
     @discardableResult
     public mutating func add(_ page: SavedPage, url: String, at date: Date = Date()) -> Bool {
         let method = page.method.uppercased()

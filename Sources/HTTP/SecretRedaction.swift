@@ -1,3 +1,5 @@
+import BookRuleDocument
+
 /// Replaces secrets (a login's passwords and header values) with `REDACTED` in what a recording keeps:
 /// each secret as written and percent-encoded (as a form body or a query carries it), and the login form's
 /// other values in request bodies only. Secrets shorter than four characters are replaced only where they are
@@ -22,8 +24,8 @@ struct SecretRedaction {
         var pieces: Set<[UInt8]> = []
         for secret in secrets where secret.count >= 4 {
             pieces.insert(Array(secret.utf8))
-            pieces.insert(Array(FormEncoding.encode(secret, spaceAsPlus: true).utf8))
-            pieces.insert(Array(FormEncoding.encode(secret, spaceAsPlus: false).utf8))
+            pieces.insert(Array(URLEncoding.form(secret, spaceAsPlus: true).utf8))
+            pieces.insert(Array(URLEncoding.form(secret, spaceAsPlus: false).utf8))
             // Inside a JSON body: `"` and `\` escaped, and (as Gson and many servers write it) every character
             // past ASCII and `<>&='` as `\uXXXX`.
             pieces.insert(Array(jsonEscaped(secret, asciiOnly: false).utf8))

@@ -20,6 +20,11 @@ import Foundation
 /// releases the context: no callback can run after the release. A request's state is owned the same way,
 /// released in the completion callback; a handler thread holds its own reference until it has resumed.
 ///
+/// WebSockets (`webSockets`): a handshake is a request like any other until it is answered 101; then its socket
+/// belongs to the server's WebSocket thread (`WebSocketLoop`) until the session ends, still counted against
+/// `connectionLimit`, and `stop()` ends the sessions first (libmicrohttpd must not stop with a socket still
+/// upgraded).
+///
 /// Slow clients: on loopback every client has one address, so a per-address limit would be the total limit; each
 /// connection has `requestSeconds` to deliver a whole request (head and body), counted from when it opened or
 /// from its previous answer, however steadily it trickles bytes (`ConnectionDeadlines` shuts down a socket
@@ -35,24 +40,36 @@ package final class HTTPServer: @unchecked Sendable {
     private let context: Unmanaged<ServerContext>
     /// Shuts down connections past their deadline.
     private let watchdog: any DispatchSourceTimer
+    /// The WebSocket sessions, when the server has endpoints.
+    private let webSocketLoop: WebSocketLoop?
 
     /// Starts listening on `address:port` (an IPv4 or IPv6 literal; port 0: a free one). Each request is asked of
     /// `quick` first, when given, on a polling thread: it must answer at once or return nil, never wait on a
     /// site or another request. `handler` answers the rest, each on a thread of its own, and may block
     /// (connections are limited to `connectionLimit`). A connection that has not delivered a whole request
     /// `requestSeconds` after it opened or got its last answer is closed, as is one idle (nothing sent or
-    /// received) for `idleTimeoutSeconds` while an answer is sent.
+    /// received) for `idleTimeoutSeconds` while an answer is sent. Requests for `webSockets`' paths, and any that
+    /// asks for a WebSocket, are handshakes (`WebSocketEndpoints`), never given to `quick` or `handler`.
     package init(address: String = "127.0.0.1", port: UInt16, bodyLimit: Int = 8 * 1024 * 1024, connectionLimit: UInt32 = 256,
                  requestSeconds: Double = 10, idleTimeoutSeconds: UInt32 = 30,
+                 webSockets: WebSocketEndpoints? = nil,
                  admits: (@Sendable (HTTPServerRequest) -> Bool)? = nil,
                  quick: (@Sendable (HTTPServerRequest) -> HTTPServerResponse?)? = nil,
                  handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse) throws(HTTPServerError) {
         let deadlines = ConnectionDeadlines(seconds: requestSeconds)
+        var loop: WebSocketLoop?
+        if let webSockets {
+            // Every handshake's answer hashes its key with SHA-1: a server that could not answer one does not start.
+            guard WebSocketHandshake.canAnswer else { throw .noSHA1 }
+            guard let started = WebSocketLoop(webSockets) else { throw .noThread }
+            loop = started
+        }
         let context = Unmanaged.passRetained(ServerContext(quick: quick, handler: handler, admits: admits, bodyLimit: bodyLimit,
-                                                           deadlines: deadlines))
+                                                           deadlines: deadlines, webSockets: loop))
         let pollingThreads = UInt32(clamping: max(1, ProcessInfo.processInfo.activeProcessorCount))
         guard let started = bookrule_mhd_start(address, port, connectionLimit, idleTimeoutSeconds, pollingThreads, accessHandler,
                                                context.toOpaque(), requestCompleted, connectionNotice) else {
+            loop?.stop()
             context.release()
             throw .cannotListen(address: address, port: Int(port))
         }
@@ -61,6 +78,7 @@ package final class HTTPServer: @unchecked Sendable {
         self.context = context
         self.port = bound == 0 ? port : bound
         self.address = address
+        webSocketLoop = loop
         let interval = max(0.02, min(0.25, requestSeconds / 8))
         watchdog = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         watchdog.schedule(deadline: .now() + interval, repeating: interval)
@@ -76,6 +94,8 @@ package final class HTTPServer: @unchecked Sendable {
             return daemon
         }
         guard let running else { return }
+        // WebSocket sessions end first, their sockets given back: libmicrohttpd must not stop with one upgraded.
+        webSocketLoop?.stop()
         // Requests that come from here on are answered 503 on the polling thread: none is suspended any more.
         // The slow-client deadlines still hold while the handlers finish.
         context.takeUnretainedValue().handlerThreads.close()
@@ -83,6 +103,13 @@ package final class HTTPServer: @unchecked Sendable {
         watchdog.cancel()
         MHD_stop_daemon(running)
         context.release()
+    }
+
+    /// `stop()`, then waits until every WebSocket handler has returned (they are cancelled when their
+    /// sessions end), for callers that must know none still runs.
+    package func stopAwaitingWebSocketHandlers() async {
+        stop()
+        await webSocketLoop?.handlersEnded()
     }
 
     deinit {
@@ -99,9 +126,11 @@ private final class ServerContext: Sendable {
     let bodyLimit: Int
     let deadlines: ConnectionDeadlines
     let handlerThreads = HandlerThreads()
+    let webSockets: WebSocketLoop?
 
     init(quick: (@Sendable (HTTPServerRequest) -> HTTPServerResponse?)?, handler: @escaping @Sendable (HTTPServerRequest) -> HTTPServerResponse,
-         admits: (@Sendable (HTTPServerRequest) -> Bool)?, bodyLimit: Int, deadlines: ConnectionDeadlines) {
+         admits: (@Sendable (HTTPServerRequest) -> Bool)?, bodyLimit: Int, deadlines: ConnectionDeadlines, webSockets: WebSocketLoop?) {
+        self.webSockets = webSockets
         self.quick = quick
         self.handler = handler
         self.admits = admits
@@ -170,6 +199,8 @@ private final class RequestState: @unchecked Sendable {
     var answer: HTTPServerResponse?
     /// Handed to a handler thread: its completion is counted (`HandlerThreads.completed`).
     var handedOn = false
+    /// Answered 101: a WebSocket session is counted until the connection is upgraded or ends.
+    var upgrading = false
 }
 
 /// Collects key/value pairs from `MHD_get_connection_values`.
@@ -192,7 +223,7 @@ private func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name
     return collector.pairs
 }
 
-private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, requestContext in
     guard let cls, let connection, let requestContext, let uploadDataSize else { return bookrule_mhd_no() }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     // The first call for a request only announces it (headers read, body not yet): set up its state.
@@ -225,6 +256,10 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     // The request is read whole: from here its time is the handler's (which bounds its own work).
     context.deadlines.requestRead(ConnectionDeadlines.key(connection))
     let whole = request(connection, url: url, method: method, state: state)
+    if let webSockets = context.webSockets, webSockets.isHandshake(whole) {
+        return answerHandshake(whole, version: version.map { String(cString: $0) } ?? "", on: connection, state: state,
+                               loop: webSockets)
+    }
     if let quick = context.quick, let answer = quick(whole) { return queue(answer, on: connection) }
     let suspended = SuspendedConnection(pointer: connection)
     let handler = context.handler
@@ -239,9 +274,56 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     return bookrule_mhd_yes()
 }
 
+/// Answers a WebSocket handshake on `connection`: refused, or 101 with the socket then handed to `loop`.
+private func answerHandshake(_ request: HTTPServerRequest, version: String, on connection: OpaquePointer,
+                             state: RequestState, loop: WebSocketLoop) -> MHD_Result {
+    let key = ConnectionDeadlines.key(connection)
+    switch loop.answer(request, version: version, connection: key) {
+    case .refuse(var refusal):
+        refusal.headers.append(("Connection", "close"))
+        return queue(refusal, on: connection)
+    case .upgrade(let accept):
+        state.upgrading = true
+        // The loop outlives the daemon (the context holds it until after MHD_stop_daemon): borrowed, not retained.
+        guard let response = MHD_create_response_for_upgrade(upgradeHandler, Unmanaged.passUnretained(loop).toOpaque()) else {
+            loop.abandon(connection: key)
+            return bookrule_mhd_no()
+        }
+        defer { MHD_destroy_response(response) }
+        _ = MHD_add_response_header(response, "Upgrade", "websocket")
+        _ = MHD_add_response_header(response, "Sec-WebSocket-Accept", accept)
+        let queued = MHD_queue_response(connection, 101, response)
+        if queued != bookrule_mhd_yes() { loop.abandon(connection: key) }
+        return queued
+    }
+}
+
+/// libmicrohttpd has sent the 101: the socket goes to the server's WebSocket thread.
+private let upgradeHandler: MHD_UpgradeHandler = { cls, connection, _, extraIn, extraInSize, socket, handle in
+    guard let handle else { return }
+    let upgrade = UpgradeHandle(pointer: handle)
+    guard let cls, let connection else {
+        upgrade.close()
+        return
+    }
+    let loop = Unmanaged<WebSocketLoop>.fromOpaque(cls).takeUnretainedValue()
+    let extra = extraIn.map { start in
+        start.withMemoryRebound(to: UInt8.self, capacity: extraInSize) { Array(UnsafeBufferPointer(start: $0, count: extraInSize)) }
+    } ?? []
+    loop.upgraded(connection: ConnectionDeadlines.key(connection), socket: socket, handle: upgrade, extra: extra)
+}
+
 /// Queues `answer` on `connection` (from the access handler only).
 private func queue(_ answer: HTTPServerResponse, on connection: OpaquePointer) -> MHD_Result {
-    let response = answer.body.withUnsafeBytes { bookrule_mhd_response_copying($0.baseAddress, $0.count) }
+    let response: OpaquePointer?
+    if let file = answer.file {
+        guard let opened = file.makeResponse() else {
+            return queue(.text(500, "the file to answer with cannot be read"), on: connection)
+        }
+        response = opened
+    } else {
+        response = answer.body.withUnsafeBytes { bookrule_mhd_response_copying($0.baseAddress, $0.count) }
+    }
     guard let response else { return bookrule_mhd_no() }
     defer { MHD_destroy_response(response) }
     for (name, value) in answer.headers where !name.isEmpty {
@@ -267,8 +349,13 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
         Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().deadlines.answered(ConnectionDeadlines.key(connection))
     }
     guard let requestContext, let stored = requestContext.pointee else { return }
-    if let cls, Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue().handedOn {
+    let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
+    if let cls, state.handedOn {
         Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().handlerThreads.completed()
+    }
+    if let cls, let connection, state.upgrading {
+        // A 101 that never led to an upgrade (the client left first) gives its session count back.
+        Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().webSockets?.abandon(connection: ConnectionDeadlines.key(connection))
     }
     Unmanaged<RequestState>.fromOpaque(stored).release()
     requestContext.pointee = nil

@@ -5,6 +5,11 @@ public enum HTTPServerError: Error, CustomStringConvertible, Sendable, Equatable
     case cannotListen(address: String, port: Int)
     /// The system's random generator could not give a token.
     case noRandomness(reason: String)
+    /// WebSockets were asked for, and this machine's libcrypto refuses SHA-1, which every handshake's
+    /// `Sec-WebSocket-Accept` needs.
+    case noSHA1
+    /// The system gave no thread (or pipe) for the WebSocket sessions.
+    case noThread
 
     public var description: String {
         switch self {
@@ -14,6 +19,11 @@ public enum HTTPServerError: Error, CustomStringConvertible, Sendable, Equatable
                 + "this machine's; pick another with --port, or 0 for any"
         case .noRandomness(let reason):
             return "cannot make an access token: /dev/urandom \(reason)"
+        case .noSHA1:
+            return "cannot answer WebSocket handshakes: this machine's OpenSSL refuses SHA-1 (RFC 6455's "
+                + "Sec-WebSocket-Accept needs it; check its configuration, e.g. a FIPS-only provider)"
+        case .noThread:
+            return "cannot start the WebSocket thread: the system refused a thread or a pipe (too many processes or open files?)"
         }
     }
 }

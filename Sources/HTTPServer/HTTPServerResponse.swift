@@ -1,6 +1,7 @@
 import BookRuleJSON
 
-/// What a handler answers: a status, headers and a whole body (the answers are small, a page or a file).
+/// What a handler answers: a status, headers and a whole body (the answers are small, a page or a file), or a
+/// stretch of a file on disk (`file`: a whole book, a range of it).
 package struct HTTPServerResponse: Sendable {
     /// The HTTP status code.
     package var status: Int
@@ -8,6 +9,8 @@ package struct HTTPServerResponse: Sendable {
     package var headers: [(name: String, value: String)]
     /// The body.
     package var body: [UInt8]
+    /// A file to send instead of `body` (which is then ignored), straight from the disk.
+    package var file: HTTPServerFile?
 
     /// A response with `status`, `headers` and `body`.
     package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {

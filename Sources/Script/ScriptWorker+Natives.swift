@@ -1,3 +1,4 @@
+import BookRuleCrypto
 import BookRuleDocument
 import BookRuleRules
 import Foundation
@@ -104,7 +105,7 @@ extension ScriptWorker {
             ("base64Decode", { arguments in ScriptValue.byteArray(LenientBase64.decode(Self.text(arguments, 0))) }),
             ("base64Encode", { arguments in .string(Data(try Self.bytes(arguments, 0)).base64EncodedString()) }),
             ("urlEncode", { arguments in
-                .string(JavaURLEncoder.encode(Self.text(arguments, 0), charset: Self.text(arguments, 1)) ?? "")
+                .string((try? URLEncoding.form(Self.text(arguments, 0), charset: Self.text(arguments, 1))) ?? "")
             }),
             ("digest", { arguments in try Self.digest(arguments) }),
             ("hmac", { arguments in try Self.hmac(arguments) }),

@@ -78,8 +78,13 @@ package final class ReadingAPI: Sendable {
         defer { state.withLock { $0.answering -= 1 } }
         let method = request.method.uppercased()
         do {
-            // Origin on every method: a GET can change something here too (reader's /reader3/ calls).
-            try gate.check(request)
+            // The OPDS catalog also takes the token as HTTP Basic authentication, which e-readers send.
+            if OPDSCatalog.serves(request.path) {
+                if let refusal = OPDSAccess(gate: gate).refusal(of: request) { return refusal }
+            } else {
+                // Origin on every method: a GET can change something here too (reader's /reader3/ calls).
+                try gate.check(request)
+            }
         } catch {
             switch error {
             case .badRequest(let reason): return LegadoEnvelope.failure(reason, status: 400)
@@ -119,6 +124,7 @@ package final class ReadingAPI: Sendable {
                 path = String(path.dropFirst("/reader3".count))
                 if let answer = try reader3(request, name: String(path.dropFirst())) { return answer }
             }
+            if OPDSCatalog.serves(path) { return OPDSCatalog(library: library).answer(request, method: method) }
             switch (method, path) {
             case ("GET", "/getBookshelf"): return try bookshelf()
             case ("GET", "/getChapterList"): return try chapterList(request, refresh: false)

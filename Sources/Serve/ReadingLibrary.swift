@@ -243,7 +243,7 @@ package final class ReadingLibrary: Sendable {
     /// Fetches and saves those of `upcoming` not saved yet, one after another in the background, each through the
     /// same single-flight fetch a reader's request joins; one such run per book, which takes on what later calls
     /// add.
-    private func prefetch(_ upcoming: ArraySlice<StoredChapter>, of book: StoredBook) {
+    func prefetch(_ upcoming: ArraySlice<StoredChapter>, of book: StoredBook) {
         guard !upcoming.isEmpty else { return }
         let starts = prefetchQueues.withLock { queues -> Bool in
             let running = queues[book.id] != nil

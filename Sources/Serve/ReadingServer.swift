@@ -1,3 +1,4 @@
+import BookRuleEngine
 import BookRuleHTTPServer
 import BookRuleLibrary
 import Dispatch
@@ -13,20 +14,21 @@ public final class ReadingServer: Sendable {
     public let url: String
     /// The port the HTTP server listens on.
     public let port: Int
+    /// The OPDS catalog's address, for e-readers (with a token, they send it as the password of user `bookrule`).
+    public let catalogURL: String
     /// The access token, nil when none is needed (loopback without `--token`).
     public let token: String?
     /// Sources files that could not be read (the others were imported).
     public let warnings: [String]
     /// The routes.
     package let api: ReadingAPI
-    private let server: HTTPServer
-    private let companion: (any ServeCompanion)?
+    /// The servers on PORT and PORT+1: the same API and WebSocket endpoints on both (Legado's web client
+    /// looks for its WebSockets on PORT+1).
+    private let servers: [HTTPServer]
     private let schedule: ScheduledUpdate?
 
-    /// Opens the library, imports the sources, and starts listening. `startCompanion`, when given, is started with
-    /// the gate and the library once the HTTP port is known, and stopped first.
-    public init(configuration: ServeConfiguration,
-                startingCompanion startCompanion: (@Sendable (ServeContext) throws -> any ServeCompanion)? = nil) throws(ServeError) {
+    /// Opens the library, imports the sources, and starts listening on PORT and PORT+1.
+    public init(configuration: ServeConfiguration) throws(ServeError) {
         let address = configuration.listenAddress.hasPrefix("[") && configuration.listenAddress.hasSuffix("]")
             ? String(configuration.listenAddress.dropFirst().dropLast()) : configuration.listenAddress
         guard RequestGate.isIPAddress(address) else { throw .badListenAddress(configuration.listenAddress) }
@@ -72,41 +74,53 @@ public final class ReadingServer: Sendable {
                                extraNames: configuration.hostNames,
                                tokenHint: "no valid token: open the URL bookrule serve printed (it ends in ?token=…)")
         let api = ReadingAPI(library: library, gate: gate, web: web)
-        // The WebSocket server (`LegadoSockets`) listens on PORT+1. With port 0 the HTTP port is any free one,
-        // whose next port may be taken: then both start again on another pair (a few tries).
+        let engineOptions = EngineOptions(scriptCacheDirectory: LibraryStore.scriptCacheDirectory(forLibraryAt: store.path))
+        let catalog = ServeSourceCatalog(
+            enabledSources: { try library.sources().filter(ServeSourceCatalog.isEnabled) },
+            source: { url in try library.sources().first { $0.url == url } },
+            rssSource: { url in try library.rssSource(url: url) })
+        let webSockets = WebSocketEndpoints(
+            routes: ServeSocketRoutes.legado(sources: catalog, stack: library.transport, engineOptions: engineOptions),
+            admits: { (try? gate.check($0)) != nil })
+        // One server, on two ports: Legado's web client opens its WebSockets on PORT+1. With port 0 the first
+        // port is any free one, whose next port may be taken: then both start again on another pair (a few tries).
+        let connectionLimit = ServeDefaults.connectionLimit(openFiles: OpenFileLimit.raise())
+        func listen(_ port: UInt16) throws(HTTPServerError) -> HTTPServer {
+            try HTTPServer(address: address, port: port, bodyLimit: ServeDefaults.bodyLimit, connectionLimit: connectionLimit,
+                           requestSeconds: 30, webSockets: webSockets,
+                           admits: { (try? gate.check($0)) != nil }, quick: { request in api.handleQuickly(request) }) { request in
+                api.handle(request)
+            }
+        }
         var attempt = 0
         while true {
             attempt += 1
             let http: HTTPServer
             do {
-                http = try HTTPServer(address: address, port: configuration.port, bodyLimit: ServeDefaults.bodyLimit,
-                                      connectionLimit: 512, requestSeconds: 30,
-                                      admits: { (try? gate.check($0)) != nil }, quick: { request in api.handleQuickly(request) }) { request in
-                    api.handle(request)
-                }
+                http = try listen(configuration.port)
             } catch {
                 throw .server(error)
             }
-            let (webSocketPort, overflow) = http.port.addingReportingOverflow(1)
-            gate.listening(on: overflow ? [http.port] : [http.port, webSocketPort])
+            let (nextPort, overflow) = http.port.addingReportingOverflow(1)
             do {
-                companion = try startCompanion.map {
-                    try $0(ServeContext(gate: gate, library: library, listenAddress: address, port: webSocketPort))
-                }
-                server = http
+                guard !overflow else { throw HTTPServerError.cannotListen(address: address, port: 65536) }
+                let second = try listen(nextPort)
+                gate.listening(on: [http.port, second.port])
+                servers = [http, second]
                 // A source's script reaches the network only through this transport: not this server's own API.
-                configuration.transport.reservedPorts?.reserve([Int(http.port), Int(http.port) + 1])
+                configuration.transport.reservedPorts?.reserve([Int(http.port), Int(second.port)])
                 break
             } catch {
                 http.stop()
                 if configuration.port == 0 && attempt < 8 { continue }
-                throw .companion("\(error)")
+                throw .secondPort("\(error)")
             }
         }
         self.api = api
-        port = Int(server.port)
-        let root = "http://\(RequestGate.urlHost(address)):\(server.port)/" + (web == nil ? "" : "vue/index.html")
+        port = Int(servers[0].port)
+        let root = "http://\(RequestGate.urlHost(address)):\(port)/" + (web == nil ? "" : "vue/index.html")
         url = root + (token.map { "?token=\($0)" } ?? "")
+        catalogURL = "http://\(RequestGate.urlHost(address)):\(port)/opds"
         schedule = configuration.updateInterval.map {
             ScheduledUpdate(library: library, interval: $0, report: configuration.updateReport)
         }
@@ -118,12 +132,11 @@ public final class ReadingServer: Sendable {
     /// The library served.
     public var store: LibraryStore { api.library.store }
 
-    /// Stops serving: the companion first; then new requests are answered 503, the site work running is
+    /// Stops serving: WebSocket sessions are closed (1001) and their searches cancelled; then new requests are answered 503, the site work running is
     /// cancelled (a chapter being saved is saved), a scheduled update is cancelled (its chapter in flight
     /// abandoned, never half-saved), the requests being answered get their answers, all within `seconds`, and
     /// the server stops listening.
     public func stop(waitingUpTo seconds: Double = 30) {
-        companion?.stop()
         api.beginStopping()
         api.library.beginStopping()
         let deadline = DispatchTime.now() + seconds
@@ -138,6 +151,7 @@ public final class ReadingServer: Sendable {
         while (api.answering > 0 || api.library.fetchesRunning > 0) && DispatchTime.now() < deadline {
             usleep(10_000)
         }
-        server.stop()
+        // Each server ends its WebSocket sessions (at most their close time) before it stops.
+        servers.forEach { $0.stop() }
     }
 }

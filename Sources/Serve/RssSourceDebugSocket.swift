@@ -1,4 +1,5 @@
 import BookRuleEngine
+import BookRuleHTTPServer
 import BookRuleLibrary
 
 /// The `rssSourceDebug` WebSocket endpoint of Legado's web service (its RssSourceDebugWebSocket): the client
@@ -9,21 +10,21 @@ import BookRuleLibrary
 /// The run is Legado's: the first sort's first page (read as a feed without `ruleArticles`, else by the rules,
 /// the first article's fields shown); then, for a source read by rules without `ruleDescription`, the first
 /// article's page with `ruleContent`. A failing step prints its error and ends the run.
-public struct RssSourceDebugSocket: Sendable {
+package struct RssSourceDebugSocket: Sendable {
     /// Where the RSS source named by `tag` is found (`ServeSourceCatalog.rssSource`).
-    public let sources: ServeSourceCatalog
+    package let sources: ServeSourceCatalog
     /// What every request goes through: the one polite fetcher.
-    public let stack: TransportStack
+    package let stack: TransportStack
     /// The engine's limits and script cache.
-    public let engineOptions: EngineOptions
+    package let engineOptions: EngineOptions
     /// Time a client has to send its request after the handshake.
-    public let requestSeconds: Double
+    package let requestSeconds: Double
 
     /// The close reason Legado's endpoint gives.
     static let closeReason = "调试结束"
 
     /// Creates the endpoint.
-    public init(sources: ServeSourceCatalog, stack: TransportStack, engineOptions: EngineOptions = EngineOptions(),
+    package init(sources: ServeSourceCatalog, stack: TransportStack, engineOptions: EngineOptions = EngineOptions(),
                 requestSeconds: Double = 30) {
         self.sources = sources
         self.stack = stack
@@ -31,8 +32,8 @@ public struct RssSourceDebugSocket: Sendable {
         self.requestSeconds = requestSeconds
     }
 
-    /// Serves one connection (a `ServeSocketServer.Handler`).
-    public func serve(_ session: WebSocketSession) async {
+    /// Serves one connection (a `WebSocketEndpoints.Handler`).
+    package func serve(_ session: WebSocketSession) async {
         defer { session.close(.normal, reason: Self.closeReason) }
         guard let text = await ServeSocketRequest.first(of: session, within: requestSeconds) else { return }
         let tag: String

@@ -1,3 +1,4 @@
+import BookRuleHTTPServer
 import BookRuleEngine
 import BookRuleJSON
 import BookRuleLibrary
@@ -29,8 +30,8 @@ public struct SearchBookSocket: Sendable {
         self.requestSeconds = requestSeconds
     }
 
-    /// Serves one connection (a `ServeSocketServer.Handler`).
-    public func serve(_ session: WebSocketSession) async {
+    /// Serves one connection (a `WebSocketEndpoints.Handler`).
+    package func serve(_ session: WebSocketSession) async {
         guard let text = await ServeSocketRequest.first(of: session, within: requestSeconds) else { return }
         let key: String
         do {

@@ -13,8 +13,8 @@ public enum ServeError: Error, CustomStringConvertible, Sendable, Equatable {
     case noWebDirectory(path: String)
     /// The `--listen` value is not an IPv4 or IPv6 address.
     case badListenAddress(String)
-    /// The server started beside the HTTP one (the WebSocket server) could not start.
-    case companion(String)
+    /// The second port (PORT+1, where Legado's web client opens its WebSockets) could not be listened on.
+    case secondPort(String)
 
     public var description: String {
         switch self {
@@ -24,7 +24,8 @@ public enum ServeError: Error, CustomStringConvertible, Sendable, Equatable {
         case .noWebDirectory(let path): return "the web client folder \(path) does not exist or is not a folder"
         case .badListenAddress(let text):
             return "--listen takes an IPv4 or IPv6 address (127.0.0.1, ::1, 0.0.0.0, ::), not \"\(text)\""
-        case .companion(let reason): return "cannot start the WebSocket server: \(reason)"
+        case .secondPort(let reason):
+            return "cannot listen on the port after --port as well (Legado's web client opens its WebSockets there): \(reason)"
         }
     }
 }

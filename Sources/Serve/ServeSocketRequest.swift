@@ -1,3 +1,4 @@
+import BookRuleHTTPServer
 import BookRuleJSON
 
 /// The one message a Legado endpoint waits for (`{"key": "…"}`, `{"tag": "…", "key": "…"}`): the string

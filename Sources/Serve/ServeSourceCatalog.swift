@@ -20,6 +20,11 @@ public struct ServeSourceCatalog: Sendable {
         self.rssSource = rssSource
     }
 
+    /// Whether Legado would search `source`: its `enabled` is not false.
+    public static func isEnabled(_ source: BookSource) -> Bool {
+        source.json["enabled"]?.value != .bool(false)
+    }
+
     /// A catalog of `sources`, all enabled, and of `rssSources`.
     public static func fixed(_ sources: [BookSource], rssSources: [RssSource] = []) -> ServeSourceCatalog {
         ServeSourceCatalog(enabledSources: { sources }, source: { url in sources.first { $0.url == url } },

@@ -1,3 +1,4 @@
+import BookRuleHTTPServer
 import BookRuleEngine
 import BookRuleLibrary
 import BookRuleRules
@@ -28,8 +29,8 @@ public struct SourceDebugSocket: Sendable {
         self.requestSeconds = requestSeconds
     }
 
-    /// Serves one connection (a `ServeSocketServer.Handler`).
-    public func serve(_ session: WebSocketSession) async {
+    /// Serves one connection (a `WebSocketEndpoints.Handler`).
+    package func serve(_ session: WebSocketSession) async {
         defer { session.close(.normal, reason: "debug finished") }
         guard let text = await ServeSocketRequest.first(of: session, within: requestSeconds) else { return }
         let tag: String

@@ -12,7 +12,8 @@ enum ServeCommand {
     Serves the library with Legado's web API (docs/serve.md): the bookshelf, tables of contents, chapter
     text (saved text, or fetched through the polite fetcher and saved), reading progress, the library's book
     sources and replace rules. Legado's web client runs against it unmodified: give its built files with
-    --web and open the printed address. Stop it with Ctrl-C or SIGTERM (requests in flight finish first).
+    --web and open the printed address. E-readers (KOReader, Calibre, Thorium) browse and download the books
+    from the OPDS catalog at /opds. Stop it with Ctrl-C or SIGTERM (requests in flight finish first).
 
     Options:
     \(LibraryAccess.help)  --sources PATH      A source file or a folder of them, imported into the library; repeat it
@@ -74,7 +75,7 @@ enum ServeCommand {
         }
         let server: ReadingServer
         do {
-            server = try ReadingServer(configuration: configuration, startingCompanion: LegadoSockets.start)
+            server = try ReadingServer(configuration: configuration)
         } catch {
             terminal.error("error: \(error)")
             return 2
@@ -84,6 +85,8 @@ enum ServeCommand {
         terminal.error("bookrule serve: \(configuration.libraryPath) on port \(server.port)"
                        + (server.token == nil ? "" : "; every request needs the token (open the address above once)")
                        + ". Ctrl-C or SIGTERM stops it.")
+        terminal.error("bookrule serve: e-readers' OPDS catalog: \(server.catalogURL)"
+                       + (server.token == nil ? "" : " (user bookrule, the token as password)"))
         await StopSignal.wait()
         // stop() waits for requests and site work to end: off Swift's cooperative pool, which that work needs.
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

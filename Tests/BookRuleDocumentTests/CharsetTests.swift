@@ -80,8 +80,8 @@ struct CharsetTests {
 
     @Test("a search key is percent-encoded in GBK for a GBK site")
     func gbkKey() throws {
-        #expect(try URLTemplate.percentEncode("斗破 苍穹", charset: "GB18030") == "%B6%B7%C6%C6%20%B2%D4%F1%B7")
-        #expect(try URLTemplate.percentEncode("斗破", charset: "UTF-8") == "%E6%96%97%E7%A0%B4")
+        #expect(try URLEncoding.component("斗破 苍穹", charset: "GB18030") == "%B6%B7%C6%C6%20%B2%D4%F1%B7")
+        #expect(try URLEncoding.component("斗破", charset: "UTF-8") == "%E6%96%97%E7%A0%B4")
     }
 
     @Test("an unknown charset option is a clear error")

@@ -1,4 +1,5 @@
 import Testing
+import BookRuleDocument
 @testable import BookRuleEngine
 @testable import BookRuleRules
 import TestSupport
@@ -92,7 +93,7 @@ struct HostileSourceTests {
 
     @Test("a key in a charset that cannot hold it becomes one ? per character")
     func unrepresentableKey() throws {
-        #expect(try URLTemplate.percentEncode("a😀b", charset: "GB2312") == "a%3Fb")
+        #expect(try URLEncoding.component("a😀b", charset: "GB2312") == "a%3Fb")
     }
 
     @Test("rules that run but read in a dialect their author did not mean are warnings with the spelling that does")

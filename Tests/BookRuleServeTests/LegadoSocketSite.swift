@@ -1,15 +1,16 @@
 import BookRuleEngine
 import BookRuleHTTP
+import BookRuleHTTPServer
 import BookRuleLibrary
 import BookRuleServe
 import TestSupport
 
 /// Two mirrors of a generated book on loopback hosts of their own, the sources that read them, and a
-/// `ServeSocketServer` with Legado's routes over them, every request through one polite fetcher.
+/// server with Legado's WebSocket routes over them, every request through one polite fetcher.
 struct LegadoSocketSite {
     let mirrors: [MirrorSite]
     let sources: [BookSource]
-    let server: ServeSocketServer
+    let server: HTTPServer
     let port: UInt16
 
     /// A source on the first mirror that reads each result's newest chapter as its name: a second book.
@@ -28,9 +29,16 @@ struct LegadoSocketSite {
      "ruleSearch": {"bookList": "//div", "name": "//a/text()", "bookUrl": "//a/@href"}}
     """
 
-    /// The server's limits, its handshake deadline stretched with the test scale (a loaded machine can pause
-    /// a client for seconds).
-    static let limits = ServeSocketLimits(handshakeSeconds: TestTime.seconds(10), closeSeconds: TestTime.seconds(5))
+    /// The sessions' limits, their close time stretched with the test scale.
+    static let limits = WebSocketLimits(closeSeconds: TestTime.seconds(5))
+
+    /// A server on a free loopback port serving `routes`; its handshake deadline stretches with the test scale
+    /// (a loaded machine can pause a client for seconds).
+    static func server(routes: [String: WebSocketEndpoints.Handler]) throws -> HTTPServer {
+        try HTTPServer(port: 0, requestSeconds: TestTime.seconds(10), webSockets: WebSocketEndpoints(routes: routes, limits: limits)) { _ in
+            .text(404, "not a WebSocket endpoint")
+        }
+    }
 
     init(chapters: Int = 3) throws {
         mirrors = try [MirrorSite(host: "127.0.0.2", chapters: chapters, style: .arabic),
@@ -42,10 +50,8 @@ struct LegadoSocketSite {
         policy.failureDelay = .zero
         policy.maxAttempts = 1
         let stack = TransportStack.live(policy: policy, hostStatePath: nil)
-        server = ServeSocketServer(listen: "127.0.0.1", port: 0, gate: { _, _ in true },
-                                   routes: ServeSocketRoutes.legado(sources: .fixed(sources), stack: stack),
-                                   limits: Self.limits)
-        port = try server.start()
+        server = try Self.server(routes: ServeSocketRoutes.legado(sources: .fixed(sources), stack: stack))
+        port = server.port
     }
 
     /// Opens `path`, sends `request`, and returns the text messages until the server closes, with its code.

@@ -1,5 +1,6 @@
 import BookRuleEngine
 import BookRuleHTTP
+import BookRuleHTTPServer
 import BookRuleJSON
 import BookRuleLibrary
 import BookRuleServe
@@ -60,7 +61,7 @@ struct RssSourceServeTests {
     /// Legado's routes over them.
     struct DebugSite {
         let site: LoopbackServer
-        let server: ServeSocketServer
+        let server: HTTPServer
         let port: UInt16
         let base: String
 
@@ -88,10 +89,8 @@ struct RssSourceServeTests {
             policy.failureDelay = .zero
             policy.maxAttempts = 1
             let stack = TransportStack.live(policy: policy, hostStatePath: nil)
-            server = ServeSocketServer(listen: "127.0.0.1", port: 0, gate: { _, _ in true },
-                                       routes: ServeSocketRoutes.legado(sources: .fixed([], rssSources: rss), stack: stack),
-                                       limits: LegadoSocketSite.limits)
-            port = try server.start()
+            server = try LegadoSocketSite.server(routes: ServeSocketRoutes.legado(sources: .fixed([], rssSources: rss), stack: stack))
+            port = server.port
         }
 
         func exchange(_ request: String) async throws -> (messages: [String], close: WebSocketWireClient.Frame?) {
@@ -132,6 +131,6 @@ struct RssSourceServeTests {
         #expect(unknown.messages == ["未找到源 (no RSS source has sourceUrl http://nowhere.test/)"])
         let notJSON = try await debug.exchange("tag")
         #expect(notJSON.messages.first?.hasPrefix("数据必须为Json格式") == true && notJSON.close?.closeCode == 1000)
-        await debug.server.stop()
+        await debug.server.stopAwaitingWebSocketHandlers()
     }
 }

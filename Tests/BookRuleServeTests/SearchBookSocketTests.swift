@@ -43,7 +43,7 @@ struct SearchBookSocketTests {
         for mirror in site.mirrors {
             #expect(mirror.server.records.contains { $0.path == "/search" })
         }
-        await site.server.stop()
+        await site.server.stopAwaitingWebSocketHandlers()
     }
 
     @Test func aMessageThatIsNotJSONOrHasNoKeyIsAnsweredAndClosed() async throws {
@@ -54,6 +54,6 @@ struct SearchBookSocketTests {
         let blank = try await site.exchange("/searchBook", #"{"key":"  "}"#)
         #expect(blank.messages == ["key must not be empty"])
         #expect(site.mirrors.allSatisfy { $0.server.records.isEmpty })
-        await site.server.stop()
+        await site.server.stopAwaitingWebSocketHandlers()
     }
 }

@@ -1,5 +1,6 @@
 import BookRuleEngine
 import BookRuleHTTP
+import BookRuleHTTPServer
 import BookRuleLibrary
 import BookRuleLocking
 @testable import BookRuleServe
@@ -10,15 +11,14 @@ import TestSupport
 struct ServeSocketEndpointTests {
     @Test func aClientThatSendsNoRequestIsClosedWith1008() async throws {
         let search = SearchBookSocket(sources: .fixed([]), stack: try TransportStack.offline(pages: []), requestSeconds: 0.3)
-        let server = ServeSocketServer(port: 0, gate: { _, _ in true }, routes: ["/searchBook": { await search.serve($0) }],
-                                       limits: LegadoSocketSite.limits)
-        let port = try server.start()
+        let server = try LegadoSocketSite.server(routes: ["/searchBook": { await search.serve($0) }])
+        let port = server.port
         let client = try WebSocketWireClient(port: port)
         #expect(try await client.open("/searchBook") == 101)
         let started = ContinuousClock.now
         #expect(try await client.framesUntilEnd().map(\.closeCode) == [1008])
         #expect(ContinuousClock.now - started < TestTime.bound(.seconds(5)))
-        await server.stop()
+        await server.stopAwaitingWebSocketHandlers()
     }
 
     @Test func aClientThatLeavesMidSearchCancelsIt() async throws {
@@ -27,11 +27,11 @@ struct ServeSocketEndpointTests {
         let search = SearchBookSocket(sources: .fixed([try loadSource(slow.sourceJSON(named: "slow"))]), stack: stack,
                                       options: .init(timeout: .seconds(60)))
         let ended = Locked(false)
-        let server = ServeSocketServer(port: 0, gate: { _, _ in true }, routes: ["/searchBook": { session in
+        let server = try LegadoSocketSite.server(routes: ["/searchBook": { session in
             await search.serve(session)
             ended.withLock { $0 = true }
-        }], limits: LegadoSocketSite.limits)
-        let port = try server.start()
+        }])
+        let port = server.port
         do {
             let client = try WebSocketWireClient(port: port)
             #expect(try await client.open("/searchBook") == 101)
@@ -40,7 +40,7 @@ struct ServeSocketEndpointTests {
         }
         // The client is gone (its socket closed); the search ends long before the site's 20 s answer.
         try await eventually("the handler ended", seconds: 5) { ended.withLock { $0 } }
-        await server.stop()
+        await server.stopAwaitingWebSocketHandlers()
     }
 
     @Test func legadosBookTypeBitsForEachSourceType() {

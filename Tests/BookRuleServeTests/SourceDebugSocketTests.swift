@@ -34,7 +34,7 @@ struct SourceDebugSocketTests {
         }
         #expect(lines.contains(""))
         #expect(texts.last == "︽正文页解析完成")
-        await site.server.stop()
+        await site.server.stopAwaitingWebSocketHandlers()
     }
 
     @Test func aBookURLStartsAtTheBookPageAndAFailingStepEndsWithItsError() async throws {
@@ -53,7 +53,7 @@ struct SourceDebugSocketTests {
         #expect(failedTexts.last?.contains("404") == true, "\(failedTexts)")
         #expect(!failedTexts.contains("︾开始解析目录页"))
         #expect(failed.closeCode == 1000)
-        await site.server.stop()
+        await site.server.stopAwaitingWebSocketHandlers()
     }
 
     @Test func anUnknownSourceIsSaidAndClosed() async throws {
@@ -61,7 +61,7 @@ struct SourceDebugSocketTests {
         let (lines, closeCode) = try await site.exchange("/bookSourceDebug", #"{"tag":"http://nowhere.test","key":"镜"}"#)
         #expect(lines == ["no source has bookSourceUrl http://nowhere.test"])
         #expect(closeCode == 1000)
-        await site.server.stop()
+        await site.server.stopAwaitingWebSocketHandlers()
     }
 
     /// A line without its `[mm:ss.SSS] ` stamp.

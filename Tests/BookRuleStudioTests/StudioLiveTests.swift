@@ -55,7 +55,7 @@ struct StudioLiveTests {
         let (workspace, body) = try Self.liveTOCStep(on: site)
         async let answer = workspace.post("/api/step", body)
         // The request's way to the site crosses the polite fetcher's actors on Swift's shared pool, which the
-        // rest of a full run on two cores has held for over 20 s (docs/testing.md): a wait for an event, bounded
+        // rest of a full run on two cores has held for over 20 s (docs/developing/testing.md): a wait for an event, bounded
         // generously, since what is tested is what stop() does once it is there.
         try await eventually("the live request reaching the site", seconds: 60) { !site.requests.isEmpty }
         #expect(site.requests.count == 1)

@@ -42,7 +42,7 @@ struct StudioServerLimitsTests {
         #expect(answer.status == 200)
         // Before, the answer was a refusal (status above) for the 60 s the slots stayed taken. Alone this takes
         // milliseconds, also beside two busy loops; while the whole suite runs on a loaded or slowed host it took
-        // up to 32 s (docs/testing.md, cause not found), so the bound is just under the old lock-out: the status
+        // up to 32 s (docs/developing/testing.md, cause not found), so the bound is just under the old lock-out: the status
         // is what tells the two apart.
         #expect(ContinuousClock.now - started < TestTime.bound(.seconds(55)))
         try RawHTTP.sendAll(trickle, Array("E".utf8))

@@ -66,9 +66,10 @@ package final class WebSocketWireClient: Sendable {
         close(fd)
     }
 
-    /// The handshake request for `path` with the usual headers, then `extra` ones.
-    package static func handshake(_ path: String, key: String = exampleKey, extra: [String] = []) -> [UInt8] {
-        var lines = ["GET \(path) HTTP/1.1", "Host: 127.0.0.1", "Upgrade: websocket", "Connection: Upgrade",
+    /// The handshake request for `path` with the usual headers (`Host: host`), then `extra` ones.
+    package static func handshake(_ path: String, key: String = exampleKey, host: String = "127.0.0.1",
+                                  extra: [String] = []) -> [UInt8] {
+        var lines = ["GET \(path) HTTP/1.1", "Host: \(host)", "Upgrade: websocket", "Connection: Upgrade",
                      "Sec-WebSocket-Key: \(key)", "Sec-WebSocket-Version: 13"]
         lines += extra
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
@@ -142,8 +143,8 @@ package final class WebSocketWireClient: Sendable {
     }
 
     /// Sends the handshake for `path` and reads the answer's status.
-    package func open(_ path: String, extra: [String] = []) async throws -> Int {
-        try await write(Self.handshake(path, extra: extra))
+    package func open(_ path: String, host: String = "127.0.0.1", extra: [String] = []) async throws -> Int {
+        try await write(Self.handshake(path, host: host, extra: extra))
         return try await responseHead().status
     }
 

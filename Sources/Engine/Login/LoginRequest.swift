@@ -1,3 +1,4 @@
+import BookRuleDocument
 import BookRuleHTTP
 import BookRuleRules
 import BookRuleScript
@@ -14,7 +15,7 @@ enum LoginRequest {
         let order = rules.inputs.map(\.name)
         let sorted = values.sorted { (order.firstIndex(of: $0.name) ?? .max) < (order.firstIndex(of: $1.name) ?? .max) }
         request.method = "POST"
-        request.body = Array(sorted.map { FormEncoding.encode($0.name) + "=" + FormEncoding.encode($0.value) }.joined(separator: "&").utf8)
+        request.body = Array(sorted.map { URLEncoding.form($0.name) + "=" + URLEncoding.form($0.value) }.joined(separator: "&").utf8)
         if request.headers.value(for: "Content-Type") == nil {
             request.headers.append(HTTPHeader("Content-Type", "application/x-www-form-urlencoded"))
         }

@@ -1,6 +1,6 @@
 import BookRuleLocking
 import BookRuleJSON
-import BookRuleScript
+import BookRuleCrypto
 import Foundation
 
 /// What scripts keep with `cache.put` and `source.setVariable`: per source, in a JSON file in the data

@@ -1,4 +1,4 @@
-import BookRuleScript
+import BookRuleCrypto
 import CCrypto
 #if canImport(Glibc)
 import Glibc

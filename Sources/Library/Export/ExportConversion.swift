@@ -1,5 +1,4 @@
 import BookRuleDocument
-import BookRuleScript
 
 /// Which Chinese script an export is converted to (OpenCC through `ChineseConverter`): a reader who wants a
 /// book from a traditional-script site in simplified characters, or the other way round.

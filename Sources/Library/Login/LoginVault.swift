@@ -4,7 +4,7 @@ import Glibc
 import BookRuleEngine
 import BookRuleJSON
 import BookRuleLocking
-import BookRuleScript
+import BookRuleCrypto
 import Foundation
 
 /// The logins of every source, encrypted at rest: one file (`logins.sealed`) sealed with AES-256-GCM under a

@@ -1,0 +1,136 @@
+import BookRuleJSON
+import BookRuleLibrary
+import BookRuleLocking
+import Foundation
+
+/// A book's EPUB or TXT as the catalog serves it: the library's export (every saved chapter, the cover, the
+/// replace rules applied as to served text), built on demand and kept in `opds-cache/` beside the library under
+/// a name made of the book's id and a digest of what went into it, so a new chapter, an edited rule or a new
+/// cover makes a new file while asking again for an unchanged book costs no export. The file is written
+/// atomically (temporary file, fsync, rename); the book's older files are removed once the new one is in place.
+struct OPDSBookFile: Sendable, Equatable {
+    /// The file.
+    var path: String
+    /// Its size in bytes.
+    var size: UInt64
+    /// The digest of its content's parts (the entity tag's value).
+    var digest: String
+    /// When this content was first built (the file's modification time).
+    var modified: Date
+    /// EPUB or TXT.
+    var format: ExportFormat
+
+    /// Bumped when the exporters change what they write, so files built by an older bookrule are made again.
+    static let version = "opds-1"
+
+    /// The folder the files are kept in, beside the library at `libraryPath`.
+    static func folder(libraryPath: String) -> String {
+        LibraryStore.folder(ofLibraryAt: libraryPath) + "/opds-cache"
+    }
+
+    /// The file of `book` in `format`, built now when the library holds content the kept file does not have.
+    /// `rules` are the replace rules to run over the text.
+    static func make(for book: StoredBook, format: ExportFormat, store: LibraryStore,
+                     rules: ReplaceRuleSet) throws(OPDSError) -> OPDSBookFile {
+        try building.withLock { (_) throws(OPDSError) in try makeNow(for: book, format: format, store: store, rules: rules) }
+    }
+
+    /// Held while a file is looked for and built: two readers asking for a new book at once cause one export,
+    /// and a build never removes, as older, the file another build has just made.
+    private static let building = Locked<Void>(())
+
+    private static func makeNow(for book: StoredBook, format: ExportFormat, store: LibraryStore,
+                                rules: ReplaceRuleSet) throws(OPDSError) -> OPDSBookFile {
+        let export: LibraryExport
+        do {
+            export = try LibraryExport(book, store: store)
+                .replaced(by: ReplaceRuleRun(rules.rules, bookName: book.name, sourceURL: book.sourceURL))
+        } catch {
+            throw .library("\(error)")
+        }
+        guard export.chapterCount > 0 else { throw .noSavedChapters(title: book.name) }
+        let digest = digest(of: export.book, format: format)
+        let folder = folder(libraryPath: store.path)
+        let name = "\(book.id)-\(digest).\(format.fileExtension)"
+        let path = folder + "/" + name
+        if let kept = kept(path, digest: digest, format: format) { return kept }
+        do {
+            try LocalFile.makeDirectories(folder)
+        } catch {
+            throw .export("the folder \(folder) cannot be made: \(error)")
+        }
+        do {
+            switch format {
+            case .epub: try EPUBExporter.write(export.book, to: path)
+            case .txt: try TXTExporter.write(export.book, to: path)
+            }
+        } catch {
+            throw .export("\(error)")
+        }
+        // The book's older files, and those of books no longer in the library: nobody will ask for them again
+        // (a download under way keeps its open file).
+        for other in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where other != name {
+            let older = other.hasPrefix("\(book.id)-") && other.hasSuffix(".\(format.fileExtension)")
+            guard older || isOrphan(other, store: store) else { continue }
+            try? FileManager.default.removeItem(atPath: folder + "/" + other)
+        }
+        guard let made = kept(path, digest: digest, format: format) else {
+            throw .export("\(path) was written but cannot be read")
+        }
+        return made
+    }
+
+    /// Whether the kept file `name` (`ID-DIGEST.EXT`) belongs to a book the library no longer has (removed; its
+    /// id is never given again). A library that cannot be read removes nothing.
+    private static func isOrphan(_ name: String, store: LibraryStore) -> Bool {
+        guard let dash = name.firstIndex(of: "-"), let id = Int64(name[..<dash]) else { return false }
+        do {
+            return try store.book(id: id) == nil
+        } catch {
+            return false
+        }
+    }
+
+    /// The file at `path` when it is there.
+    private static func kept(_ path: String, digest: String, format: ExportFormat) -> OPDSBookFile? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
+        let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec))
+        return OPDSBookFile(path: path, size: UInt64(info.st_size), digest: digest, modified: modified, format: format)
+    }
+
+    /// A digest of everything the exporter writes from: the format, the book's fields, its cover, and every
+    /// chapter's title, text and pictures (their files by path and size).
+    static func digest(of book: ExportBook, format: ExportFormat) -> String {
+        var hash = SHA256()
+        func add(_ text: String) {
+            hash.update(Array(text.utf8))
+            hash.update([0])
+        }
+        func addFile(_ path: String) {
+            var info = stat()
+            add(path)
+            add(stat(path, &info) == 0 ? "\(info.st_size):\(info.st_mtim.tv_sec)" : "missing")
+        }
+        for field in [version, format.rawValue, book.title, book.author, book.intro, book.language, book.identifier,
+                      book.sourceURL, book.bookURL] {
+            add(field)
+        }
+        if let cover = book.cover {
+            add(cover.mediaType)
+            hash.update(cover.bytes)
+        }
+        add("chapters")
+        for chapter in book.chapters {
+            add(chapter.isVolume ? "volume" : "chapter")
+            add(chapter.title)
+            add(chapter.text)
+            for image in chapter.images { addFile(image.path) }
+            for (url, image) in chapter.pictures.sorted(by: { $0.key < $1.key }) {
+                add(url)
+                addFile(image.path)
+            }
+        }
+        return String(hash.hexDigest().prefix(32))
+    }
+}
