@@ -5,7 +5,7 @@ import PackageDescription
 /// own so the ordinary build and test never see `-sanitize=fuzzer`; build it with
 ///     swift build -c debug -Xswiftc -sanitize=fuzzer,address --package-path Fuzz
 /// (or `make fuzz TARGET=… SECONDS=…`). Each target calls `FuzzTarget.run`, the function the replay tests call.
-let names = ["json", "source", "rule", "css", "jsonpath", "url", "html", "har", "headers", "script", "fixture", "studio", "font", "webdav"]
+let names = ["json", "source", "rule", "css", "jsonpath", "url", "html", "har", "headers", "script", "fixture", "studio", "font", "webdav", "rss"]
 
 let package = Package(
     name: "bookrule-fuzz",

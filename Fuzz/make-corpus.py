@@ -17,7 +17,7 @@ CAPS = {"json": (80, 16384), "source": (80, 16384), "rule": (600, 2048), "css": 
         "jsonpath": (200, 2048), "url": (300, 1024), "html": (40, 32768), "har": (6, 65536),
         "headers": (80, 512), "script": (300, 4096),
         "fixture": (40, 16384), "studio": (120, 8192), "font": (12, 65536),
-        "webdav": (40, 16384)}
+        "webdav": (40, 16384), "rss": (20, 16384)}
 RULE_FIELDS = ("ruleSearch", "ruleExplore", "ruleBookInfo", "ruleToc", "ruleContent")
 LIST_KEYS = ("bookList", "chapterList")
 
@@ -120,6 +120,34 @@ def studio_seeds(pages):
     seeds += [bytes([0]) + b"<html><body>" + shape + b"</body></html>" for shape in MXSS]
     seeds += [bytes([0]) + open(path, "rb").read() for path in pages[:8]]
     return seeds
+
+
+def rss_seeds():
+    """Feeds of every kind bookrule reads (RSS 0.91, 1.0, 2.0, Atom), broken and hostile ones, and source files
+    mixing both kinds of source."""
+    item = ("<item><title>标题 &amp; more</title><link>/a/1</link><pubDate>Mon, 07 Dec 2026 08:00:00 +0800</pubDate>"
+            "<description><![CDATA[<p>摘要<img src=\"/i.jpg\"></p>]]></description>"
+            "<enclosure url=\"/e.jpg\" type=\"image/jpeg\"/><media:thumbnail url=\"/t.jpg\"/></item>")
+    laughs = "".join('<!ENTITY l%d "%s">' % (n, ("&l%d;" % (n - 1)) * 10) for n in range(1, 6))
+    feeds = [
+        '<?xml version="1.0"?><rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><title>c</title>'
+        + item * 3 + "</channel></rss>",
+        '<rss version="0.91"><channel><item><title>old</title><link>http://x.test/</link></item></channel></rss>',
+        '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/" '
+        'xmlns:dc="http://purl.org/dc/elements/1.1/"><item rdf:about="x"><title>r</title><link>x</link>'
+        "<dc:date>2026-12-01</dc:date></item></rdf:RDF>",
+        '<feed xmlns="http://www.w3.org/2005/Atom"><entry><title type="html">a</title><link rel="alternate" href="/1"/>'
+        '<published>2026-12-01T00:00:00Z</published><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">'
+        '<p>b<img src="/c.png"/></p></div></content></entry></feed>',
+        "<RSS><CHANNEL><ITEM><TITLE>a & b</TITLE><LINK>/x?a=1&b=2;c</LINK><description>&lt;p&gt;x&nbsp;y</description>",
+        '<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY l0 "lol">' + laughs
+        + '<!ENTITY f SYSTEM "file:///etc/passwd">]><rss><item><title>&l5;&f;</title></item></rss>',
+        "<html><body><p>not a feed</p></body></html>",
+        '[{"bookSourceUrl": "https://b.test/", "bookSourceName": "b"}, {"sourceUrl": "https://r.test/", '
+        '"sourceName": "r", "sortUrl": "a::/1&&b::{{page}}\\nc::", "ruleArticles": "-//li", "ruleNextPage": "PAGE", '
+        '"enabled": "true", "articleStyle": "2"}]',
+    ]
+    return [feed.encode() for feed in feeds]
 
 
 def font_seeds():
@@ -270,6 +298,7 @@ def main():
     seeds["studio"] += studio_seeds(pages)
     seeds["font"] = font_seeds()
     seeds["webdav"] = webdav_seeds()
+    seeds["rss"] = rss_seeds()
 
     shutil.rmtree(OUT, ignore_errors=True)
     total = 0

@@ -9,7 +9,9 @@ books into a temporary library with `bookrule fetch`, starts `bookrule serve` on
   3. the next chapter's button saves the progress (getBookshelf says so);
   4. a search from the shelf finds the site's other book over the WebSocket, and opening it puts it on the shelf;
   5. the source editor (#/bookSource) pulls the sources, saves an edited rule (read back through getBookSource),
-     and its debug panel streams the chain's log down to the content.
+     and its debug panel streams the chain's log down to the content;
+  6. the RSS source editor (#/rssSource) lists an RSS source saved through saveRssSource, and its debug panel
+     streams the rssSourceDebug log to the end.
 Screenshots go to docs/images/ with --screenshots (serve-shelf, serve-chapter, serve-search, serve-source).
 
 Exit status 0 when it passed or was skipped (the reason is printed: no Chromium, chromedriver, Selenium or the
@@ -250,7 +252,30 @@ def main():
             if marker not in log:
                 raise AssertionError(f"the debug log lacks {marker}:\n{log}")
         shot("serve-debug")
-        print(f"{NAME}: passed (shelf, cover, chapter text, progress, WebSocket search and add, source save, debug)")
+
+        # 6. The RSS source editor (#/rssSource, the same editor): an RSS source saved through Legado's API is
+        # pulled and listed, and its debug panel streams Legado's lines over rssSourceDebug to the end.
+        rss = {"sourceUrl": f"{site_url}/rss", "sourceName": "浏览器订阅源", "sortUrl": f"书页::{site_url}/novel/5/",
+               "ruleArticles": "//a", "ruleTitle": "//text()", "ruleLink": "//@href"}
+        api(port, "saveRssSource", rss)
+        driver.get(f"http://127.0.0.1:{port}/vue/index.html#/rssSource")
+        driver.refresh()
+        eventually("the RSS editor's toolbar", lambda: driver.find_elements(By.XPATH, "//button[contains(., '拉取源')]"))
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+        eventually("the hotkeys dialog closes", lambda: not any(e.is_displayed() for e in driver.find_elements(By.CSS_SELECTOR, ".el-dialog")))
+        driver.find_element(By.XPATH, "//button[contains(., '拉取源')]").click()
+        item = eventually("the RSS source list shows the source", lambda: next(
+            (e for e in driver.find_elements(By.CSS_SELECTOR, "#source-list .el-checkbox") if rss["sourceName"] in e.text), None))
+        item.find_element(By.CSS_SELECTOR, "button").click()
+        driver.find_element(By.XPATH, "//button[contains(., '调试源')]").click()
+        log = eventually("the RSS debug panel streams to the end", lambda: (
+            lambda text: text if "⇒内容规则为空" in text else None)(driver.find_element(By.ID, "debug-text").get_attribute("value")), 60)
+        for marker in ("︾开始解析", "┌获取列表", "┌获取文章链接", "︽列表页解析完成"):
+            if marker not in log:
+                raise AssertionError(f"the RSS debug log lacks {marker}:\n{log}")
+        shot("serve-rss-debug")
+        print(f"{NAME}: passed (shelf, cover, chapter text, progress, WebSocket search and add, source save, debug, "
+              "RSS source list and debug)")
         return 0
     except Exception as error:
         print(f"{NAME}: failed: {type(error).__name__}: {error}")

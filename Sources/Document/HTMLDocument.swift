@@ -6,7 +6,7 @@ import Glibc
 import BookRuleJSON
 
 /// libxml2 must be initialised once before documents are parsed from several threads.
-private let libxml2Initialized: Bool = {
+let libxml2Initialized: Bool = {
     xmlInitParser()
     bookrule_set_parser_max_depth(UInt32(HTMLDocument.maxDepth))
     return true

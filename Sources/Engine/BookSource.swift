@@ -60,7 +60,7 @@ public struct BookSource: Sendable {
     /// The file the source came from and its index when the file holds an array.
     public let origin: SourceOrigin
 
-    /// Reads every source in a file holding one source object or an array of them.
+    /// Reads every book source in a file holding one source object or an array of them (RSS sources set aside).
     public static func load(contentsOf path: String) throws(SourceFileError) -> [BookSource] {
         let bytes: [UInt8]
         do {
@@ -71,29 +71,14 @@ public struct BookSource: Sendable {
         return try load(bytes: bytes, path: path)
     }
 
-    /// Reads every source in `bytes` (named `path` in messages).
+    /// Reads every book source in `bytes` (named `path` in messages). RSS sources in the same file are set
+    /// aside (`SourceFile` has both kinds); a file holding only RSS sources is refused, saying so.
     public static func load(bytes: [UInt8], path: String) throws(SourceFileError) -> [BookSource] {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw SourceFileError.syntax(path: path, error: error)
+        let file = try SourceFile.load(bytes: bytes, path: path)
+        if file.bookSources.isEmpty, !file.rssSources.isEmpty {
+            throw SourceFileError.onlyRssSources(path: path, count: file.rssSources.count)
         }
-        switch root.value {
-        case .object(let object):
-            return [BookSource(object: object, location: root.location, origin: SourceOrigin(path: path, index: nil))]
-        case .array(let items):
-            if items.isEmpty { throw SourceFileError.empty(path: path) }
-            return items.enumerated().map { index, item in
-                let origin = SourceOrigin(path: path, index: index)
-                guard case .object(let object) = item.value else {
-                    return BookSource(invalid: item, origin: origin)
-                }
-                return BookSource(object: object, location: item.location, origin: origin)
-            }
-        default:
-            throw SourceFileError.notASource(path: path, location: root.location, found: root.value.typeName)
-        }
+        return file.bookSources
     }
 
     /// Compiles a source from its JSON object.
@@ -243,7 +228,7 @@ public struct BookSource: Sendable {
 
     /// A placeholder for an array element that is not an object, so the other sources still load; its one
     /// problem says what was found instead.
-    private init(invalid node: JSONNode, origin: SourceOrigin) {
+    init(invalid node: JSONNode, origin: SourceOrigin) {
         self.init(object: JSONObject(members: []), location: node.location, origin: origin)
         problems = [SourceProblem(field: origin.index.map { "[\($0)]" } ?? "source", location: node.location,
                                   reason: "expected a book source object, found \(node.value.typeName)")]

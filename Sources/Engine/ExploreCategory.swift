@@ -40,7 +40,7 @@ public struct ExploreCategory: Sendable, Equatable, Codable {
     }
 
     /// The entries of the text form: separated by runs of `&&` and line breaks.
-    private static func splitEntries(_ text: String) -> [String] {
+    static func splitEntries(_ text: String) -> [String] {
         var entries: [String] = []
         var current = ""
         var rest = Substring(text)

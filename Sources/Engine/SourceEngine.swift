@@ -30,13 +30,20 @@ public struct SourceEngine: Sendable {
     /// gives), with its cookie jar and login.
     public init(source: BookSource, connection: SourceTransport, options: EngineOptions = EngineOptions(),
                 tracer: (any RuleTracing)? = nil) {
+        self.init(source: source, connection: connection, options: options, tracer: tracer, needsScripts: source.hasScripts)
+    }
+
+    /// An engine whose script runtime exists when `needsScripts` says so: an RSS source's rules are not the
+    /// book source's (`RssSource.engineSource`), so whether they run JavaScript is for the RSS source to say.
+    init(source: BookSource, connection: SourceTransport, options: EngineOptions, tracer: (any RuleTracing)?,
+         needsScripts: Bool) {
         self.source = source
         transport = connection.transport
         cookies = connection.cookies
         login = connection.login
         self.options = options
         self.tracer = tracer
-        scripts = source.hasScripts ? SourceScripts(source: source, connection: connection, options: options) : nil
+        scripts = needsScripts ? SourceScripts(source: source, connection: connection, options: options) : nil
     }
 
     /// Creates an engine for `source` sending requests through `transport` as it is: no cookie jar of its own
@@ -506,7 +513,7 @@ public struct SourceEngine: Sendable {
 
     /// What rules of a step run with: the page's URL, the book's variables, and for a source with scripts the
     /// script runtime bound to the step's `key`, `page`, `book`, `chapter`…
-    private func ruleEnvironment(_ baseURL: String, variables: RuleVariables = RuleVariables(),
+    func ruleEnvironment(_ baseURL: String, variables: RuleVariables = RuleVariables(),
                              bindings: ScriptBindings) throws(EngineError) -> RuleEnvironment {
         RuleEnvironment(baseURL: baseURL, variables: variables, script: try scripts?.scope(bindings))
     }
@@ -517,7 +524,7 @@ public struct SourceEngine: Sendable {
     }
 
     /// `java.log` and `toast` messages of the step's scripts, as warnings.
-    private func noteScriptMessages(_ warnings: inout Warnings) {
+    func noteScriptMessages(_ warnings: inout Warnings) {
         for message in scripts?.host.drainMessages() ?? [] { warnings.add(message) }
     }
 
@@ -620,7 +627,7 @@ public struct SourceEngine: Sendable {
     }
 
     /// Runs a list rule, reporting it to the tracer and turning its failure into an `EngineError`.
-    private func elements(_ rule: Rule, in context: RuleContext, environment: RuleEnvironment, url: String,
+    func elements(_ rule: Rule, in context: RuleContext, environment: RuleEnvironment, url: String,
                           applyingReverse: Bool = true) throws -> [RuleContext] {
         do {
             let result = try rule.elements(in: context, environment: environment, applyingReverse: applyingReverse)
@@ -638,7 +645,7 @@ public struct SourceEngine: Sendable {
     }
 
     /// `traced` for a rule's values with their kind (markup or text).
-    private func traced(_ rule: Rule, url: String, _ body: () throws(RuleError) -> [RuleText]) throws -> [RuleText] {
+    func traced(_ rule: Rule, url: String, _ body: () throws(RuleError) -> [RuleText]) throws -> [RuleText] {
         do {
             let values = try body()
             tracer?.record(rule, values: values.map(\.text))

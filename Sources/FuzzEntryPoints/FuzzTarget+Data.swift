@@ -22,6 +22,25 @@ extension FuzzTarget {
         return nil
     }
 
+    static func rss(_ bytes: [UInt8]) -> String? {
+        if let articles = RssFeedParser.articles(utf8: bytes, url: "https://fuzz.test/feed/rss.xml", sort: "s", origin: "o") {
+            if articles.count > RssFeedParser.maxArticles {
+                return "the feed gave \(articles.count) articles, more than the \(RssFeedParser.maxArticles) cap"
+            }
+            for article in articles {
+                _ = article.title.count
+                _ = article.image
+            }
+        }
+        if let file = try? SourceFile.load(bytes: bytes, path: "fuzz.json") {
+            for source in file.rssSources {
+                _ = source.problems.map(\.description)
+                _ = RssSort.parse(source.sortURL, sourceURL: source.url)
+            }
+        }
+        return nil
+    }
+
     static func jsonPath(_ bytes: [UInt8]) -> String? {
         let (expression, document) = firstLine(text(bytes))
         guard let path = try? JSONPath(expression) else { return nil }

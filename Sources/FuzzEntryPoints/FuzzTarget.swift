@@ -48,6 +48,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// bounds, every JSON file); odd, the rest is a PROPFIND answer (`XMLTreeNode.parse`) and a progress file
     /// (`LegadoBookProgress(json:)`).
     case webdav
+    /// An RSS or Atom feed (`RssFeedParser` over libxml2's XML parser, as `bookrule rss` reads a page without
+    /// `ruleArticles`), and the bytes as a file of book and RSS sources (`SourceFile.load`).
+    case rss
 
     /// Feeds `bytes` to the target's parsers. Errors the parsers throw are expected (bad input gets an error);
     /// what this reports is a broken invariant the harness checks beyond "no crash".
@@ -68,6 +71,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .studio: return Self.studio(bytes)
         case .font: return Self.font(bytes)
         case .webdav: return Self.webDAV(bytes)
+        case .rss: return Self.rss(bytes)
         }
     }
 

@@ -72,9 +72,14 @@ package final class ReadingLibrary: Sendable {
         try store.storedSources().compactMap { try? BookSource.load(bytes: Array($0.json.utf8), path: $0.sourceName).first }
     }
 
-    /// Imports the sources of `collection` into the library's sources table.
+    /// Imports the sources of `collection` into the library's sources table, and its RSS sources into theirs.
     func importSources(_ collection: SourceCollection) throws(LibraryError) {
         try store.saveSources(collection.sources.map(Self.record))
+        if !collection.rssSources.isEmpty {
+            try store.saveRssSources(collection.rssSources.map { source in
+                RssSourceRecord(sourceURL: source.url, sourceName: source.name, json: JSONValue.object(source.json).serialized())
+            })
+        }
     }
 
     /// A source as the library keeps it: its JSON object as written, in its order.

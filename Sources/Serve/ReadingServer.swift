@@ -47,7 +47,8 @@ public final class ReadingServer: Sendable {
         let library = ReadingLibrary(store: store, transport: configuration.transport, siteSeconds: configuration.siteSeconds,
                                      prefetchCount: configuration.prefetchChapters)
         let collection = SourceCollection(paths: configuration.sourcePaths)
-        if !configuration.sourcePaths.isEmpty && collection.sources.isEmpty && !collection.problems.isEmpty {
+        if !configuration.sourcePaths.isEmpty && collection.sources.isEmpty && collection.rssSources.isEmpty
+            && !collection.problems.isEmpty {
             throw .unreadableSources(problems: collection.problems)
         }
         do {
@@ -77,7 +78,8 @@ public final class ReadingServer: Sendable {
         let engineOptions = EngineOptions(scriptCacheDirectory: LibraryStore.scriptCacheDirectory(forLibraryAt: store.path))
         let catalog = ServeSourceCatalog(
             enabledSources: { try library.sources().filter(ServeSourceCatalog.isEnabled) },
-            source: { url in try library.sources().first { $0.url == url } })
+            source: { url in try library.sources().first { $0.url == url } },
+            rssSource: { url in try library.rssSource(url: url) })
         let webSockets = WebSocketEndpoints(
             routes: ServeSocketRoutes.legado(sources: catalog, stack: library.transport, engineOptions: engineOptions),
             admits: { (try? gate.check($0)) != nil })

@@ -8,12 +8,16 @@ public struct ServeSourceCatalog: Sendable {
     public var enabledSources: @Sendable () async throws -> [BookSource]
     /// The source whose `bookSourceUrl` is the argument, enabled or not; nil when there is none.
     public var source: @Sendable (_ url: String) async throws -> BookSource?
+    /// The RSS source whose `sourceUrl` is the argument (what `rssSourceDebug` runs); nil when there is none.
+    public var rssSource: @Sendable (_ url: String) async throws -> RssSource?
 
-    /// A catalog answering through the two closures.
+    /// A catalog answering through the closures (no RSS source unless `rssSource` finds one).
     public init(enabledSources: @escaping @Sendable () async throws -> [BookSource],
-                source: @escaping @Sendable (_ url: String) async throws -> BookSource?) {
+                source: @escaping @Sendable (_ url: String) async throws -> BookSource?,
+                rssSource: @escaping @Sendable (_ url: String) async throws -> RssSource? = { _ in nil }) {
         self.enabledSources = enabledSources
         self.source = source
+        self.rssSource = rssSource
     }
 
     /// Whether Legado would search `source`: its `enabled` is not false.
@@ -21,8 +25,9 @@ public struct ServeSourceCatalog: Sendable {
         source.json["enabled"]?.value != .bool(false)
     }
 
-    /// A catalog of `sources`, all enabled.
-    public static func fixed(_ sources: [BookSource]) -> ServeSourceCatalog {
-        ServeSourceCatalog(enabledSources: { sources }, source: { url in sources.first { $0.url == url } })
+    /// A catalog of `sources`, all enabled, and of `rssSources`.
+    public static func fixed(_ sources: [BookSource], rssSources: [RssSource] = []) -> ServeSourceCatalog {
+        ServeSourceCatalog(enabledSources: { sources }, source: { url in sources.first { $0.url == url } },
+                           rssSource: { url in rssSources.first { $0.url == url } })
     }
 }

@@ -16,6 +16,7 @@ enum BookruleCLI {
       toc       Read a book's whole table of contents
       chapter   Read one chapter's clean text
       explore   List a source's explore categories (exploreUrl), or the books of one
+      rss       Read an RSS source (Legado's 订阅源): its sorts, a sort's articles, an article's text
       fetch     Download a whole book into the offline library (resumable)
       download  Download files (images, audio, anything large) resumably, several at once
       sources   List the sources a saved book is known on (--check reads them again); --add and --find
@@ -75,6 +76,8 @@ enum BookruleCLI {
             return await MultiSearchCommand.run(rest, terminal: terminal)
         case "search", "info", "toc", "chapter", "explore":
             return await SourceCommand.run(command, rest, terminal: terminal)
+        case "rss":
+            return await RssCommand.run(rest, terminal: terminal)
         case "lint":
             return LintCommand.run(rest, terminal: terminal)
         case "try":

@@ -8,8 +8,9 @@ enum LintCommand {
            bookrule lint --summary DIR_OR_FILE...
 
     Loads each source file, compiles every rule, and prints a verdict per source with every problem's file,
-    line, column, field path, dialect and reason. Nothing is fetched. Exit status 0 when every source is fully usable, 1 when some rule cannot
-    run, 2 when a file cannot be read or is not valid JSON.
+    line, column, field path, dialect and reason; RSS sources (订阅源: sourceUrl, ruleArticles…) too, marked
+    (RSS). Nothing is fetched. Exit status 0 when every source is fully usable, 1 when some rule cannot run,
+    2 when a file cannot be read or is not valid JSON.
 
     Options:
       --quiet     Print only the one-line summary per file
@@ -46,7 +47,7 @@ enum LintCommand {
         var status: Int32 = 0
         for file in files {
             do {
-                for source in try BookSource.load(contentsOf: file) { summary.add(source) }
+                for source in try SourceFile.load(contentsOf: file).bookSources { summary.add(source) }
             } catch {
                 terminal.error("error: \(error)")
                 status = 2
@@ -77,19 +78,42 @@ enum LintCommand {
         let chromium = ChromiumBrowser.isInstalled
         for path in arguments.positionals {
             let sources: [BookSource]
+            let rssSources: [RssSource]
             do {
-                sources = try BookSource.load(contentsOf: path)
+                let file = try SourceFile.load(contentsOf: path)
+                sources = file.bookSources
+                rssSources = file.rssSources
             } catch {
                 terminal.error("error: \(error)")
                 status = 2
                 continue
             }
             let broken = sources.filter { !$0.problems.isEmpty }
+            let brokenRss = rssSources.filter { !$0.problems.isEmpty }
             let browsing = sources.filter { !$0.webViewFields.isEmpty }.count
             let browser = browsing == 0 ? "" : ", \(browsing) with webView pages (headless Chromium\(chromium ? "" : ", not installed: apt install chromium"))"
-            terminal.print("\(path): \(sources.count) source(s), \(sources.count - broken.count) fully usable\(browser)")
-            if !broken.isEmpty && status == 0 { status = 1 }
+            // RSS sources (订阅源) are checked too: their fields and rules, named by path.
+            let rss = rssSources.isEmpty ? "" : "\(rssSources.count) RSS source(s), \(rssSources.count - brokenRss.count) fully usable"
+            if sources.isEmpty {
+                terminal.print("\(path): \(rss)")
+            } else {
+                terminal.print("\(path): \(sources.count) source(s), \(sources.count - broken.count) fully usable\(browser)"
+                               + (rss.isEmpty ? "" : "; \(rss)"))
+            }
+            if (!broken.isEmpty || !brokenRss.isEmpty) && status == 0 { status = 1 }
             guard !arguments.has("--quiet") else { continue }
+            for source in rssSources {
+                let label = source.origin.index.map { "[\($0)] " } ?? ""
+                if source.problems.isEmpty {
+                    terminal.print("  ok    \(label)\(source.name) (RSS)")
+                } else {
+                    terminal.print("  FAIL  \(label)\(source.name) (RSS): \(Self.summary(of: source.problems))")
+                }
+                for problem in source.problems {
+                    let location = problem.location.map { ":\($0.line):\($0.column)" } ?? ""
+                    terminal.print("          \(path)\(location): \(problem)")
+                }
+            }
             for source in sources {
                 let label = source.origin.index.map { "[\($0)] " } ?? ""
                 if source.problems.isEmpty {

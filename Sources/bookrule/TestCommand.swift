@@ -15,6 +15,8 @@ enum TestCommand {
     dev tools export it) and expected.json (the snapshot); pages.json, saved pages answered before site.har. Exit
     status 0 only when every step passes (and the snapshot matches), 1 when a source fails (a rule that cannot
     run included: that is what test reports), 2 when a file cannot be read or the command line cannot run.
+    RSS sources (订阅源) in the files are checked too, on standard error: their sorts, the first sort's articles
+    and the first article's text, on the same fixtures (recorded with bookrule rss --record FIXTURE/site.har).
 
     Options:
       --fixtures DIR      Fixture directory (one source only) instead of Fixtures/<stem>/
@@ -84,6 +86,11 @@ enum TestCommand {
         }
 
         var (targets, unreadable) = CheckRun.Target.all(inFiles: arguments.positionals, fixtureDirectory: arguments.value("--fixtures"))
+        // RSS sources (订阅源) are checked by `RssCheck` below: a file of them alone is no error here.
+        unreadable = unreadable.filter { error in
+            if case SourceFileError.onlyRssSources? = error as? SourceFileError { return false }
+            return true
+        }
         for error in unreadable { terminal.error("error: \(error)") }
         if let shard {
             let all = targets.count
@@ -95,12 +102,54 @@ enum TestCommand {
             return ExitStatus.cannotRun.code
         }
 
+        let rssPassed = await checkRssSources(arguments, run: checkRun, terminal: terminal)
         let reports = await checkRun.run(targets)
         if let failed = CheckReportPrinter.write(reports, json: arguments.has("--json"), verbose: arguments.has("--verbose"),
                                                  junit: arguments.value("--junit"), terminal: terminal) {
             return failed.code
         }
-        return (!unreadable.isEmpty ? ExitStatus.cannotRun : reports.allSatisfy(\.passed) ? .done : .workFailed).code
+        return (!unreadable.isEmpty ? ExitStatus.cannotRun
+            : reports.allSatisfy(\.passed) && rssPassed != false ? .done : .workFailed).code
+    }
+
+    /// Checks the RSS sources of the files given (`RssCheck`: sorts, articles, an article's text) on their
+    /// fixtures, or live with --live; their lines go to standard error, so `--json` output stays one document.
+    /// Nil when the files hold no RSS source.
+    private static func checkRssSources(_ arguments: CommandLineArguments, run: CheckRun, terminal: Terminal) async -> Bool? {
+        var sources: [(RssSource, path: String)] = []
+        for path in arguments.positionals {
+            guard let file = try? SourceFile.load(contentsOf: path) else { continue }
+            sources += file.rssSources.map { ($0, path) }
+        }
+        guard !sources.isEmpty else { return nil }
+        var passed = true
+        for (source, path) in sources {
+            let fixture = arguments.value("--fixtures").map(CheckFixture.init(directory:))
+                ?? CheckFixture(forSourceFile: path, index: source.origin.index)
+            let transport: (any HTTPTransport)?
+            switch run.mode {
+            case .replay:
+                transport = try? fixture.transport(adding: run.saved)
+            case .live:
+                transport = run.live?(source.engineSource)
+            case .record:
+                terminal.error("FAIL  \(source.name) (RSS): --record records book sources; record an RSS source's fixture with "
+                               + "bookrule rss --source \(path) --record \(fixture.harPath)")
+                passed = false
+                continue
+            }
+            guard let transport else {
+                terminal.error("FAIL  \(source.name) (RSS): no fixture in \(fixture.directory); record one with "
+                               + "mkdir -p \(fixture.directory) && bookrule rss --source \(path) --json --record \(fixture.harPath)")
+                passed = false
+                continue
+            }
+            let report = await RssCheck.run(source, transport: transport, replaying: run.mode == .replay)
+            terminal.error("\(report.passed ? "PASS" : "FAIL")  \(source.name) (RSS)")
+            for step in report.steps { terminal.error("      \(step.passed ? "ok  " : "FAIL") \(step.name): \(step.detail)") }
+            if !report.passed { passed = false }
+        }
+        return passed
     }
 
     /// The transport of each source's live requests: through the one polite fetcher all sources share, so two

@@ -77,7 +77,7 @@ struct LibraryStoreTests {
         let tables = try store.database.query(
             "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name", purpose: "test"
         ) { (row) throws(LibraryError) in row.text(0) }
-        #expect(tables == ["book_sources", "books", "chapter_texts", "chapters", "reading_progress", "removed_books", "sources"])
+        #expect(tables == ["book_sources", "books", "chapter_texts", "chapters", "reading_progress", "removed_books", "rss_sources", "sources"])
         #expect(try store.books().isEmpty)
     }
 

@@ -96,6 +96,16 @@ extension LibraryStore {
             read_at INTEGER NOT NULL
         ) STRICT;
         """,
+        // Version 5: RSS sources (Legado's 订阅源), kept beside the book sources as Legado keeps them apart:
+        // `bookrule serve`'s getRssSources/saveRssSource/deleteRssSources. No book is on one.
+        """
+        CREATE TABLE rss_sources (
+            url TEXT PRIMARY KEY NOT NULL,
+            name TEXT NOT NULL,
+            json TEXT NOT NULL,
+            updated_at INTEGER NOT NULL
+        ) STRICT;
+        """,
     ]
 
     /// Brings the schema to `schemaVersion` in one transaction, refusing files that are not bookrule libraries
