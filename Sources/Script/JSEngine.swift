@@ -25,7 +25,7 @@ final class JSEngine {
 
     /// Creates the VM. Every engine registers itself so C callbacks can find it from their context.
     init() {
-        EngineOptions.apply()
+        JavaScriptCoreOptions.apply()
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, nil)
         var functionDefinition = JSClassDefinition()

@@ -50,7 +50,7 @@ final class ScriptWorker {
 
     /// Starts the engine, installs the helpers and evaluates `jsLib` into the global scope.
     init(jsLib: String?, limits: ScriptLimits, host: any ScriptHost) throws(ScriptError) {
-        if let problem = EngineOptions.startProblem { throw .engineUnavailable(problem) }
+        if let problem = JavaScriptCoreOptions.startProblem { throw .engineUnavailable(problem) }
         self.engine = JSEngine()
         self.host = host
         self.limits = limits

@@ -7,13 +7,13 @@ import Foundation
 final class SyntaxChecker: @unchecked Sendable {
     static let shared = SyntaxChecker()
     private let lock = NSLock()
-    /// Nil when JavaScriptCore cannot start in this process (`EngineOptions.startProblem`): nothing is
+    /// Nil when JavaScriptCore cannot start in this process (`JavaScriptCoreOptions.startProblem`): nothing is
     /// checked then, and running a snippet reports why.
     private let context: JSGlobalContextRef?
 
     private init() {
-        EngineOptions.apply()
-        context = EngineOptions.startProblem == nil ? JSGlobalContextCreate(nil) : nil
+        JavaScriptCoreOptions.apply()
+        context = JavaScriptCoreOptions.startProblem == nil ? JSGlobalContextCreate(nil) : nil
     }
 
     /// The code JavaScriptCore runs for `code`: `code` itself when it parses; else, when that parses, `code`

@@ -3,7 +3,7 @@ import Foundation
 /// JavaScriptCore options bookrule needs, set once before the first virtual machine of the process exists
 /// (JavaScriptCore reads its options from `JSC_*` environment variables when it initialises, at the first
 /// context any API call creates: a syntax check's as much as a runtime's).
-enum EngineOptions {
+enum JavaScriptCoreOptions {
     /// Sets the options; later calls do nothing.
     static func apply() { _ = startProblem }
 
