@@ -27,11 +27,11 @@ public struct RssCheck: Sendable {
         public var passed: Bool { !steps.isEmpty && steps.allSatisfy(\.passed) }
     }
 
-    /// Runs the check of `source` through `transport` (a replay runs with the fixed script clock `bookrule
+    /// Runs the check of `source` through `connection` (a replay runs with the fixed script clock `bookrule
     /// test` uses, so the same recording answers the same way).
-    public static func run(_ source: RssSource, transport: any HTTPTransport, replaying: Bool) async -> Report {
+    public static func run(_ source: RssSource, connection: SourceTransport, replaying: Bool) async -> Report {
         let options = replaying ? EngineOptions(scriptClock: SourceCheck.replayClock) : EngineOptions()
-        let reader = RssReader(source: source, transport: transport, options: options)
+        let reader = RssReader(source: source, connection: connection, options: options)
         var report = Report(name: source.name, url: source.url, steps: [])
         guard source.problems.isEmpty else {
             report.steps.append(Step(name: "load", passed: false,

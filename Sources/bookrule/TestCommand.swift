@@ -126,10 +126,10 @@ enum TestCommand {
         for (source, path) in sources {
             let fixture = arguments.value("--fixtures").map(CheckFixture.init(directory:))
                 ?? CheckFixture(forSourceFile: path, index: source.origin.index)
-            let transport: (any HTTPTransport)?
+            let transport: SourceTransport?
             switch run.mode {
             case .replay:
-                transport = try? fixture.transport(adding: run.saved)
+                transport = (try? fixture.transport(adding: run.saved)).map { SourceTransport(plain: $0) }
             case .live:
                 transport = run.live?(source.engineSource)
             case .record:
@@ -144,7 +144,7 @@ enum TestCommand {
                 passed = false
                 continue
             }
-            let report = await RssCheck.run(source, transport: transport, replaying: run.mode == .replay)
+            let report = await RssCheck.run(source, connection: transport, replaying: run.mode == .replay)
             terminal.error("\(report.passed ? "PASS" : "FAIL")  \(source.name) (RSS)")
             for step in report.steps { terminal.error("      \(step.passed ? "ok  " : "FAIL") \(step.name): \(step.detail)") }
             if !report.passed { passed = false }

@@ -5,9 +5,9 @@ import BookRuleJSON
 /// `enabledCookieJar`, `enableJs` and `loadWithBaseUrl` true, `singleUrl` false, `articleStyle`,
 /// `lastUpdateTime` and `customOrder` 0), nullable ones without a value left out. Members the entity does not
 /// have follow as they were kept, so an edit in the web client's RSS source editor loses none of them.
-enum LegadoRssSource {
+package enum LegadoRssSource {
     /// The entity's fields in order, with the default Gson writes when there is no value (nil: nullable, left out).
-    static let fields: [(name: String, fallback: JSONValue?)] = [
+    package static let fields: [(name: String, fallback: JSONValue?)] = [
         ("sourceUrl", .string("")), ("sourceName", .string("")), ("sourceIcon", .string("")), ("sourceGroup", nil),
         ("sourceComment", nil), ("enabled", .bool(true)), ("variableComment", nil), ("jsLib", nil),
         ("enabledCookieJar", .bool(true)), ("concurrentRate", nil), ("header", nil), ("loginUrl", nil), ("loginUi", nil),
@@ -22,7 +22,7 @@ enum LegadoRssSource {
     private static let names = Set(fields.map(\.name))
 
     /// `object` as the entity.
-    static func entity(_ object: JSONObject) -> JSONValue {
+    package static func entity(_ object: JSONObject) -> JSONValue {
         var members: [(String, JSONValue?)] = fields.map { field in
             guard let value = object[field.name]?.value, value != .null else { return (field.name, field.fallback) }
             return (field.name, value)
@@ -34,7 +34,7 @@ enum LegadoRssSource {
     }
 
     /// The kept JSON text of an RSS source as the entity; nil when it is not a JSON object.
-    static func entity(json: String) -> JSONValue? {
+    package static func entity(json: String) -> JSONValue? {
         (try? JSONParser.parse(json, lenient: true).value.objectValue).map { entity($0) }
     }
 }
