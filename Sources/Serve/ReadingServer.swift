@@ -80,8 +80,12 @@ public final class ReadingServer: Sendable {
             enabledSources: { try library.sources().filter(ServeSourceCatalog.isEnabled) },
             source: { url in try library.sources().first { $0.url == url } },
             rssSource: { url in try library.rssSource(url: url) })
+        // `--no-font-decoding` (a task-local of the command) does not reach the server's own threads, which
+        // answer requests and start the sockets' tasks: each binds the value serve was started with.
+        let fonts = WebFontReading.current
+        let routes = ServeSocketRoutes.legado(sources: catalog, stack: library.transport, engineOptions: engineOptions)
         let webSockets = WebSocketEndpoints(
-            routes: ServeSocketRoutes.legado(sources: catalog, stack: library.transport, engineOptions: engineOptions),
+            routes: routes.mapValues { route in { session in await WebFontReading.$current.withValue(fonts) { await route(session) } } },
             admits: { (try? gate.check($0)) != nil })
         // One server, on two ports: Legado's web client opens its WebSockets on PORT+1. With port 0 the first
         // port is any free one, whose next port may be taken: then both start again on another pair (a few tries).
@@ -90,7 +94,7 @@ public final class ReadingServer: Sendable {
             try HTTPServer(address: address, port: port, bodyLimit: ServeDefaults.bodyLimit, connectionLimit: connectionLimit,
                            requestSeconds: 30, webSockets: webSockets,
                            admits: { (try? gate.check($0)) != nil }, quick: { request in api.handleQuickly(request) }) { request in
-                api.handle(request)
+                WebFontReading.$current.withValue(fonts) { api.handle(request) }
             }
         }
         var attempt = 0
