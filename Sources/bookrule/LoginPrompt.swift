@@ -9,10 +9,15 @@ enum LoginPrompt {
     /// The next value for `label`, nil at the end of the input.
     static func ask(_ label: String, secret: Bool, terminal: Terminal) -> String? {
         let interactive = isatty(STDIN_FILENO) == 1
-        if interactive { terminal.errorRaw("\(label): ") }
-        guard interactive, secret else { return readLine(strippingNewline: true) }
+        guard interactive, secret else {
+            if interactive { terminal.errorRaw("\(label): ") }
+            return readLine(strippingNewline: true)
+        }
         var saved = termios()
-        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return readLine(strippingNewline: true) }
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else {
+            terminal.errorRaw("\(label): ")
+            return readLine(strippingNewline: true)
+        }
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
         // Ctrl-C at the prompt ends the process, which must not leave the terminal without its echo.
@@ -22,7 +27,10 @@ enum LoginPrompt {
             signal(number, SIG_DFL)
             raise(number)
         }
+        // The echo goes off before the prompt shows, as getpass does: a password typed (or pasted) as soon as the
+        // prompt appears was otherwise echoed, and then discarded by the flush, leaving login waiting for it.
         _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        terminal.errorRaw("\(label): ")
         defer {
             _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
             signal(SIGINT, previous)
