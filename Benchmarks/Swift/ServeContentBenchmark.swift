@@ -46,7 +46,7 @@ enum ServeContentBenchmark {
         let result = measure(port: server.port, clients: clients, requests: requests) { client, request in
             "/getBookContent?url=\(bookURL)&index=\((client * 7 + request) % chapters)"
         }
-        server.stop(waitingUpTo: 5)
+        await server.stop(waitingUpTo: 5)
         report(result, clients: clients, chapters: chapters)
     }
 

@@ -1,6 +1,7 @@
 import BookRuleEngine
 import BookRuleHTTPServer
 import BookRuleLibrary
+import BookRuleLocking
 import Dispatch
 
 #if canImport(Glibc)
@@ -141,6 +142,15 @@ public final class ReadingServer: Sendable {
 
     /// The library served.
     public var store: LibraryStore { api.library.store }
+
+    /// `stop(waitingUpTo:)` for async code: that call blocks until the requests being answered and the site work
+    /// end, and they need Swift's cooperative pool, so blocking one of its threads (one per core) would slow
+    /// them or hold them until the deadline. It runs on a thread of its own and is awaited.
+    /// When no thread can be started it stops on the caller's.
+    public func stop(waitingUpTo seconds: Double = 30) async {
+        let stop = { @Sendable in self.stop(waitingUpTo: seconds) }
+        if await BlockingWorkThread.run(stop) == nil { stop() }
+    }
 
     /// Stops serving: WebSocket sessions are closed (1001) and their searches cancelled; then new requests are answered 503, the site work running is
     /// cancelled (a chapter being saved is saved), a scheduled update is cancelled (its chapter in flight

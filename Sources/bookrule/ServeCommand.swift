@@ -98,13 +98,7 @@ enum ServeCommand {
         terminal.error("bookrule serve: e-readers' OPDS catalog: \(server.catalogURL)"
                        + (server.token == nil ? "" : " (user bookrule, the token as password)"))
         await StopSignal.wait()
-        // stop() waits for requests and site work to end: off Swift's cooperative pool, which that work needs.
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread {
-                server.stop()
-                done.resume()
-            }.start()
-        }
+        await server.stop()
         terminal.error("bookrule serve: stopped")
         return 0
     }

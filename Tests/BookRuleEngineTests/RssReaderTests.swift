@@ -6,9 +6,11 @@ import BookRuleEngine
 import Testing
 import TestSupport
 
-/// A loopback news site: path → (Content-Type, body); anything else 404. Serves at most `maxRequests`.
+/// A loopback news site: path → (Content-Type, body); anything else 404. Serves at most `maxRequests`; its
+/// lifetime only ends a server a failed test left behind (30 s once ran out under a loaded suite before the test
+/// was done with it).
 private func newsSite(maxRequests: Int, _ pages: @escaping @Sendable (UInt16) throws -> [String: (String, [UInt8])]) throws -> LoopbackServer {
-    try LoopbackServer(maxConnections: maxRequests, lifetime: 30) { request, port in
+    try LoopbackServer(maxConnections: maxRequests, lifetime: 120) { request, port in
         guard let page = (try? pages(port))?[request.target] else { return LoopbackServer.reply(404, "Not Found") }
         return LoopbackServer.reply(200, "OK", headers: [("Content-Type", page.0)], body: page.1)
     }

@@ -31,7 +31,7 @@ struct WebFontPageTests {
 
     @Test("a Private Use Area font in a data: URL, given to the content by a class rule inside @media")
     func privateUseDataURL() async throws {
-        let made = try TestFonts.make(source: TestFonts.hei, characters: Self.text, scheme: "pua", format: "woff2", seed: 31)
+        let made = try await TestFonts.make(source: TestFonts.hei, characters: Self.text, scheme: "pua", format: "woff2", seed: 31)
         let url = "data:font/woff2;base64," + Data(made.bytes).base64EncodedString()
         let site = TestSite(html: ["https://f.test/1.html": """
             <html><head><style>@font-face { font-family: "fz"; src: url("\(url)") format("woff2"); }
@@ -55,7 +55,7 @@ struct WebFontPageTests {
 
     @Test("a shuffled font from a linked stylesheet changes only the elements it draws, and the sheet is fetched once")
     func shuffledLinkedSheet() async throws {
-        let made = try TestFonts.make(source: TestFonts.ming, characters: Self.text, scheme: "shuffle", format: "woff", seed: 32)
+        let made = try await TestFonts.make(source: TestFonts.ming, characters: Self.text, scheme: "shuffle", format: "woff", seed: 32)
         let page = { (n: Int) in """
             <html><head><link rel="stylesheet" href="/css/read.css"></head>
             <body><div id="c"><p class="x">\(Self.encoded(Self.text, made))</p><p>原样不变的一段。</p></div></body></html>

@@ -7,8 +7,8 @@ import TestSupport
 @Suite("Web fonts are decoded by recognising their glyphs against the reference CJK fonts")
 struct FontDecoderTests {
     @Test("a Hei face's Private Use Area font (WOFF2), re-drawn, reads as the characters it shows")
-    func heiPrivateUse() throws {
-        let made = try TestFonts.make(source: TestFonts.hei, scheme: "pua", format: "woff2", seed: 21)
+    func heiPrivateUse() async throws {
+        let made = try await TestFonts.make(source: TestFonts.hei, scheme: "pua", format: "woff2", seed: 21)
         let decoding = try TestFonts.freshDecoder().decode(made.bytes, characters: Set(made.answers.keys))
         let result = TestFonts.accuracy(decoding, made)
         #expect(result.total > 100)
@@ -17,8 +17,8 @@ struct FontDecoderTests {
     }
 
     @Test("a Ming face's shuffled font (TrueType) reads as the characters it shows, against Hei and Song references")
-    func mingShuffled() throws {
-        let made = try TestFonts.make(source: TestFonts.ming, scheme: "shuffle", format: "ttf", seed: 22)
+    func mingShuffled() async throws {
+        let made = try await TestFonts.make(source: TestFonts.ming, scheme: "shuffle", format: "ttf", seed: 22)
         let decoding = try TestFonts.freshDecoder().decode(made.bytes, characters: Set(made.answers.keys))
         let result = TestFonts.accuracy(decoding, made)
         #expect(Double(result.right) / Double(result.total) >= 0.95, "wrong: \(result.wrong)")
@@ -31,22 +31,23 @@ struct FontDecoderTests {
     }
 
     @Test("WOFF, WOFF2 and TrueType files of one font decode alike")
-    func formats() throws {
+    func formats() async throws {
         let decoder = try TestFonts.freshDecoder()
-        let maps = try ["ttf", "woff", "woff2"].map { format in
-            let made = try TestFonts.make(source: TestFonts.hei, characters: "的一了是不着人在他这，。", scheme: "pua",
-                                          format: format, seed: 5)
-            return try decoder.decode(made.bytes, characters: Set(made.answers.keys)).glyphs.mapValues(\.scalar)
+        var maps: [[UInt32: UInt32]] = []
+        for format in ["ttf", "woff", "woff2"] {
+            let made = try await TestFonts.make(source: TestFonts.hei, characters: "的一了是不着人在他这，。", scheme: "pua",
+                                                format: format, seed: 5)
+            maps.append(try decoder.decode(made.bytes, characters: Set(made.answers.keys)).glyphs.mapValues(\.scalar))
         }
         #expect(maps[0].count == 12)
         #expect(maps[0] == maps[1] && maps[1] == maps[2])
     }
 
     @Test("a decoded font is kept by its content hash: a second decoder with the same cache reads it without recognising")
-    func decodedMapCached() throws {
+    func decodedMapCached() async throws {
         let scratch = try ScratchDirectory("font-cache")
         try TestFonts.decoder.prepare()
-        let made = try TestFonts.make(source: TestFonts.hei, characters: "他说道：“好的。”", scheme: "pua", format: "woff2", seed: 9)
+        let made = try await TestFonts.make(source: TestFonts.hei, characters: "他说道：“好的。”", scheme: "pua", format: "woff2", seed: 9)
         let first = FontDecoder(cacheDirectory: scratch.path)
         first.adoptReferences(from: TestFonts.decoder)
         let decoded = try first.decode(made.bytes, characters: Set(made.answers.keys))
@@ -60,7 +61,7 @@ struct FontDecoderTests {
     }
 
     @Test("bytes that are no font, an empty file, and fonts past the limits are errors that say so")
-    func badFonts() throws {
+    func badFonts() async throws {
         let decoder = FontDecoder(cacheDirectory: nil, referenceFonts: [])
         #expect(throws: FontError.self) { try decoder.decode(Array("not a font at all".utf8)) }
         do {
@@ -71,7 +72,7 @@ struct FontDecoderTests {
         }
         let small = FontDecoder(cacheDirectory: nil, referenceFonts: [], limits: FontLimits(maxBytes: 10))
         #expect(throws: FontError.tooLarge(bytes: 17, limit: 10)) { try small.decode(Array("not a font at all".utf8)) }
-        let made = try TestFonts.make(source: TestFonts.hei, characters: "的一了是不", scheme: "pua", format: "ttf", seed: 3)
+        let made = try await TestFonts.make(source: TestFonts.hei, characters: "的一了是不", scheme: "pua", format: "ttf", seed: 3)
         let few = FontDecoder(cacheDirectory: nil, referenceFonts: [], limits: FontLimits(maxGlyphs: 3))
         #expect(throws: FontError.tooManyGlyphs(count: 6, limit: 3)) { try few.decode(made.bytes) }
         // No reference fonts: a clear error naming the package, not a crash.
@@ -107,11 +108,11 @@ struct FontDecoderTests {
 @Suite("Legado's QueryTTF and replaceFont: exact outlines")
 struct FontOutlinesTests {
     @Test("a Private Use Area font and a font of the same outlines on the real code points: replaceFont restores the text")
-    func replaceFontExact() throws {
+    func replaceFontExact() async throws {
         let characters = "他说道好的一了是"
         // The same seed re-draws each character the same way whatever its code point.
-        let wrong = try TestFonts.make(source: TestFonts.hei, characters: characters, scheme: "pua", format: "woff2", seed: 4)
-        let right = try TestFonts.make(source: TestFonts.hei, characters: characters, scheme: "identity", format: "ttf", seed: 4)
+        let wrong = try await TestFonts.make(source: TestFonts.hei, characters: characters, scheme: "pua", format: "woff2", seed: 4)
+        let right = try await TestFonts.make(source: TestFonts.hei, characters: characters, scheme: "identity", format: "ttf", seed: 4)
         let wrongFont = try FontOutlines(bytes: wrong.bytes)
         let rightFont = try FontOutlines(bytes: right.bytes)
         let page = String(String.UnicodeScalarView(wrong.answers.keys.sorted().compactMap(Unicode.Scalar.init))) + "x"

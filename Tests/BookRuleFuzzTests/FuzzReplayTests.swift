@@ -21,8 +21,14 @@ struct FuzzReplayTests {
     }
 
     @Test("minimized inputs that once failed run clean", arguments: FuzzTarget.allCases)
-    func regressions(_ target: FuzzTarget) throws {
-        for file in Self.inputs(Self.regressions, target) {
+    func regressions(_ target: FuzzTarget) async throws {
+        // CPU and blocking waits: on the suite's own thread, not the cooperative pool (TestSupport's
+        // `offCooperativePool`), as in the two tests below.
+        try await offCooperativePool { try Self.replayRegressions(target) }
+    }
+
+    static func replayRegressions(_ target: FuzzTarget) throws {
+        for file in inputs(regressions, target) {
             let bytes = try [UInt8](Data(contentsOf: file))
             let start = ContinuousClock.now
             let violation = target.run(bytes)
@@ -35,8 +41,12 @@ struct FuzzReplayTests {
     @Test("the seed corpus runs clean", .enabled(if: FileManager.default.fileExists(atPath: corpus.path),
                                                  "Fuzz/Corpus is absent: Fuzz/make-corpus.py writes it"),
           arguments: FuzzTarget.allCases)
-    func seeds(_ target: FuzzTarget) throws {
-        let files = Self.inputs(Self.corpus, target)
+    func seeds(_ target: FuzzTarget) async throws {
+        try await offCooperativePool { try Self.replaySeeds(target) }
+    }
+
+    static func replaySeeds(_ target: FuzzTarget) throws {
+        let files = inputs(corpus, target)
         try #require(!files.isEmpty, "no seeds in Fuzz/Corpus/\(target.rawValue): run Fuzz/make-corpus.py")
         let start = ContinuousClock.now
         for file in files {
@@ -51,8 +61,12 @@ struct FuzzReplayTests {
     // Without JavaScriptCore's polling traps, an endless loop run again and again beside these seeds was, after
     // a few times, no longer stopped by the time limit (three runs of three stuck): see EngineOptions.
     @Test("the script seeds, run while another thread runs endless loops on the same runtime, all finish")
-    func seedsBesideEndlessLoops() throws {
-        let files = Self.inputs(Self.corpus, .script)
+    func seedsBesideEndlessLoops() async throws {
+        try await offCooperativePool { try Self.replayScriptSeedsBesideLoops() }
+    }
+
+    static func replayScriptSeedsBesideLoops() throws {
+        let files = inputs(corpus, .script)
         try #require(!files.isEmpty, "no seeds in Fuzz/Corpus/script: run Fuzz/make-corpus.py")
         let loop: [UInt8] = [0] + Array("while(true){}".utf8)
         let stop = Atomic<Bool>(false)

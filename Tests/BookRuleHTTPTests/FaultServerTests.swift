@@ -128,8 +128,8 @@ struct FaultServerTests {
         #expect(Set(bodies) == ["/c/0", "/c/1", "/c/2", "/c/3"])
         #expect(server.maxInFlight == 4)
         #expect(server.records.map(\.inFlightAtArrival).sorted() == [1, 2, 3, 4])
-        // One after another they would take 12 s; the margin is for a loaded machine.
-        #expect(elapsed < TestTime.bound(.milliseconds(11_500)), "four 3 s requests took \(elapsed): not served concurrently")
+        // All four in flight at once (above) is the proof; the wall clock only says the test was not starved.
+        #expect(elapsed >= .milliseconds(2_900), "four 3 s requests took \(elapsed)")
 
         let sequential = try FaultServer { _, _ in .slow(delay: 0.1, then: .ok("x")) }
         for _ in 0..<3 { _ = try await transport.send(HTTPRequest(url: sequential.baseURL + "/s")) }
@@ -272,6 +272,22 @@ struct FaultServerTests {
         #expect(elapsed < TestTime.bound(.seconds(20)))
     }
 
+    /// A request to `url` fails because the connection is refused (`couldNotConnect`) or reset as it opens (a
+    /// connection the kernel had queued before the socket closed: `connectionFailed`), not by a timeout.
+    static func expectRefused(_ transport: CurlTransport, _ url: String, sourceLocation: SourceLocation = #_sourceLocation) async {
+        do {
+            _ = try await transport.send(HTTPRequest(url: url))
+            Issue.record("\(url) was answered", sourceLocation: sourceLocation)
+        } catch let error as HTTPTransportError {
+            switch error {
+            case .couldNotConnect, .connectionFailed: break
+            default: Issue.record("\(url): \(error), not a refused connection", sourceLocation: sourceLocation)
+            }
+        } catch {
+            Issue.record("\(url): \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test("after stop(), its lifetime or maxRequests, the server refuses at once")
     func bounded() async throws {
         let transport = Self.transport()
@@ -280,28 +296,21 @@ struct FaultServerTests {
         #expect(server.isAccepting)
         server.stop()
         #expect(!server.isAccepting)
-        var started = ContinuousClock.now
-        await #expect(throws: HTTPTransportError.self) {
-            _ = try await transport.send(HTTPRequest(url: server.baseURL + "/after"))
-        }
-        #expect(started.duration(to: .now) < TestTime.bound(.seconds(2)))
+        // "At once" is the kind of failure: a refused connection (nothing listens), which the kernel answers
+        // immediately, not a connect or transfer timeout (a server that still holds its socket). A wall-clock
+        // bound here failed under a loaded suite (2.3 s for a refusal) and proved nothing more.
+        await Self.expectRefused(transport, server.baseURL + "/after")
         #expect(server.records.map(\.target) == ["/before"])
 
         let shortLived = try FaultServer(lifetime: 0.3)
         #expect(try await transport.send(HTTPRequest(url: shortLived.baseURL + "/early")).status == 200)
         // Its lifetime stretches with TestTime.scale, and so does this wait.
         try await eventually("the end of the server's lifetime", seconds: 5) { !shortLived.isAccepting }
-        started = ContinuousClock.now
-        await #expect(throws: HTTPTransportError.self) {
-            _ = try await transport.send(HTTPRequest(url: shortLived.baseURL + "/late"))
-        }
-        #expect(started.duration(to: .now) < TestTime.bound(.seconds(2)))
+        await Self.expectRefused(transport, shortLived.baseURL + "/late")
 
         let limited = try FaultServer(maxRequests: 2)
         for _ in 0..<2 { #expect(try await transport.send(HTTPRequest(url: limited.baseURL + "/n")).status == 200) }
-        await #expect(throws: HTTPTransportError.self) {
-            _ = try await transport.send(HTTPRequest(url: limited.baseURL + "/n"))
-        }
+        await Self.expectRefused(transport, limited.baseURL + "/n")
         #expect(limited.records.count == 2)
 
         // stop() also cuts a request the server is still sitting on.
@@ -310,11 +319,14 @@ struct FaultServerTests {
             try await eventually("the request reaching the server") { sleepy.inFlight == 1 }
             sleepy.stop()
         }
-        started = ContinuousClock.now
-        await #expect(throws: HTTPTransportError.self) {
+        // Cut, not timed out: the transfer ends with the connection (the transport's own limit is 10 s, the
+        // answer 30 s away).
+        do {
             _ = try await transport.send(HTTPRequest(url: sleepy.baseURL + "/wait"))
+            Issue.record("the sleeping request was answered")
+        } catch let error as HTTPTransportError {
+            if case .timedOut = error { Issue.record("the request timed out instead of being cut: \(error)") }
         }
-        #expect(started.duration(to: .now) < TestTime.bound(.seconds(3)))
         try await stopper.value
         #expect(await sleepy.waitUntilIdle())
         #expect(sleepy.records.first?.completed == false)

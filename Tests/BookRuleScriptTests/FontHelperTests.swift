@@ -6,10 +6,10 @@ import TestSupport
 @Suite("java.queryTTF, java.replaceFont and java.decodeFont")
 struct FontHelperTests {
     @Test("queryTTF reads a font from Base64 and from a URL; replaceFont maps by exact outlines, as Legado's")
-    func queryAndReplace() throws {
+    func queryAndReplace() async throws {
         let characters = "他说道好的"
-        let wrong = try TestFonts.make(source: TestFonts.hei, characters: characters, scheme: "pua", format: "woff2", seed: 8)
-        let right = try TestFonts.make(source: TestFonts.hei, characters: characters, scheme: "identity", format: "ttf", seed: 8)
+        let wrong = try await TestFonts.make(source: TestFonts.hei, characters: characters, scheme: "pua", format: "woff2", seed: 8)
+        let right = try await TestFonts.make(source: TestFonts.hei, characters: characters, scheme: "identity", format: "ttf", seed: 8)
         var fontResponse = ScriptResponse(url: "https://source.example/right.ttf", body: "")
         fontResponse.bodyBytes = right.bytes
         let host = RecordingScriptHost(responses: ["https://source.example/right.ttf": fontResponse])
@@ -27,8 +27,8 @@ struct FontHelperTests {
     }
 
     @Test("decodeFont reads a font nobody described by recognising its glyphs")
-    func decodeFont() throws {
-        let made = try TestFonts.make(source: TestFonts.ming, characters: "他说道：我们走吧。", scheme: "pua", format: "woff2", seed: 6)
+    func decodeFont() async throws {
+        let made = try await TestFonts.make(source: TestFonts.ming, characters: "他说道：我们走吧。", scheme: "pua", format: "woff2", seed: 6)
         try TestFonts.decoder.prepare()
         let runtime = try ScriptRuntime(jsLib: nil, host: RecordingScriptHost())
         let page = String(String.UnicodeScalarView(made.answers.keys.sorted().compactMap(Unicode.Scalar.init)))

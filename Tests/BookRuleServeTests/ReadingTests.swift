@@ -133,7 +133,7 @@ struct ReadingTests {
         try await eventually("the site is asked for chapter 7") { workspace.site.server.records.contains { $0.path == "/book/1/7.html" } }
         let clock = ContinuousClock()
         let started = clock.now
-        workspace.server.stop(waitingUpTo: 30)
+        await workspace.server.stop(waitingUpTo: 30)
         #expect(clock.now - started < TestTime.bound(.seconds(5)))
         let answer = await waiting.value
         #expect(answer.map { (try? ServeWorkspace.object($0))?["isSuccess"]?.value } == .bool(false))

@@ -29,12 +29,7 @@ struct ServeTwoPortsTests {
         #expect(try await open.open("/bookSourceDebug?token=\(token)", host: "127.0.0.1:\(port + 1)") == 101)
         let closing = Task { try await open.framesUntilEnd() }
         let server = workspace.server
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread {
-                server.stop(waitingUpTo: 5)
-                done.resume()
-            }.start()
-        }
+        await server.stop(waitingUpTo: 5)
         #expect(try await closing.value.last?.closeCode == 1001)
     }
 }

@@ -15,7 +15,7 @@ struct ServeWebFontTests {
     /// book with no chapter saved.
     static func site(in scratch: ScratchDirectory) async throws -> (stack: TransportStack, library: String, sourcePath: String,
                                                               bookURL: String, encoded: String) {
-        let made = try TestFonts.make(source: TestFonts.hei, characters: text, scheme: "pua", format: "woff2", seed: 43)
+        let made = try await TestFonts.make(source: TestFonts.hei, characters: text, scheme: "pua", format: "woff2", seed: 43)
         try TestFonts.decoder.prepare()
         var codeOf: [String: UInt32] = [:]
         for (code, character) in made.answers { codeOf[character] = code }
@@ -65,7 +65,7 @@ struct ServeWebFontTests {
                                                transport: site.stack, siteSeconds: TestTime.seconds(30), prefetchChapters: 0)
         let plain = try WebFontReading.$current.withValue(nil) { try ReadingServer(configuration: configuration) }
         let undecoded = try await Self.content(plain, bookURL: site.bookURL)
-        plain.stop(waitingUpTo: 5)
+        await plain.stop(waitingUpTo: 5)
         #expect(undecoded.contains(site.encoded), "\(undecoded)")
 
         let scratch2 = try ScratchDirectory("serve-webfont-decoded")
@@ -74,7 +74,7 @@ struct ServeWebFontTests {
             libraryPath: other.library, sourcePaths: [other.sourcePath], port: 0, transport: other.stack,
             siteSeconds: TestTime.seconds(30), prefetchChapters: 0))
         let decoded = try await Self.content(decoding, bookURL: other.bookURL)
-        decoding.stop(waitingUpTo: 5)
+        await decoding.stop(waitingUpTo: 5)
         #expect(!decoded.unicodeScalars.contains { (0xE000...0xF8FF).contains($0.value) }, "\(decoded)")
         #expect(decoded.contains("我们已经到了"), "\(decoded)")
     }

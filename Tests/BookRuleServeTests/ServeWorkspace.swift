@@ -43,7 +43,10 @@ final class ServeWorkspace {
     }
 
     deinit {
-        server.stop(waitingUpTo: 5)
+        // stop(waitingUpTo:) blocks until requests end: on a thread of its own, not the cooperative pool the
+        // rest of the suite shares (`onOwnThread`); a deinit cannot await it.
+        let server = server
+        Thread.detachNewThread { server.stop(waitingUpTo: 5) }
     }
 
     /// GETs `target` with the right Host and returns the parsed JSON body.

@@ -1,5 +1,6 @@
 import Foundation
 import BookRuleFont
+import BookRuleLocking
 
 /// Obfuscated web fonts made for tests by `scripts/make-test-font.py` (fontTools, under Debian's Python, which
 /// `scripts/install-deps.sh` installs), from installed faces other than the references, every outline re-drawn;
@@ -21,9 +22,17 @@ package enum TestFonts {
     }
 
     /// Makes a font of `characters` from `source` with the given scheme (`pua`, `shuffle`, `identity`) and format
-    /// (`ttf`, `woff`, `woff2`).
+    /// (`ttf`, `woff`, `woff2`). The script runs for a second or more: it is waited for on a thread of its own,
+    /// not on Swift's cooperative pool, whose two threads the whole suite shares (docs/developing/testing.md).
     package static func make(source: String, characters: String = novelCharacters, scheme: String,
-                             format: String, seed: Int) throws -> Made {
+                             format: String, seed: Int) async throws -> Made {
+        let make = { @Sendable in
+            Result { try makeBlocking(source: source, characters: characters, scheme: scheme, format: format, seed: seed) }
+        }
+        return try (await BlockingWorkThread.run(make) ?? make()).get()
+    }
+
+    private static func makeBlocking(source: String, characters: String, scheme: String, format: String, seed: Int) throws -> Made {
         let scratch = try ScratchDirectory("font")
         let fontPath = scratch.path + "/font." + format
         let mapPath = scratch.path + "/map.json"

@@ -24,10 +24,14 @@ struct StudioCommandTests {
     func printsURL() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: BuiltProducts.bookrule))
         // An installed bookrule has no SwiftPM resource folder beside it: the page must be in the binary.
-        let directory = try temporaryDirectory()
+        // A hard link beside the build (same file system), not a copy: a copy is open for writing while it is
+        // made, and a child process another test forks then inherits that descriptor, so running the copy failed
+        // with ETXTBSY ("Text file busy") until the child exec'd. The linked file is never open for writing.
+        let directory = repositoryRoot + "/.build/test-cache/studio-alone-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let executable = directory + "/bookrule"
-        try FileManager.default.copyItem(atPath: BuiltProducts.bookrule, toPath: executable)
+        try FileManager.default.linkItem(atPath: BuiltProducts.bookrule, toPath: executable)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["studio", repositoryRoot + "/Sources-json/example-utf8.json", "--fixtures",

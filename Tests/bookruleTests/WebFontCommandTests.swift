@@ -9,7 +9,7 @@ struct WebFontCommandTests {
 
     @Test("a saved chapter drawn with a Private Use Area font reads as the font shows it")
     func chapterDecoded() async throws {
-        let made = try TestFonts.make(source: TestFonts.hei, characters: Self.text, scheme: "pua", format: "woff2", seed: 41)
+        let made = try await TestFonts.make(source: TestFonts.hei, characters: Self.text, scheme: "pua", format: "woff2", seed: 41)
         try TestFonts.decoder.prepare()  // the reference index, built once per checkout (docs/fonts.md)
         var codeOf: [String: UInt32] = [:]
         for (code, character) in made.answers { codeOf[character] = code }
