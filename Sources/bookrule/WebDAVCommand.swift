@@ -140,7 +140,7 @@ enum WebDAVCommand {
             let summary = report.summary
             terminal.print("restored \(report.name) from \(bridge.client.rootURL) into \(store.path)")
             terminal.print("books: \(summary.added.count) added, \(summary.updated) already there (updated); " +
-                           "sources: \(summary.sources); replace rules: \(report.replaceRules) (\(report.replaceRulesAdded) new)")
+                           "sources: \(summary.sources); RSS sources: \(summary.rssSources); replace rules: \(report.replaceRules) (\(report.replaceRulesAdded) new)")
             terminal.print("reading progress: \(summary.progressTaken) taken (\(report.progressFromFiles) from bookProgress/)")
             if !summary.skipped.isEmpty {
                 terminal.print("left out (no source in the backup or the library, e.g. a book from a local file): " +

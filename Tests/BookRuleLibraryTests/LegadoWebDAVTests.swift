@@ -220,6 +220,63 @@ struct LegadoBackupInputTests {
                                          timeZone: TimeZone(identifier: "UTC")!) == "backup2025-12-06-pixel_7.zip")
     }
 
+    @Test("RSS sources go both ways: rssSources.json into the library's table by sourceUrl, the table back as Legado's RssSource",
+          .enabled(if: WebDAVServer.isAvailable, "wsgidav is not installed: scripts/install-deps.sh installs it"))
+    func rssSourcesBothWays() async throws {
+        let rss = #"""
+            [{"sourceUrl":"https://news.test/","sourceName":"旧名","sortUrl":"头条::/top"},
+             {"sourceUrl":"","sourceName":"没有网址"},
+             {"sourceUrl":"https://news.test/","sourceName":"新闻","sortUrl":"头条::/top\n体育::/sport","ruleArticles":"//li",
+              "enabled":false,"appOnly":"kept"}]
+            """#
+        let server = try WebDAVServer()
+        var files = try LegadoZip.entries(of: try LegadoAppBackup.zip()) { _ in true }.map { ($0.key, $0.value) }
+        files.append(("rssSources.json", Array(rss.utf8)))
+        try server.put(try LegadoZip.archive(files), at: "legado/backup2026-12-01.zip")
+        let scratch = try ScratchDirectory("webdav-rss")
+        let library = scratch.path + "/library.sqlite"
+        let store = try LibraryStore(path: library)
+        let bridge = try LegadoWebDAVTests.bridge(server, library: library)
+        // What an earlier bookrule kept beside the library unchanged: one source the backup has, one it has not.
+        try FileManager.default.createDirectory(atPath: bridge.keptFolder, withIntermediateDirectories: true)
+        let legacy = #"[{"sourceUrl":"https://old.test/","sourceName":"旧源"},{"sourceUrl":"https://news.test/","sourceName":"陈旧"}]"#
+        try legacy.write(toFile: bridge.keptFolder + "/rssSources.json", atomically: true, encoding: .utf8)
+        let before = try bridge.backupZip(store: store)
+        let legacyBytes = try LegadoZip.entries(of: before) { _ in true }["rssSources.json"]
+        let legacyOnly = try JSONParser.parse(try #require(legacyBytes))
+        #expect(legacyOnly.value.arrayValue?.compactMap { $0.value.objectValue?["sourceName"]?.value.stringValue } == ["旧源", "陈旧"],
+                "a backup before any restore loses none of the kept RSS sources")
+
+        let report = try await bridge.restore(store: store)
+        #expect(report.summary.rssSources == 1)
+        #expect(!report.keptFiles.contains("rssSources.json"))
+        #expect(!FileManager.default.fileExists(atPath: bridge.keptFolder + "/rssSources.json"), "the stale copy is gone")
+        let kept = try store.storedRssSources()
+        #expect(kept.map(\.sourceURL) == ["https://news.test/"] && kept.map(\.sourceName) == ["新闻"], "the later entry wins")
+        let newsJSON = try #require(kept.first).json
+        let news = try #require(try JSONParser.parse(newsJSON).value.objectValue)
+        #expect(news["appOnly"]?.value == .string("kept") && news["enabled"]?.value == .bool(false))
+        // The library's RSS sources are the ones serve and `bookrule rss` use: one saved there since goes back too.
+        try store.saveRssSources([RssSourceRecord(sourceURL: "https://blog.test/", sourceName: "博客",
+                                                  json: #"{"sourceUrl":"https://blog.test/","sourceName":"博客"}"#)])
+
+        let zip = try bridge.backupZip(store: store)
+        let entries = try LegadoZip.entries(of: zip) { _ in true }
+        let list = try JSONParser.parse(try #require(entries["rssSources.json"])).value.arrayValue ?? []
+        let objects = list.compactMap { $0.value.objectValue }
+        #expect(objects.map { $0["sourceUrl"]?.value.stringValue } == ["https://blog.test/", "https://news.test/"])
+        let blog = try #require(objects.first)
+        #expect(blog.keys.prefix(3) == ["sourceUrl", "sourceName", "sourceIcon"])
+        #expect(blog["enabled"]?.value == .bool(true) && blog["articleStyle"]?.value == .number("0")
+                && blog["enableJs"]?.value == .bool(true) && blog["customOrder"]?.value == .number("0"))
+        #expect(objects[1]["enabled"]?.value == .bool(false) && objects[1]["appOnly"]?.value == .string("kept"))
+        #expect(objects[1]["sortUrl"]?.value == .string("头条::/top\n体育::/sport"))
+
+        // The app restores the zip bookrule made: read back, the same two sources.
+        let roundTrip = try LegadoBackup(zip: zip)
+        #expect(roundTrip.rssSources.map(\.sourceName) == ["博客", "新闻"])
+    }
+
     @Test("A zip that is not one, too many entries, or JSON that is not a list is refused with a reason")
     func boundedZip() throws {
         #expect(throws: LegadoBackupError.self) { try LegadoBackup(zip: Array("PK not really".utf8)) }

@@ -9,6 +9,8 @@ public struct LibraryRestoreSummary: Sendable, Equatable {
     public var skipped: [String] = []
     /// Sources saved (added or replaced).
     public var sources = 0
+    /// RSS sources saved (added or replaced).
+    public var rssSources = 0
     /// Books whose progress was taken from the backup (it was further).
     public var progressTaken = 0
 

@@ -6,9 +6,10 @@ extension LibraryStore {
     /// Merges a Legado backup's shelf into the library in one transaction: `sources` saved by URL (name and
     /// JSON replaced), then each book added or updated by source and book URL, with its progress where it is
     /// further than the library's (Legado's rule); books whose source is neither in `sources` nor in the library
-    /// are left out and listed. `beforeCommit` runs last inside the transaction (the replace rules file is
-    /// written there), so when anything throws, nothing of the restore is kept.
-    public func restore(books: [LegadoShelfBook], sources: [BookSourceRecord],
+    /// are left out and listed; `rssSources` saved by URL as `saveRssSources` saves them. `beforeCommit` runs
+    /// last inside the transaction (the replace rules file is written there), so when anything throws, nothing
+    /// of the restore is kept.
+    public func restore(books: [LegadoShelfBook], sources: [BookSourceRecord], rssSources: [RssSourceRecord] = [],
                         beforeCommit: () throws(LibraryError) -> Void = {}) throws(LibraryError) -> LibraryRestoreSummary {
         let stamp = Self.milliseconds(now())
         return try database.transaction("restoring a Legado backup") { (connection) throws(LibraryError) in
@@ -22,6 +23,8 @@ extension LibraryStore {
                 try save.run([source.sourceURL, source.sourceName, source.json, stamp])
             }
             summary.sources = sources.count
+            try Self.saveRssSources(rssSources, stamp: stamp, connection)
+            summary.rssSources = rssSources.count
             let known = try connection.query("SELECT url, name, json FROM sources", purpose: "reading sources") {
                 (row) throws(LibraryError) in BookSourceRecord(sourceURL: row.text(0), sourceName: row.text(1), json: row.text(2))
             }

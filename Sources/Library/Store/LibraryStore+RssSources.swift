@@ -22,14 +22,20 @@ extension LibraryStore {
     public func saveRssSources(_ sources: [RssSourceRecord]) throws(LibraryError) {
         let stamp = Self.milliseconds(now())
         try database.transaction("saving \(sources.count) RSS sources") { (connection) throws(LibraryError) in
-            let save = try connection.prepare("""
-                INSERT INTO rss_sources (url, name, json, updated_at) VALUES (?1, ?2, ?3, ?4)
-                ON CONFLICT (url) DO UPDATE SET name = excluded.name, json = excluded.json, updated_at = excluded.updated_at
-                WHERE name IS NOT excluded.name OR json IS NOT excluded.json
-                """, purpose: "saving RSS sources")
-            for source in sources {
-                try save.run([source.sourceURL, source.sourceName, source.json, stamp])
-            }
+            try Self.saveRssSources(sources, stamp: stamp, connection)
+        }
+    }
+
+    /// `saveRssSources` inside a transaction the caller holds (a backup's restore).
+    static func saveRssSources(_ sources: [RssSourceRecord], stamp: Int64,
+                               _ connection: borrowing SQLiteConnection) throws(LibraryError) {
+        let save = try connection.prepare("""
+            INSERT INTO rss_sources (url, name, json, updated_at) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (url) DO UPDATE SET name = excluded.name, json = excluded.json, updated_at = excluded.updated_at
+            WHERE name IS NOT excluded.name OR json IS NOT excluded.json
+            """, purpose: "saving RSS sources")
+        for source in sources {
+            try save.run([source.sourceURL, source.sourceName, source.json, stamp])
         }
     }
 

@@ -8,6 +8,8 @@ public struct LegadoBackup: Sendable {
     public var books: [LegadoShelfBook]
     /// `bookSource.json`, each source's JSON object as it was.
     public var sources: [BookSourceRecord]
+    /// `rssSources.json`, each RSS source's JSON object as it was (those with a `sourceUrl`).
+    public var rssSources: [RssSourceRecord]
     /// `replaceRule.json`, the rules bookrule runs.
     public var replaceRules: [ReplaceRule]
     /// Rules of `replaceRule.json` left out, and why (a JavaScript replacement, a regex that does not compile).
@@ -17,20 +19,23 @@ public struct LegadoBackup: Sendable {
     public var keptFiles: [String: [UInt8]]
 
     /// The files bookrule reads (and writes in a backup of its own).
-    static let readFiles: Set<String> = ["bookshelf.json", "bookSource.json", "replaceRule.json"]
+    static let readFiles: Set<String> = ["bookshelf.json", "bookSource.json", "replaceRule.json", rssSourcesFile]
+    /// The file of RSS sources (订阅源), which the library keeps in its own table since they are run too.
+    static let rssSourcesFile = "rssSources.json"
     /// The files kept as they are and written back: Legado's lists bookrule has no use for. `servers.json` and
     /// `config.xml` are not kept: they hold the app's settings with its WebDAV password, encrypted with a key
     /// every copy of the app shares.
     static let keptFileNames: Set<String> = [
-        "bookmark.json", "bookGroup.json", "rssSources.json", "rssStar.json", "readRecord.json", "searchHistory.json",
+        "bookmark.json", "bookGroup.json", "rssStar.json", "readRecord.json", "searchHistory.json",
         "sourceSub.json", "txtTocRule.json", "httpTTS.json", "keyboardAssists.json", "dictRule.json",
     ]
 
     /// Creates a backup's contents.
-    public init(books: [LegadoShelfBook] = [], sources: [BookSourceRecord] = [], replaceRules: [ReplaceRule] = [],
-                warnings: [String] = [], keptFiles: [String: [UInt8]] = [:]) {
+    public init(books: [LegadoShelfBook] = [], sources: [BookSourceRecord] = [], rssSources: [RssSourceRecord] = [],
+                replaceRules: [ReplaceRule] = [], warnings: [String] = [], keptFiles: [String: [UInt8]] = [:]) {
         self.books = books
         self.sources = sources
+        self.rssSources = rssSources
         self.replaceRules = replaceRules
         self.warnings = warnings
         self.keptFiles = keptFiles
@@ -56,6 +61,7 @@ public struct LegadoBackup: Sendable {
             let name = object["bookSourceName"]?.value.stringValue ?? url
             sources.append(BookSourceRecord(sourceURL: url, sourceName: name, json: JSONValue.object(object).serialized()))
         }
+        let rssSources = try Self.rssSources(in: entries[Self.rssSourcesFile], file: Self.rssSourcesFile)
         var rules: [ReplaceRule] = []
         var warnings: [String] = []
         if let bytes = entries["replaceRule.json"] {
@@ -75,7 +81,21 @@ public struct LegadoBackup: Sendable {
         }
         var kept: [String: [UInt8]] = [:]
         for (name, bytes) in entries where Self.keptFileNames.contains(name) { kept[name] = bytes }
-        self.init(books: books, sources: sources, replaceRules: rules, warnings: warnings, keptFiles: kept)
+        self.init(books: books, sources: sources, rssSources: rssSources, replaceRules: rules, warnings: warnings, keptFiles: kept)
+    }
+
+    /// The RSS sources of the JSON list `bytes`, as Legado's `RssSource` (keyed by `sourceUrl`; an entry without
+    /// one is left out, a later entry of the same URL wins, as Room's insert-or-replace does).
+    static func rssSources(in bytes: [UInt8]?, file: String) throws(LegadoBackupError) -> [RssSourceRecord] {
+        var order: [String] = []
+        var byURL: [String: RssSourceRecord] = [:]
+        for object in try objects(bytes, file: file) {
+            guard let url = object["sourceUrl"]?.value.stringValue, !url.isEmpty else { continue }
+            let name = object["sourceName"]?.value.stringValue ?? url
+            if byURL[url] == nil { order.append(url) }
+            byURL[url] = RssSourceRecord(sourceURL: url, sourceName: name, json: JSONValue.object(object).serialized())
+        }
+        return order.compactMap { byURL[$0] }
     }
 
     /// The objects of the JSON list `bytes` (none when the file is absent).

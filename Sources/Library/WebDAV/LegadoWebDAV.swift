@@ -83,7 +83,8 @@ public struct LegadoWebDAV: Sendable {
         var sideFailure: WebDAVSyncError?
         let summary: LibraryRestoreSummary
         do throws(LibraryError) {
-            summary = try store.restore(books: backup.books, sources: backup.sources) { () throws(LibraryError) in
+            summary = try store.restore(books: backup.books, sources: backup.sources, rssSources: backup.rssSources) {
+                () throws(LibraryError) in
                 do throws(ReplaceRuleError) {
                     try rules.save(to: rulesPath)
                 } catch {
@@ -103,6 +104,9 @@ public struct LegadoWebDAV: Sendable {
         } catch {
             throw sideFailure ?? .library(error)
         }
+        // An earlier bookrule kept rssSources.json beside the library unchanged; the RSS sources are in the
+        // library's table now, and a stale copy would bring back sources deleted since.
+        try? FileManager.default.removeItem(atPath: keptFolder + "/" + LegadoBackup.rssSourcesFile)
         return WebDAVRestoreReport(name: chosen, summary: summary, progressFromFiles: fromFiles,
                                    replaceRules: backup.replaceRules.count, replaceRulesAdded: rulesAdded,
                                    warnings: backup.warnings, keptFiles: backup.keptFiles.keys.sorted())
@@ -140,17 +144,20 @@ public struct LegadoWebDAV: Sendable {
         return String(name.map { unsafe.contains($0) ? "_" : $0 })
     }
 
-    /// The library as a backup zip in Backup.kt's layout: `bookshelf.json`, `bookSource.json` and
-    /// `replaceRule.json` as Gson writes Legado's entities, and the files kept from the last restore unchanged.
+    /// The library as a backup zip in Backup.kt's layout: `bookshelf.json`, `bookSource.json`,
+    /// `rssSources.json` and `replaceRule.json` as Gson writes Legado's entities, and the files kept from the last
+    /// restore unchanged.
     public func backupZip(store: LibraryStore) throws(WebDAVSyncError) -> [UInt8] {
         let books: [StoredBook]
         let progress: [Int64: ReadingProgress]
         let sources: [BookSourceRecord]
+        let rssSources: [RssSourceRecord]
         var shelf: [JSONValue] = []
         do throws(LibraryError) {
             books = try store.books()
             progress = try store.readingProgress()
             sources = try store.storedSources()
+            rssSources = try store.storedRssSources()
             let types = Dictionary(sources.map { source in
                 (source.sourceURL, (try? JSONParser.parse(source.json, lenient: true))?.value.objectValue?["bookSourceType"]?.value.intValue ?? 0)
             }, uniquingKeysWith: { first, _ in first })
@@ -177,6 +184,9 @@ public struct LegadoWebDAV: Sendable {
         if !shelf.isEmpty { files.append(("bookshelf.json", JSONWriter.bytes(LegadoJSON.array(shelf)))) }
         let sourceEntities = sources.compactMap { LegadoBookSource.entity(json: $0.json) }
         if !sourceEntities.isEmpty { files.append(("bookSource.json", JSONWriter.bytes(LegadoJSON.array(sourceEntities)))) }
+        let rssEntities = try keptLegacyRssSources(besides: rssSources).map(\.json) + rssSources.map(\.json)
+        let rssObjects = rssEntities.compactMap { LegadoRssSource.entity(json: $0) }
+        if !rssObjects.isEmpty { files.append((LegadoBackup.rssSourcesFile, JSONWriter.bytes(LegadoJSON.array(rssObjects)))) }
         if !ruleEntities.isEmpty { files.append(("replaceRule.json", JSONWriter.bytes(LegadoJSON.array(ruleEntities)))) }
         for name in LegadoBackup.keptFileNames.sorted() {
             let path = keptFolder + "/" + name
@@ -191,6 +201,25 @@ public struct LegadoWebDAV: Sendable {
             return try LegadoZip.archive(files)
         } catch {
             throw .backup(error)
+        }
+    }
+
+    /// The RSS sources of an `rssSources.json` an earlier bookrule kept beside the library (before they had a
+    /// table) that the library does not hold, so a backup made after an upgrade loses none of them.
+    private func keptLegacyRssSources(besides kept: [RssSourceRecord]) throws(WebDAVSyncError) -> [RssSourceRecord] {
+        let path = keptFolder + "/" + LegadoBackup.rssSourcesFile
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        let bytes: [UInt8]
+        do throws(LocalFile.Failure) {
+            bytes = try LocalFile.readRegularFile(path, limit: LegadoZip.maxEntryBytes)
+        } catch {
+            throw .keptFiles(path: path, reason: error.reason)
+        }
+        let urls = Set(kept.map(\.sourceURL))
+        do throws(LegadoBackupError) {
+            return try LegadoBackup.rssSources(in: bytes, file: path).filter { !urls.contains($0.sourceURL) }
+        } catch {
+            throw .keptFiles(path: path, reason: error.description)
         }
     }
 
