@@ -8,6 +8,9 @@ public struct CharsetDecision: Sendable, Equatable, CustomStringConvertible {
         case sourceOption = "source option"
         /// The response's `Content-Type: …; charset=` header.
         case contentType = "Content-Type header"
+        /// The `encoding` of an XML declaration (`<?xml version="1.0" encoding="gb2312"?>`) at the start: a feed's
+        /// or an XHTML page's.
+        case xmlDeclaration = "XML declaration"
         /// A `<meta charset>` or `<meta http-equiv="Content-Type">` in the page.
         case meta = "<meta> tag"
         /// Nothing was declared and the bytes are valid UTF-8.

@@ -1,6 +1,7 @@
 /// Decides how to decode a page: a saved page's charset (its `pages.json` entry's `contentType`), else source
-/// option, else Content-Type charset, else `<meta>` charset, else valid UTF-8, else the CJK charset uchardet
-/// recognises (Shift_JIS, EUC-JP, EUC-KR, Big5, GBK), else GB18030.
+/// option, else Content-Type charset, else an XML declaration's encoding (RSS and Atom feeds, XHTML), else
+/// `<meta>` charset, else valid UTF-8, else the CJK charset uchardet recognises (Shift_JIS, EUC-JP, EUC-KR, Big5,
+/// GBK), else GB18030.
 ///
 /// A declared non-UTF-8 charset (header or meta) is overruled when the bytes are valid UTF-8 and contain
 /// multi-byte sequences: GBK text is practically never valid UTF-8, while pages re-saved as UTF-8 that still say
@@ -36,6 +37,9 @@ public enum CharsetDetector {
         let utf8 = UTF8Validation.check(bytes)
         if let label = contentType.flatMap(charsetParameter(inContentType:)) {
             return try declared(label, reason: .contentType, utf8: utf8, bytes: bytes)
+        }
+        if let label = xmlDeclarationEncoding(in: bytes) {
+            return try declared(label, reason: .xmlDeclaration, utf8: utf8, bytes: bytes)
         }
         if let label = metaCharset(in: bytes) {
             return try declared(label, reason: .meta, utf8: utf8, bytes: bytes)
@@ -113,6 +117,31 @@ public enum CharsetDetector {
             return label.isEmpty ? nil : label
         }
         return nil
+    }
+
+    /// The `encoding` of the XML declaration the bytes begin with (after a UTF-8 byte order mark and white space,
+    /// which the XML specification does not allow but real feeds have), as in
+    /// `<?xml version="1.0" encoding="gb2312"?>`; nil when there is none or it names no encoding.
+    public static func xmlDeclarationEncoding(in bytes: [UInt8]) -> String? {
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while start < min(bytes.count, 64), [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        let head = Array(bytes[start..<min(bytes.count, start + 256)])
+        guard head.starts(with: Array("<?xml".utf8)), head.count > 5, [0x20, 0x09, 0x0A, 0x0D].contains(head[5]),
+              let close = head.firstRange(of: Array("?>".utf8), from: 5) else { return nil }
+        let declaration = Array(head[5..<close.lowerBound])
+        guard let found = declaration.firstRange(of: Array("encoding".utf8), from: 0) else { return nil }
+        var position = found.upperBound
+        func skipSpace() { while position < declaration.count, [0x20, 0x09, 0x0A, 0x0D].contains(declaration[position]) { position += 1 } }
+        skipSpace()
+        guard position < declaration.count, declaration[position] == UInt8(ascii: "=") else { return nil }
+        position += 1
+        skipSpace()
+        guard position < declaration.count, declaration[position] == 0x22 || declaration[position] == 0x27 else { return nil }
+        let quote = declaration[position]
+        position += 1
+        guard let end = declaration[position...].firstIndex(of: quote), end > position,
+              declaration[position..<end].allSatisfy({ isLabelByte($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) }) else { return nil }
+        return String(decoding: declaration[position..<end], as: UTF8.self)
     }
 
     /// The charset named by the first `<meta charset=…>` or `<meta … content="…; charset=…">` in the page's

@@ -46,6 +46,24 @@ struct CharsetTests {
         #expect(try evaluate("//h1/text()", on: document) == ["第一章"])
     }
 
+    @Test("a feed's XML declaration names its encoding (a Big5 feed, which the GB18030 fallback would garble); a header wins over it")
+    func viaXMLDeclaration() throws {
+        let big5: [UInt8] = [0xB2, 0xC4, 0xA4, 0x40, 0xB3, 0xB9]  // 第一章
+        let feed = Array("\u{FEFF}\n<?xml version=\"1.0\" encoding='BIG5' standalone=\"yes\"?><rss><channel><item><title>".utf8)
+            + big5 + Array("</title></item></channel></rss>".utf8)
+        let decision = try CharsetDetector.decide(bytes: feed, sourceOption: nil, contentType: "application/rss+xml")
+        #expect(decision.reason == .xmlDeclaration && decision.charset == "BIG5-HKSCS" && decision.declared == "BIG5")
+        let document = try HTMLDocument(bytes: feed, url: "https://x.test/rss.xml", contentType: "application/rss+xml")
+        #expect(document.sourceText.contains("<title>第一章</title>"))
+        let header = try CharsetDetector.decide(bytes: feed, sourceOption: nil, contentType: "text/xml; charset=gbk")
+        #expect(header.reason == .contentType)
+        #expect(CharsetDetector.xmlDeclarationEncoding(in: Array("<?xml version=\"1.0\"?><rss/>".utf8)) == nil)
+        #expect(CharsetDetector.xmlDeclarationEncoding(in: Array("<?xml-stylesheet encoding=\"gbk\"?>".utf8)) == nil)
+        #expect(CharsetDetector.xmlDeclarationEncoding(in: Array("<html><?xml version=\"1.0\" encoding=\"gbk\"?>".utf8)) == nil)
+        #expect(CharsetDetector.xmlDeclarationEncoding(in: Array("<?xml version=\"1.0\" encoding=\"gb\"x\"?>".utf8)) == "gb")
+        #expect(CharsetDetector.xmlDeclarationEncoding(in: Array("<?xml encoding=\"g<b\"?>".utf8)) == nil)
+    }
+
     @Test("undeclared non-UTF-8 bytes fall back to GB18030")
     func fallback() throws {
         let document = try HTMLDocument(bytes: gbkPage(meta: nil), url: "https://x.test/")
