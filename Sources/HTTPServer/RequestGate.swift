@@ -11,7 +11,7 @@ import Glibc
 /// sets).
 ///
 /// The names the server answers to: its listen address (IPv6 in brackets), `localhost` as well when that is a
-/// loopback address, any IP literal when it listens on every address (`0.0.0.0`, `::`), and the extra names it
+/// loopback address or every address, any IP literal when it listens on every address (`0.0.0.0`, `::`), and the extra names it
 /// is given (a reverse proxy's); each with one of the ports it listens on.
 package final class RequestGate: Sendable {
     /// Why a request is refused.
@@ -77,7 +77,9 @@ package final class RequestGate: Sendable {
 
     private var names: [String] {
         var names = [Self.urlHost(address).lowercased()]
-        if Self.isLoopback(address) { names.append("localhost") }
+        // Every address includes loopback, so `localhost` reaches a wildcard listener too (the token still
+        // guards it); a rebinding page sends its own name, never `localhost`.
+        if Self.isLoopback(address) || Self.isWildcard(address) { names.append("localhost") }
         return names + extraNames
     }
 

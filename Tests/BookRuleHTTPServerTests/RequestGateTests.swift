@@ -88,10 +88,12 @@ struct RequestGateTests {
         #expect(!gate.allowsHost("rebound.evil.example:8080"))
     }
 
-    @Test("every address: any IP literal with a port of the server, but no host name")
+    @Test("every address: any IP literal and localhost with a port of the server, but no other host name")
     func wildcardHosts() {
         for address in ["0.0.0.0", "::"] {
             let gate = Self.gate(address: address)
+            #expect(gate.allowsHost("localhost:8080") && gate.allowsHost("LocalHost:8081"))
+            #expect(!gate.allowsHost("localhost:9090"))
             #expect(gate.allowsHost("192.168.1.20:8080"))
             #expect(gate.allowsHost("10.0.0.1:8081"))
             #expect(gate.allowsHost("[fe80::1]:8080"))
