@@ -58,8 +58,17 @@ enum LoginCommand {
     private static func logout(_ arguments: CommandLineArguments, vault: LoginVault, terminal: Terminal) throws {
         if arguments.has("--all") {
             guard arguments.value("--source") == nil else { throw UsageError("give --source FILE or --all, not both") }
-            try vault.removeAll()
-            terminal.print("removed every kept login (\(vault.storePath))")
+            // WebDAV accounts live in the same vault (`webdav:<root>`) but are not sources' logins: kept, unless
+            // the store no longer opens, when the whole file goes (it cannot be read to pick from).
+            guard let keys = try? vault.sources() else {
+                try vault.removeAll()
+                terminal.print("removed the kept logins' store, which no longer opened (\(vault.storePath)); WebDAV passwords kept there went with it")
+                return
+            }
+            let webDAV = keys.filter { $0.hasPrefix(WebDAVCommand.vaultPrefix) }
+            for key in keys where !key.hasPrefix(WebDAVCommand.vaultPrefix) { try vault.save(nil, forSource: key) }
+            terminal.print("removed every kept login (\(keys.count - webDAV.count), \(vault.storePath))"
+                           + (webDAV.isEmpty ? "" : "; kept \(webDAV.count) WebDAV password(s): bookrule webdav forget --url URL removes one"))
             return
         }
         let source = try source(arguments, terminal: terminal)

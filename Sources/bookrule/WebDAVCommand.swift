@@ -4,6 +4,10 @@ import Foundation
 /// `bookrule webdav`: the library and the Legado app's WebDAV folder (docs/webdav.md): restore its backup,
 /// write a backup it restores, exchange reading progress, forget the kept password.
 enum WebDAVCommand {
+    /// How a WebDAV account's key in the login vault begins (`webdav:` and the folder's root URL), so `logout
+    /// --all`, which forgets sources' logins, can leave the accounts alone.
+    static let vaultPrefix = "webdav:"
+
     static let help = """
     Usage: bookrule webdav restore --url URL [--dir legado] [--user NAME] [--name BACKUP.zip] [--toc] [--library PATH]
            bookrule webdav backup  --url URL [--dir legado] [--user NAME] [--device NAME] [--library PATH]
@@ -54,7 +58,7 @@ enum WebDAVCommand {
             let vault = FetchOptions.loginVault()
             let folder = arguments.value("--dir") ?? "legado"
             let anonymous = try WebDAVClient(url: url, folder: folder, credentials: WebDAVCredentials(user: "", password: ""))
-            let key = "webdav:" + anonymous.rootURL
+            let key = vaultPrefix + anonymous.rootURL
             if action == "forget" {
                 let had = try vault.login(forSource: key) != nil
                 try vault.save(nil, forSource: key)
@@ -127,7 +131,7 @@ enum WebDAVCommand {
         let folder = arguments.value("--webdav-dir") ?? "legado"
         let anonymous = try WebDAVClient(url: url, folder: folder, credentials: WebDAVCredentials(user: "", password: ""))
         let (credentials, _) = try account(arguments, userOption: "--webdav-user", vault: FetchOptions.loginVault(),
-                                           key: "webdav:" + anonymous.rootURL, terminal: terminal)
+                                           key: vaultPrefix + anonymous.rootURL, terminal: terminal)
         return LegadoWebDAV(client: try WebDAVClient(url: url, folder: folder, credentials: credentials), libraryPath: libraryPath)
     }
 

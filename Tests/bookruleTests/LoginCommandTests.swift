@@ -1,3 +1,5 @@
+import BookRuleEngine
+import BookRuleLibrary
 import Foundation
 import Testing
 import TestSupport
@@ -149,6 +151,21 @@ struct LoginCommandTests {
         #expect(chapter.output.contains("warning: the stored login cannot be used"), "\(chapter.output)")
         let clear = try await home.run("bookrule logout --all && bookrule login --source \(source) \(Self.fields) --delay 0")
         #expect(clear.status == 0, "\(clear.output)")
+    }
+
+    @Test("logout --all forgets the sources' logins and keeps the WebDAV passwords in the same vault")
+    func logoutAllKeepsWebDAV() async throws {
+        let site = try LoginSite()
+        let home = try Home()
+        let source = try site.sourceFile(.url, in: home.path)
+        #expect(try await home.run("bookrule login --source \(source) \(Self.fields) --delay 0").status == 0)
+        let vault = LoginVault(directory: home.path + "/config/bookrule")
+        let webDAV = "webdav:https://dav.example/legado/"
+        try vault.save(StoredLogin(info: #"{"user":"alice","password":"pw"}"#), forSource: webDAV)
+        let logout = try await home.run("bookrule logout --all")
+        #expect(logout.status == 0 && logout.output.contains("kept 1 WebDAV password"), "\(logout.output)")
+        let reopened = LoginVault(directory: home.path + "/config/bookrule")
+        #expect(try reopened.sources() == [webDAV])
     }
 
     @Test("--list shows the loginUi rows and --action runs a button's JavaScript with the fields as result")
