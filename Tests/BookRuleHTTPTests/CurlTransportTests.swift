@@ -14,14 +14,15 @@ private func ok(_ body: String, headers: [(String, String)] = []) -> [UInt8] {
 /// instead of forwarding.
 @Suite("CurlTransport", .timeLimit(.minutes(1 * TestTime.scale)))
 struct CurlTransportTests {
-    /// No environment proxy, short limits: tests must not depend on the machine's settings or hang. The default
-    /// limits are upper bounds, stretched by `TestTime.scale`.
+    /// No environment proxy, limits so a test never hangs: tests must not depend on the machine's settings. The
+    /// default limits are backstops, not what a test checks (those that check a timeout give their own): 30 s,
+    /// since 10 s ran out under load with the test's server still to be scheduled, stretched by `TestTime.scale`.
     static func transport(
-        maxBodyBytes: Int = 32 << 20, totalTimeout: Duration = TestTime.bound(.seconds(10)), maxRedirects: Int = 10,
+        maxBodyBytes: Int = 32 << 20, totalTimeout: Duration = TestTime.bound(.seconds(30)), maxRedirects: Int = 10,
         proxy: String? = "", noProxy: String? = nil, acceptEncoding: String? = "gzip, deflate"
     ) -> CurlTransport {
         CurlTransport(configuration: .init(
-            connectTimeout: TestTime.bound(.seconds(5)), totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes,
+            connectTimeout: TestTime.bound(.seconds(15)), totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes,
             maxRedirects: maxRedirects, proxy: proxy, noProxy: noProxy, useEnvironmentProxy: false,
             acceptEncoding: acceptEncoding))
     }
@@ -397,7 +398,6 @@ struct CurlTransportTests {
             let number = Int(request.target.dropFirst(3)) ?? 0
             return LoopbackServer.reply(302, "Found", headers: [("Location", "/r/\(number + 1)")])
         }
-        let started = ContinuousClock.now
         let error = await Self.error {
             _ = try await Self.transport(totalTimeout: .milliseconds(500)).send(
                 HTTPRequest(url: "http://127.0.0.1:\(server.port)/r/0"))
@@ -407,8 +407,9 @@ struct CurlTransportTests {
             return
         }
         #expect(seconds == 0.5)
-        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(12)))
-        #expect(server.requests.count <= 30)
+        // A deadline per hop would have followed all ten hops (0.2 s each) to tooManyRedirects: the error's kind
+        // and the hops asked tell the two apart; the wall clock only tells how loaded the machine was.
+        #expect(server.requests.count < 10)
     }
 
     @Test("cancelling the task stops the transfer promptly with CancellationError")

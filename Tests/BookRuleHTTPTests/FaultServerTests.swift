@@ -9,10 +9,10 @@ struct FaultServerTests {
     /// No environment proxy and short limits (stretched by `TestTime.scale`), so nothing depends on the machine
     /// or can hang.
     static func transport(
-        maxBodyBytes: Int = 32 << 20, totalTimeout: Duration = TestTime.bound(.seconds(10))
+        maxBodyBytes: Int = 32 << 20, totalTimeout: Duration = TestTime.bound(.seconds(30))
     ) -> CurlTransport {
         CurlTransport(configuration: .init(
-            connectTimeout: TestTime.bound(.seconds(5)), totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes, maxRedirects: 10,
+            connectTimeout: TestTime.bound(.seconds(15)), totalTimeout: totalTimeout, maxBodyBytes: maxBodyBytes, maxRedirects: 10,
             proxy: "", useEnvironmentProxy: false))
     }
 

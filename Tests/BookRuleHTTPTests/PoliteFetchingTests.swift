@@ -12,7 +12,7 @@ struct PoliteFetchingTests {
         policy.delay = delay
         policy.failureDelay = delay
         policy.backoffBase = .milliseconds(50)
-        return PoliteFetcher(transport: CurlTransport(configuration: .init(totalTimeout: .seconds(10))),
+        return PoliteFetcher(transport: CurlTransport(configuration: .init(totalTimeout: TestTime.bound(.seconds(30)))),
                              policy: policy, events: events)
     }
 
@@ -108,7 +108,7 @@ struct PoliteFetchingTests {
         defer { server.stop() }
         var policy = PolitenessPolicy.default
         policy.delay = .milliseconds(10)
-        let fetcher = PoliteFetcher(transport: CurlTransport(configuration: .init(totalTimeout: .seconds(10), maxBodyBytes: 1 << 20)),
+        let fetcher = PoliteFetcher(transport: CurlTransport(configuration: .init(totalTimeout: TestTime.bound(.seconds(30)), maxBodyBytes: 1 << 20)),
                                     policy: policy)
         await #expect { try await fetcher.send(HTTPRequest(url: "\(server.baseURL)/passwd")) } throws: { error in
             "\(error)".contains("only http and https")

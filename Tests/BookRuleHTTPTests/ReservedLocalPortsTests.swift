@@ -7,7 +7,7 @@ import TestSupport
 @Suite("ReservedLocalPorts: the process's own server ports are out of the transport's reach")
 struct ReservedLocalPortsTests {
     static func transport(_ reserved: ReservedLocalPorts) -> CurlTransport {
-        CurlTransport(configuration: .init(connectTimeout: TestTime.bound(.seconds(5)), totalTimeout: TestTime.bound(.seconds(10)),
+        CurlTransport(configuration: .init(connectTimeout: TestTime.bound(.seconds(15)), totalTimeout: TestTime.bound(.seconds(30)),
                                            proxy: "", useEnvironmentProxy: false),
                       reservedPorts: reserved)
     }

@@ -139,7 +139,7 @@ package final class FaultServer: Sendable {
     /// scripts a retry. It stops accepting after `lifetime` seconds (times `TestTime.scale`) or `maxRequests`
     /// connections. `host` is a loopback address (127.0.0.2 and so on give a test several hosts).
     package init(
-        host: String = "127.0.0.1", lifetime: Double = 20, maxRequests: Int = 500,
+        host: String = "127.0.0.1", lifetime: Double = 60, maxRequests: Int = 500,
         respond: @escaping @Sendable (Request, Int) -> Behaviour = { _, _ in .ok("ok") }
     ) throws {
         core = try Core(host: host, lifetime: TestTime.seconds(lifetime), maxRequests: maxRequests, respond: respond)

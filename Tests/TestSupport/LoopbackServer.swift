@@ -62,7 +62,8 @@ package struct ReplyWriter: Sendable {
 
 /// A tiny HTTP/1.1 server on 127.0.0.1, for tests only: it serves at most `maxConnections` connections (one
 /// request each, answered with `Connection: close`), then stops; it also stops after `lifetime` seconds (times
-/// `TestTime.scale`), so a test can never hang on it.
+/// `TestTime.scale`), so a test can never hang on it. The lifetime is a backstop for a test that failed before
+/// its requests, not a bound: 60 s by default, since a 10 s one ran out under load before tests had sent them.
 package final class LoopbackServer: Sendable {
     package let port: UInt16
     private let listenFD: Int32
@@ -81,7 +82,7 @@ package final class LoopbackServer: Sendable {
 
     /// A server answering each request with the bytes `handler` returns.
     package convenience init(
-        maxConnections: Int, lifetime: Double = 10,
+        maxConnections: Int, lifetime: Double = 60,
         handler: @escaping @Sendable (WireRequest, UInt16) -> [UInt8]
     ) throws {
         try self.init(maxConnections: maxConnections, lifetime: lifetime) { request, port, writer in
@@ -92,7 +93,7 @@ package final class LoopbackServer: Sendable {
     /// A server whose `handler` writes each reply itself, as slowly or as much as it likes (bounded by the
     /// socket's 5 s send timeout once the client stops reading).
     package init(
-        maxConnections: Int, lifetime: Double = 10,
+        maxConnections: Int, lifetime: Double = 60,
         streaming handler: @escaping @Sendable (WireRequest, UInt16, ReplyWriter) -> Void
     ) throws {
         let (fd, port) = try LoopbackListener.open(backlog: 16)
