@@ -205,7 +205,8 @@ struct WebSocketServerTests {
         try await half.write(Array(WebSocketWireClient.handshake("/echo").prefix(10)))
         let started = ContinuousClock.now
         await server.stopAwaitingWebSocketHandlers()
-        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(closeSeconds + 2)))
+        // Bounded by the close wait (1 s) for the client that never reads, not its 30 s idle timeout.
+        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(closeSeconds + 14)))
         #expect(ended.withLock { $0 } == 3)
         for reader in readers {
             #expect(try await reader.value.map(\.closeCode) == [1001])
@@ -292,7 +293,9 @@ struct WebSocketServerTests {
         #expect(try await client.open("/echo") == 101)
         try await client.write(WebSocketWireClient.text("through"))
         #expect(try await client.readFrame()?.text == "through")
-        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(2)))
+        // Before, new clients got 503 until the half-open ones' 10 s deadline freed their slots (the 101 above
+        // says they do not any more); measured, it takes half a millisecond (docs/performance.md).
+        #expect(ContinuousClock.now - started < TestTime.bound(.seconds(8)))
         // A plain request on the same server is answered too.
         let page = try await RawHTTP(port: Int(port)).send("GET", "/page")
         #expect(page.status == 200 && page.text == "page /page\n")

@@ -209,7 +209,7 @@ struct RegexPatternTests {
             do { _ = try re.firstMatch(in: subject) } catch { thrown = error as? RegexError }
         }
         #expect(thrown == .matchLimitExceeded(pattern: "(a+)+$"))
-        #expect(elapsed < TestTime.bound(.seconds(1)))
+        #expect(elapsed < TestTime.bound(.seconds(10)))  // unbounded backtracking would run for hours
     }
 
     @Test func nestedQuantifierOverXsGivesUpFastWithJIT() throws {
@@ -221,7 +221,7 @@ struct RegexPatternTests {
         }
         // The interpreter proves there is no "y" up front; the JIT backtracks into the limit.
         if re.usesJIT { #expect(thrown == .matchLimitExceeded(pattern: "(x+x+)+y")) }
-        #expect(elapsed < TestTime.bound(.seconds(1)))
+        #expect(elapsed < TestTime.bound(.seconds(10)))  // unbounded backtracking would run for hours
     }
 
     @Test(arguments: [true, false])

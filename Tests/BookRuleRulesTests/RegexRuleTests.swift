@@ -122,6 +122,6 @@ struct RegexRuleTests {
             }
         }
         #expect(failed)
-        #expect(elapsed < TestTime.bound(.seconds(1)))
+        #expect(elapsed < TestTime.bound(.seconds(10)))  // unbounded backtracking would run for hours
     }
 }
