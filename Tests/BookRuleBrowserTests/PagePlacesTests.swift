@@ -2,7 +2,7 @@
 import Testing
 import TestSupport
 
-@Suite("The browser's page places: handed out in order, never lost to a cancelled waiter", .timeLimit(.minutes(1)))
+@Suite("The browser's page places: handed out in order, never lost to a cancelled waiter", .timeLimit(.minutes(1 * TestTime.scale)))
 struct PagePlacesTests {
     @Test("A waiter cancelled while it waits throws at once, and the place it never got stays free for the next page")
     func cancelledWaiterKeepsNoPlace() async throws {

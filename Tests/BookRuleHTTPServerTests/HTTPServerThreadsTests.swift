@@ -35,8 +35,11 @@ struct HTTPServerThreadsTests {
     }
 
     /// A server answering `/fast` quickly and the rest through `gate`, and a client of it.
+    /// A server whose blocked handlers wait for `gate`. Its slow-client deadlines are well beyond a test's waits:
+    /// under ThreadSanitizer the twelve blocked requests were cut before the test released them.
     static func serving(_ gate: Gate) throws -> (HTTPServer, RawHTTP) {
-        let server = try HTTPServer(port: 0, quick: quick) { gate.handle($0) }
+        let server = try HTTPServer(port: 0, requestSeconds: TestTime.seconds(60), idleTimeoutSeconds: UInt32(TestTime.seconds(120)),
+                                    quick: quick) { gate.handle($0) }
         return (server, RawHTTP(port: Int(server.port)))
     }
 

@@ -255,7 +255,7 @@ struct WebSocketServerTests {
 
     @Test func aQuietConnectionIsPingedAndThePongIsTaken() async throws {
         let (server, port) = try Self.server(limits: WebSocketLimits(closeSeconds: 1, pingSeconds: 0.2))
-        let client = try WebSocketWireClient(port: port)
+        let client = try WebSocketWireClient(port: port, seesPings: true)
         #expect(try await client.open("/echo") == 101)
         let ping = try #require(try await client.readFrame())
         #expect(ping.opcode == 0x9)

@@ -22,12 +22,17 @@ final class BookSite: Sendable {
     /// Chapters that always answer 500; chapters whose first `n` requests answer 503.
     let dead: Set<Int>
     let bursts: [Int: Int]
+    /// While set, chapters after this number are held (answered after 120 s), so a run is caught mid-book
+    /// however late a loaded machine lets the test look; `release()` lets them through.
+    private let holdAfter: Locked<Int?>
 
-    init(chapters: Int, dead: Set<Int> = [], bursts: [Int: Int] = [:], delay: Double = 0) throws {
+    init(chapters: Int, dead: Set<Int> = [], bursts: [Int: Int] = [:], delay: Double = 0, holdAfter: Int? = nil) throws {
         let count = ChapterCount(chapters)
         chapterCount = count
         self.dead = dead
         self.bursts = bursts
+        let hold = Locked(holdAfter)
+        self.holdAfter = hold
         server = try FaultServer(lifetime: 120, maxRequests: 5000) { request, index in
             let total = count.value.withLock { $0 }
             let reply: FaultServer.Behaviour
@@ -40,6 +45,8 @@ final class BookSite: Sendable {
                     reply = .status(500, retryAfter: "0")
                 } else if let failures = bursts[number], index < failures {
                     reply = .status(503, retryAfter: "0")
+                } else if let limit = hold.withLock({ $0 }), number > limit {
+                    reply = .slow(delay: 120, then: .status(503, retryAfter: "0"))
                 } else {
                     let body = BookSite.paragraphs(number).map { "　　\($0)" }.joined(separator: "<br><br>")
                     reply = .ok("<html><body><h1>\(BookSite.title(number))</h1><div id='content'>\(body)</div></body></html>",
@@ -55,6 +62,9 @@ final class BookSite: Sendable {
     var bookURL: String { server.baseURL + "/book/1/" }
 
     func setChapters(_ value: Int) { chapterCount.value.withLock { $0 = value } }
+
+    /// Stops holding chapters (`holdAfter`).
+    func release() { holdAfter.withLock { $0 = nil } }
 
     static func title(_ number: Int) -> String { "第\(number)章 测试" }
 
@@ -133,7 +143,7 @@ struct FetchCommandTests {
 
     @Test("kill -9 mid-run, rerun: the book completes, texts are exact, saved chapters are not fetched again")
     func killAndResume() async throws {
-        let site = try BookSite(chapters: 300, delay: 0.01)
+        let site = try BookSite(chapters: 300, delay: 0.01, holdAfter: 150)
         let directory = try scratchDirectory()
         let source = try site.sourceFile(in: directory)
         let library = directory + "/library.sqlite"
@@ -144,6 +154,7 @@ struct FetchCommandTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         kill(first.process.processIdentifier, SIGKILL)
+        site.release()
         let killed = try await first.wait()
         #expect(killed.status != 0)
         let killedAt = (site.server.records.last?.arrivedAt ?? 0) + 0.000_001
