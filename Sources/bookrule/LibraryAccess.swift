@@ -8,11 +8,16 @@ enum LibraryAccess {
     /// Opens the library; `create` only for fetch, so a mistyped --library for export or list is an error,
     /// not a new empty database.
     static func open(_ arguments: CommandLineArguments, create: Bool) throws -> LibraryStore {
-        let path = arguments.value("--library") ?? LibraryStore.defaultPath()
+        let path = path(arguments)
         if !create && !FileManager.default.fileExists(atPath: path) {
             throw UsageError("there is no library at \(path) (bookrule fetch creates it; check --library)")
         }
         return try LibraryStore(path: path)
+    }
+
+    /// The library's path: `--library`, else the default.
+    static func path(_ arguments: CommandLineArguments) -> String {
+        arguments.value("--library") ?? LibraryStore.defaultPath()
     }
 
     /// The one book `query` names: its id, its URL, or part of its title.

@@ -67,12 +67,13 @@ enum WebDAVCommand {
             }
             let (credentials, kept) = try account(arguments, userOption: "--user", vault: vault, key: key, terminal: terminal)
             let client = try WebDAVClient(url: url, folder: folder, credentials: credentials)
-            let create = action == "restore"
-            let store = try LibraryAccess.open(arguments, create: create)
-            let bridge = LegadoWebDAV(client: client, libraryPath: store.path)
+            let bridge = LegadoWebDAV(client: client, libraryPath: LibraryAccess.path(arguments))
             var status: Int32 = 0
             do {
-                status = try await perform(action, bridge: bridge, store: store, arguments: arguments, terminal: terminal)
+                // Opened (and for a restore created) only once the server has answered: a wrong password or a
+                // missing backup leaves no empty library behind.
+                status = try await perform(action, bridge: bridge, openLibrary: { try LibraryAccess.open(arguments, create: action == "restore") },
+                                           arguments: arguments, terminal: terminal)
             } catch WebDAVSyncError.webDAV(.unauthorized(let url, let user)) {
                 if kept {
                     try vault.save(nil, forSource: key)
@@ -136,11 +137,13 @@ enum WebDAVCommand {
     }
 
     /// Runs `action`; its exit status (1 when a table of contents `--toc` asked for could not be read).
-    private static func perform(_ action: String, bridge: LegadoWebDAV, store: LibraryStore,
+    private static func perform(_ action: String, bridge: LegadoWebDAV, openLibrary: () throws -> LibraryStore,
                                 arguments: CommandLineArguments, terminal: Terminal) async throws -> Int32 {
         switch action {
         case "restore":
-            let report = try await bridge.restore(name: arguments.value("--name"), store: store)
+            let fetched = try await bridge.fetchBackup(name: arguments.value("--name"))
+            let store = try openLibrary()
+            let report = try bridge.restore(fetched, store: store)
             let summary = report.summary
             terminal.print("restored \(report.name) from \(bridge.client.rootURL) into \(store.path)")
             terminal.print("books: \(summary.added.count) added, \(summary.updated) already there (updated); " +
@@ -158,12 +161,14 @@ enum WebDAVCommand {
                 return try await readTablesOfContents(of: summary.added, store: store, arguments: arguments, terminal: terminal)
             }
         case "backup":
+            let store = try openLibrary()
             let report = try await bridge.backup(store: store, device: arguments.value("--device"))
             if report.name != report.wantedName {
                 terminal.print("\(report.wantedName) is already there (a backup made elsewhere), so it is left as it is")
             }
             terminal.print("uploaded \(bridge.client.url(for: report.name)) (\(report.bytes) bytes)")
         default:
+            let store = try openLibrary()
             let report = try await bridge.syncProgress(store: store)
             terminal.print("reading progress: \(report.pulled.count) taken from \(bridge.client.rootURL)bookProgress/, " +
                            "\(report.pushed.count) written there")

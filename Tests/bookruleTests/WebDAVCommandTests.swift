@@ -31,6 +31,10 @@ struct WebDAVCommandTests {
         let wrong = try await run("bookrule webdav restore \(common) --user \(server.user)", password: "wrong-pass-1")
         #expect(wrong.status == 1, "\(wrong.output)")
         #expect(wrong.output.contains("refused user \(server.user)") && !wrong.output.contains("wrong-pass-1"), "\(wrong.output)")
+        #expect(!FileManager.default.fileExists(atPath: home.path + "/library.sqlite"), "a failed first restore left a library")
+        let missing = try await run("bookrule webdav restore \(common) --user \(server.user) --name backup1999-01-01.zip",
+                                    password: server.password)
+        #expect(missing.status != 0 && !FileManager.default.fileExists(atPath: home.path + "/library.sqlite"), "\(missing.output)")
 
         let restore = try await run("bookrule webdav restore \(common) --user \(server.user)", password: server.password)
         #expect(restore.status == 0, "\(restore.output)")

@@ -39,6 +39,13 @@ public struct LegadoWebDAV: Sendable {
     /// URL, replace rules by id, the other files kept; each book's progress is the furthest of the library's,
     /// the backup's and its `bookProgress/` file. One library transaction: when anything fails, nothing changed.
     public func restore(name: String? = nil, store: LibraryStore) async throws(WebDAVSyncError) -> WebDAVRestoreReport {
+        try restore(try await fetchBackup(name: name), store: store)
+    }
+
+    /// Reads the backup `name` (the newest when nil) from the server, each book's progress the further of the
+    /// backup's and its `bookProgress/` file, without touching the library: what `restore(_:store:)` merges.
+    /// A caller that must not create a library for nothing (a wrong password, no backup) reads first.
+    public func fetchBackup(name: String? = nil) async throws(WebDAVSyncError) -> WebDAVFetchedBackup {
         let chosen: String
         if let name {
             chosen = name
@@ -63,6 +70,12 @@ public struct LegadoWebDAV: Sendable {
             backup.books[index].progress = file.progress
             fromFiles += 1
         }
+        return WebDAVFetchedBackup(name: chosen, backup: backup, progressFromFiles: fromFiles)
+    }
+
+    /// Merges a backup read with `fetchBackup` into the library, as `restore(name:store:)` says.
+    public func restore(_ fetched: WebDAVFetchedBackup, store: LibraryStore) throws(WebDAVSyncError) -> WebDAVRestoreReport {
+        let backup = fetched.backup
         // Replace rules merged by id (a rule without one is added unless the same rule is kept already).
         let rulesPath = ReplaceRuleSet.path(forLibraryAt: libraryPath)
         var rules: ReplaceRuleSet
@@ -107,7 +120,7 @@ public struct LegadoWebDAV: Sendable {
         // An earlier bookrule kept rssSources.json beside the library unchanged; the RSS sources are in the
         // library's table now, and a stale copy would bring back sources deleted since.
         try? FileManager.default.removeItem(atPath: keptFolder + "/" + LegadoBackup.rssSourcesFile)
-        return WebDAVRestoreReport(name: chosen, summary: summary, progressFromFiles: fromFiles,
+        return WebDAVRestoreReport(name: fetched.name, summary: summary, progressFromFiles: fetched.progressFromFiles,
                                    replaceRules: backup.replaceRules.count, replaceRulesAdded: rulesAdded,
                                    warnings: backup.warnings, keptFiles: backup.keptFiles.keys.sorted())
     }
