@@ -17,11 +17,12 @@ struct WebSocketServerTests {
     }
 
     /// A server on a free port that answers other requests with a page; its clients mostly do not answer the
-    /// close, so stopping waits out 1 s for them. The request deadline (a handshake's) stretches with the test
-    /// scale: a loaded machine can pause a client for seconds.
+    /// close, so stopping waits out 1 s for them. The request deadline (a handshake's) and libmicrohttpd's idle
+    /// timeout stretch with the test scale: a loaded machine can pause a client for seconds (under
+    /// ThreadSanitizer, a connection made before its handshake was sent sat idle for 30 s and was closed).
     static func server(admits: @escaping @Sendable (HTTPServerRequest) -> Bool = { _ in true },
                        limits: WebSocketLimits = WebSocketLimits(closeSeconds: 1),
-                       requestSeconds: Double = TestTime.seconds(30), idleTimeoutSeconds: UInt32 = 30,
+                       requestSeconds: Double = TestTime.seconds(30), idleTimeoutSeconds: UInt32 = UInt32(TestTime.seconds(30)),
                        connectionLimit: UInt32 = 256,
                        routes: [String: WebSocketEndpoints.Handler] = ["/echo": echo()]) throws -> (HTTPServer, UInt16) {
         let server = try HTTPServer(port: 0, connectionLimit: connectionLimit, requestSeconds: requestSeconds,
