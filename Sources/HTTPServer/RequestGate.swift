@@ -11,8 +11,8 @@ import Glibc
 /// sets).
 ///
 /// The names the server answers to: its listen address (IPv6 in brackets), `localhost` as well when that is a
-/// loopback address or every address, any IP literal when it listens on every address (`0.0.0.0`, `::`), and the extra names it
-/// is given (a reverse proxy's); each with one of the ports it listens on.
+/// loopback address or every address, any IP literal when it listens on every address (`0.0.0.0`, `::`), and
+/// the extra names it is given (a reverse proxy's); each with one of the ports it listens on.
 package final class RequestGate: Sendable {
     /// Why a request is refused.
     package enum Refusal: Error, Sendable, Equatable {
