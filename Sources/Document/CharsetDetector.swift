@@ -124,14 +124,14 @@ public enum CharsetDetector {
     /// `<?xml version="1.0" encoding="gb2312"?>`; nil when there is none or it names no encoding.
     public static func xmlDeclarationEncoding(in bytes: [UInt8]) -> String? {
         var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < min(bytes.count, 64), [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        while start < min(bytes.count, 64), SpaceTrimming.isASCIISpace(bytes[start]) { start += 1 }
         let head = Array(bytes[start..<min(bytes.count, start + 256)])
-        guard head.starts(with: Array("<?xml".utf8)), head.count > 5, [0x20, 0x09, 0x0A, 0x0D].contains(head[5]),
+        guard head.starts(with: Array("<?xml".utf8)), head.count > 5, SpaceTrimming.isASCIISpace(head[5]),
               let close = head.firstRange(of: Array("?>".utf8), from: 5) else { return nil }
         let declaration = Array(head[5..<close.lowerBound])
         guard let found = declaration.firstRange(of: Array("encoding".utf8), from: 0) else { return nil }
         var position = found.upperBound
-        func skipSpace() { while position < declaration.count, [0x20, 0x09, 0x0A, 0x0D].contains(declaration[position]) { position += 1 } }
+        func skipSpace() { while position < declaration.count, SpaceTrimming.isASCIISpace(declaration[position]) { position += 1 } }
         skipSpace()
         guard position < declaration.count, declaration[position] == UInt8(ascii: "=") else { return nil }
         position += 1

@@ -77,7 +77,8 @@ package enum SpaceTrimming {
         return start..<end
     }
 
-    private static func isASCIISpace(_ byte: UInt8) -> Bool {
+    /// Whether `byte` is ASCII whitespace: space, tab, line feed, vertical tab, form feed, carriage return.
+    package static func isASCIISpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
 }

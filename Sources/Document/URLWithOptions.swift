@@ -45,7 +45,7 @@ package struct URLWithOptions: Sendable, Equatable {
                 depth = max(0, depth - 1)
             case UInt8(ascii: ",") where depth == 0:
                 var next = index + 1
-                while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
+                while next < bytes.count, SpaceTrimming.isASCIISpace(bytes[next]) { next += 1 }
                 if opensObject(bytes, at: next) {
                     let escaped = bytes[next] == UInt8(ascii: "%")
                     return (offset(index, in: text), offset(next, in: text), escaped)

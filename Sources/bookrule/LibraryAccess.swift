@@ -56,7 +56,7 @@ enum LibraryAccess {
     /// `sourceURL`, nil with `--no-replace`.
     static func replaceRun(_ arguments: CommandLineArguments, bookName: String, sourceURL: String) throws -> ReplaceRuleRun? {
         guard !arguments.has("--no-replace") else { return nil }
-        let path = ReplaceRuleSet.path(forLibraryAt: arguments.value("--library") ?? LibraryStore.defaultPath())
+        let path = ReplaceRuleSet.path(forLibraryAt: LibraryAccess.path(arguments))
         return ReplaceRuleRun(try ReplaceRuleSet.load(from: path).rules, bookName: bookName, sourceURL: sourceURL)
     }
 

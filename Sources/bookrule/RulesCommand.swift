@@ -37,7 +37,7 @@ enum RulesCommand {
                 terminal.print(help)
                 return 0
             }
-            let path = ReplaceRuleSet.path(forLibraryAt: arguments.value("--library") ?? LibraryStore.defaultPath())
+            let path = ReplaceRuleSet.path(forLibraryAt: LibraryAccess.path(arguments))
             var set = try ReplaceRuleSet.load(from: path)
             let rest = Array(arguments.positionals.dropFirst())
             switch arguments.positionals.first ?? "list" {

@@ -72,7 +72,7 @@ enum ServeCommand {
             let interval = try arguments.value("--update-every").map(updateInterval)
             let fetch = try FetchOptions(arguments)
             configuration = ServeConfiguration(
-                libraryPath: arguments.value("--library") ?? LibraryStore.defaultPath(), sourcePaths: arguments.values("--sources"),
+                libraryPath: LibraryAccess.path(arguments), sourcePaths: arguments.values("--sources"),
                 port: port, listenAddress: arguments.value("--listen") ?? ServeDefaults.listenAddress,
                 webDirectory: arguments.value("--web"), token: arguments.value("--token"), hostNames: arguments.values("--host"),
                 transport: try fetch.stack(terminal: terminal), prefetchChapters: prefetch, updateInterval: interval,
