@@ -1,16 +1,15 @@
 #!/usr/bin/env python3
-"""Writes the man page bookrule(1) from the built binary's own help (docs/packaging.md).
+"""Writes the man page bookrule(1) from the built binary's command table (docs/packaging.md).
 
     scripts/make-man.py [BOOKRULE] > bookrule.1      # BOOKRULE: default $BOOKRULE_BIN or .build/release/bookrule
 
-NAME, SYNOPSIS, DESCRIPTION and OPTIONS come from `bookrule --help`; COMMANDS holds every command its usage
-lists, each with the text of `bookrule <command> --help` (and of the help it points to, such as
-`search --sources x --help`): usage lines as they are printed, prose as filled paragraphs, option lines as
-tagged paragraphs. EXIT STATUS is the top-level help's. So the page and --help never differ.
+Everything but ENVIRONMENT, FILES and SEE ALSO comes from `bookrule help --json` (scripts/help_table.py), the
+table the binary makes from the declarations its --help prints: COMMANDS holds every command with each of its
+help pages (usage lines as printed, prose as filled paragraphs, options as tagged paragraphs). So the page and
+--help never differ.
 """
 
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -23,66 +22,49 @@ def escape(text):
     return "\\&" + text if text[:1] in (".", "'") else text
 
 
-def paragraphs(text, skip_usage=False):
-    """The roff of one --help text."""
-    out, prose, option = [], [], None
-    lines = text.rstrip("\n").splitlines()
-    index = 0
-
-    def flush():
-        nonlocal prose
-        if prose:
-            out.extend([".PP", escape(" ".join(prose))])
-            prose = []
-
-    while index < len(lines):
-        line = lines[index]
-        if line.startswith("Usage:"):
-            flush()
-            block = [line[len("Usage:"):].strip()]
-            while index + 1 < len(lines) and lines[index + 1].startswith(" ") and lines[index + 1].strip():
-                index += 1
-                block.append(lines[index].strip())
-            if not skip_usage:
-                out.extend([".PP", ".nf"] + [escape(b) for b in block] + [".fi"])
-        elif not line.strip():
-            flush()
-            option = None
-        elif help_table.OPTION_LINE.match(line):
-            flush()
-            names, argument, description = help_table.split_option(help_table.OPTION_LINE.match(line).group(1))
-            spec = ", ".join("\\fB" + escape(name) + "\\fR" for name in names)
-            if argument:
-                spec += " \\fI" + escape(argument) + "\\fR"
-            out.extend([".TP", spec])
-            option = [description] if description else []
-            while index + 1 < len(lines) and lines[index + 1].startswith("    ") and lines[index + 1].strip() \
-                    and not help_table.OPTION_LINE.match(lines[index + 1]):
-                index += 1
-                option.append(lines[index].strip())
-            out.append(escape(" ".join(option)) if option else "")
-        elif re.match(r"^\S.*:$", line):
-            flush()
-            out.extend([".PP", "\\fB" + escape(line) + "\\fR"])
-        elif line.startswith(" "):
-            flush()
-            out.extend([".PP", ".RS", escape(line.strip()), ".RE"])
+def prose(text):
+    """Paragraphs of hand-wrapped text: lines joined, blank lines between paragraphs; an indented line stays one."""
+    out = []
+    for block in text.strip("\n").split("\n\n"):
+        lines = [line for line in block.splitlines() if line.strip()]
+        if not lines:
+            continue
+        if all(line.startswith(" ") for line in lines):
+            out += [".PP", ".RS"] + [escape(line.strip()) + "\n.br" for line in lines] + [".RE"]
         else:
-            prose.append(line.strip())
-        index += 1
-    flush()
-    return [line for line in out if line != ""]
+            out += [".PP", escape(" ".join(line.strip() for line in lines))]
+    return out
+
+
+def flags(options):
+    out = []
+    for flag in options:
+        spec = ", ".join("\\fB" + escape(name) + "\\fR" for name in flag.names)
+        if flag.argument:
+            spec += " \\fI" + escape(flag.argument) + "\\fR"
+        out += [".TP", spec, escape(flag.description)]
+    return out
+
+
+def page_roff(page):
+    out = [".PP", ".nf"] + [escape(line) for line in page.usage] + [".fi"]
+    out += prose(page.about)
+    for title, options, note in page.groups:
+        out += [".PP", "\\fB" + escape(title) + ":\\fR"] + flags(options)
+        if note:
+            out += prose(note)
+    out += prose(page.notes)
+    return out
 
 
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("BOOKRULE_BIN", ".build/release/bookrule")
-    top, commands = help_table.commands(binary)
-    version = help_table.run(binary, "--version").split()[1]
-    first, rest = top.split("\n", 1)
+    listing = help_table.table(binary)
+    first = listing.usage.split("\n", 1)[0]
     name, _, summary = first.partition(": ")
     page = [
-        '.\\" Generated by scripts/make-man.py from `bookrule --help` and each command\'s --help; do not edit.',
-        f'.TH BOOKRULE 1 "" "bookrule {escape(version)}" "User Commands"',
+        '.\\" Generated by scripts/make-man.py from `bookrule help --json`; do not edit.',
+        f'.TH BOOKRULE 1 "" "bookrule {escape(listing.version)}" "User Commands"',
         ".SH NAME",
         f"{name} \\- {escape(summary.rstrip('.'))}",
         ".SH SYNOPSIS",
@@ -92,25 +74,23 @@ def main():
         ".br",
         ".B bookrule",
         "[\\fB\\-\\-help\\fR | \\fB\\-\\-version\\fR]",
+        ".br",
+        ".B bookrule help",
+        "[\\fIcommand\\fR | \\fB\\-\\-json\\fR]",
         ".SH DESCRIPTION",
         escape(first),
         "Each command is described under COMMANDS below with the text its \\fB\\-\\-help\\fR prints.",
+        ".SH OPTIONS",
+        "These are accepted by every command.",
     ]
-    options_text = rest.split("Options for every command:", 1)[1].split("\n\n", 1)[0]
-    page += [".SH OPTIONS", "These are accepted by every command."]
-    page += paragraphs(options_text)
+    page += flags(listing.global_flags)
     page.append(".SH COMMANDS")
-    for command in commands:
+    for command in listing.commands:
         page += [f".SS {escape(command.name)}", escape(command.summary) + "."]
-        page += paragraphs(command.help)
-        for invocation, text in command.extra_help:
-            page += [".PP", f"\\fBbookrule {escape(invocation)} \\-\\-help\\fR:"]
-            page += paragraphs(text)
-    exit_status = re.search(r"^Exit status \(every command\): (.*?)(?:\n\n|\Z)", rest, re.S | re.M)
-    page += [".SH EXIT STATUS"]
-    if exit_status:
-        page.append(escape(" ".join(exit_status.group(1).split())))
-    page.append("A command's own exit status, where it says more, is given under COMMANDS.")
+        for help_page in command.pages:
+            page += page_roff(help_page)
+    page += [".SH EXIT STATUS", escape(" ".join(listing.exit_status.split(": ", 1)[-1].split())),
+             "A command's own exit status, where it says more, is given under COMMANDS."]
     page += [
         ".SH ENVIRONMENT",
         ".TP", "\\fBXDG_DATA_HOME\\fR",

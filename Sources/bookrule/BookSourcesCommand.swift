@@ -2,142 +2,194 @@ import BookRule
 import Foundation
 
 /// `sources BOOK` and `switch BOOK SOURCE_FILE`: the sources a saved book is known on, and moving it to another.
-enum BookSourcesCommand {
-    static func help(_ command: String) -> String {
-        command == "switch" ? """
-        Usage: bookrule switch BOOK SOURCE_FILE [options]
+struct BookSourcesCommand: Command {
+    static let helps = [
+        CommandHelp(
+            name: "sources",
+            summary: "List the sources a saved book is known on (--check reads them again); --add and --find record "
+                + "others, --move-host follows a site that moved",
+            usage: ["bookrule sources BOOK [--check] [options]",
+                    "bookrule sources BOOK --add SOURCE_FILE [--book-url URL] [--source-name NAME]",
+                    "bookrule sources BOOK --find FILE_OR_DIR [FILE_OR_DIR…]",
+                    "bookrule sources [BOOK] --move-host OLD NEW"],
+            about: """
+            Lists the sources a saved book is known on (the current one first) with their TOC length and newest
+            chapter when last read. --check reads each source's TOC again, one source after another through the
+            polite fetcher, and records what it found.
 
-        Moves a saved book to another source. The book is found on the source by searching its name (the result
-        with the same name and author), or at --book-url; its TOC is read and aligned with the saved chapters by
-        normalised title (第十二章 = 第12章 = Chapter 12; volume prefixes, punctuation, spacing and full-width forms
-        ignored; position breaks ties). The alignment is printed first: matched (and how sure), new, unmatched.
-        Without --yes nothing changes (a dry run). With --yes, in one transaction: matched chapters keep their
-        saved text, new ones are added to fetch, unmatched saved chapters are kept but no longer listed, and the
-        old source stays known (`bookrule sources BOOK`).
+            --add records another source of the book without switching to it: the book is found there by searching
+            its name (the result with the same name and author) or at --book-url, its TOC is read and aligned with
+            the saved chapters, and it is recorded only when at least 90% of them match by title (otherwise it is
+            refused, with the counts). Known sources give chapters that fail on the book's source (fallback) and
+            share the work of `fetch --mirrors`.
 
-        Options:
-          --source-name NAME  Which source of an array file
-          --book-url URL      The book's page on the new source (skips the search)
-          --yes               Switch (without it: report the alignment only)
-        \(LibraryAccess.help)  -h, --help          Show this help
+            --find searches every source of the files and folders given for the book and records, as --add does,
+            each copy whose alignment is certain; it lists what it recorded, what it rejected and why.
 
-        Fetching:
-        \(FetchOptions.help)
-        """ : """
-        Usage: bookrule sources BOOK [--check] [options]
-               bookrule sources BOOK --add SOURCE_FILE [--book-url URL] [--source-name NAME]
-               bookrule sources BOOK --find FILE_OR_DIR [FILE_OR_DIR…]
-               bookrule sources [BOOK] --move-host OLD NEW
+            --move-host OLD NEW: the site moved (OLD and NEW are a host, host:port or http(s)://host[:port]). The book,
+            or without BOOK every book with a URL on OLD, takes the new URLs (book, TOC, cover, chapters, known
+            sources; sources whose JSON names OLD are rewritten too) in one transaction; saved chapters are kept.
+            """,
+            groups: [
+                OptionGroup([
+                    .flag("--check", summary: "Read every source's TOC now"),
+                    .value("--add", "SOURCE_FILE", summary: "Record the book's copy on this source (without switching)",
+                           completes: .source),
+                    .value("--source-name", "NAME", summary: "Which source of an array file (--add)"),
+                    .value("--book-url", "URL", summary: "The book's page on that source (skips the search; --add)"),
+                    .value("--find", "PATH", summary: "Search these sources for the book and record the certain copies; "
+                           + "repeat it, or list more paths after BOOK", completes: .source, repeats: true),
+                ] + CollectionSearchOptions.options + [
+                    // The parser takes OLD as the option's value; NEW is the last operand (see `init`).
+                    .pair("--move-host", "OLD", "NEW", summary: "Move the book (or every book) from host OLD to NEW"),
+                    .flag("--json", summary: "Print the sources as JSON"),
+                    LibraryOptions.library,
+                ]),
+                .fetching(),
+            ],
+            operands: .source),
+        CommandHelp(
+            name: "switch",
+            summary: "Move a saved book to another source, keeping saved chapters (dry run without --yes)",
+            usage: ["bookrule switch BOOK SOURCE_FILE [options]"],
+            about: """
+            Moves a saved book to another source. The book is found on the source by searching its name (the result
+            with the same name and author), or at --book-url; its TOC is read and aligned with the saved chapters by
+            normalised title (第十二章 = 第12章 = Chapter 12; volume prefixes, punctuation, spacing and full-width forms
+            ignored; position breaks ties). The alignment is printed first: matched (and how sure), new, unmatched.
+            Without --yes nothing changes (a dry run). With --yes, in one transaction: matched chapters keep their
+            saved text, new ones are added to fetch, unmatched saved chapters are kept but no longer listed, and the
+            old source stays known (`bookrule sources BOOK`).
+            """,
+            groups: [
+                OptionGroup([
+                    .value("--source-name", "NAME", summary: "Which source of an array file"),
+                    .value("--book-url", "URL", summary: "The book's page on the new source (skips the search)"),
+                    .flag("--yes", summary: "Switch (without it: report the alignment only)"),
+                    LibraryOptions.library,
+                ]),
+                .fetching(),
+            ],
+            operands: .source),
+    ]
 
-        Lists the sources a saved book is known on (the current one first) with their TOC length and newest
-        chapter when last read. --check reads each source's TOC again, one source after another through the
-        polite fetcher, and records what it found.
-
-        --add records another source of the book without switching to it: the book is found there by searching
-        its name (the result with the same name and author) or at --book-url, its TOC is read and aligned with
-        the saved chapters, and it is recorded only when at least 90% of them match by title (otherwise it is
-        refused, with the counts). Known sources give chapters that fail on the book's source (fallback) and
-        share the work of `fetch --mirrors`.
-
-        --find searches every source of the files and folders given for the book and records, as --add does,
-        each copy whose alignment is certain; it lists what it recorded, what it rejected and why.
-
-        --move-host OLD NEW: the site moved (OLD and NEW are a host, host:port or http(s)://host[:port]). The book,
-        or without BOOK every book with a URL on OLD, takes the new URLs (book, TOC, cover, chapters, known
-        sources; sources whose JSON names OLD are rewritten too) in one transaction; saved chapters are kept.
-
-        Options:
-          --check             Read every source's TOC now
-          --add SOURCE_FILE   Record the book's copy on this source (without switching)
-          --source-name NAME  Which source of an array file (--add)
-          --book-url URL      The book's page on that source (skips the search; --add)
-          --find PATH         Search these sources for the book and record the certain copies; repeat it, or
-                              list more paths after BOOK
-        \(MultiSearchCommand.collectionHelp)  --move-host OLD NEW Move the book (or every book) from host OLD to NEW
-          --json              Print the sources as JSON
-        \(LibraryAccess.help)  -h, --help          Show this help
-
-        Fetching:
-        \(FetchOptions.help)
-        """
+    /// What the command line asks for.
+    enum Work {
+        /// `sources [BOOK] --move-host OLD NEW`: the book (without BOOK every book with a URL on OLD) takes the new host.
+        case moveHost(HostMove, book: String?)
+        /// `action` on one saved book, BOOK (its number, URL or part of its title).
+        case book(String, Action)
     }
 
-    static func run(_ command: String, _ words: [String], terminal: Terminal) async -> Int32 {
-        let arguments: CommandLineArguments
-        var move: (old: String, new: String)?
-        do {
-            var words = words
-            if command == "sources", let index = words.firstIndex(of: "--move-host") {
-                guard index + 2 < words.count else { throw UsageError("--move-host needs OLD and NEW") }
-                move = (words[index + 1], words[index + 2])
-                words.removeSubrange(index...(index + 2))
-            }
-            arguments = try CommandLineArguments(
-                words, valueOptions: FetchOptions.valueNames.union(["--library", "--source-name", "--book-url", "--add", "--find",
-                                                                    "--jobs", "--source-timeout"]),
-                flagOptions: FetchOptions.flagNames.union(["--help", "--yes", "--check", "--json"]))
-        } catch {
-            terminal.error(UsageMessage.text(error, command: command))
-            return 2
+    /// What is done to one saved book.
+    enum Action {
+        /// List the book's sources; `check`: read each one's TOC again first and record what it found.
+        case list(check: Bool)
+        /// `sources BOOK --add SOURCE_FILE`: record the book's copy on that source.
+        case add(sourceFile: String)
+        /// `sources BOOK --find PATH…`: search these sources for the book and record the certain copies.
+        case find(paths: [String])
+        /// `switch BOOK SOURCE_FILE`: move the book to that source (a dry run unless `confirmed`, `--yes`).
+        case switchTo(sourceFile: String, confirmed: Bool)
+    }
+
+    let work: Work
+    /// `--source-name`: which source of an array file (`--add`, `switch`).
+    let sourceName: String?
+    /// `--book-url`: the book's page on the source, instead of searching for it (`--add`, `switch`).
+    let bookURL: String?
+    /// `--json`: the list as JSON.
+    let json: Bool
+    /// `--jobs` and `--source-timeout` (`--find`).
+    let collectionSearch: MultiSourceSearch.Options
+    let libraryPath: String
+    /// The fetching options, with a collection's defaults (`FetchOptions.overManySources`) for `--find`.
+    let fetching: FetchOptions
+
+    init(name: String, arguments: CommandLineArguments) throws {
+        let positionals = arguments.positionals
+        var hosts: (old: String, new: String)?
+        let moveHost = arguments.values("--move-host")
+        if moveHost.count == 2 { hosts = (moveHost[0], moveHost[1]) }
+        guard moveHost.count <= 2 else { throw UsageError("give --move-host once") }
+        let add = arguments.value("--add")
+        let findPaths = arguments.values("--find")
+        let finding = !findPaths.isEmpty
+        let check = arguments.has("--check")
+        json = arguments.has("--json")
+        let modes = [add != nil, finding, hosts != nil, check].filter { $0 }.count
+        guard modes <= 1 else { throw UsageError("give one of --add, --find, --move-host and --check") }
+        let switching = name == "switch"
+        if json, !switching, modes > 0, !check {
+            throw UsageError("--json lists the sources; it does not go with --add, --find or --move-host")
         }
-        if arguments.has("--help") {
-            terminal.print(help(command))
-            return 0
+        let expected = switching ? 2 : 1
+        let count = positionals.count
+        guard count == expected || (finding && count >= 1) || (hosts != nil && count <= 1) else {
+            throw UsageError(switching ? "give BOOK and SOURCE_FILE" : "give one BOOK (its number or part of its name)")
         }
+        if let hosts {
+            guard let move = HostMove(from: hosts.old, to: hosts.new) else {
+                throw UsageError("--move-host takes two different hosts (host, host:port or http(s)://host[:port]), "
+                                 + "not \"\(hosts.old)\" and \"\(hosts.new)\"")
+            }
+            work = .moveHost(move, book: positionals.first)
+        } else if switching {
+            work = .book(positionals[0], .switchTo(sourceFile: positionals[1], confirmed: arguments.has("--yes")))
+        } else if let add {
+            work = .book(positionals[0], .add(sourceFile: add))
+        } else if finding {
+            work = .book(positionals[0], .find(paths: findPaths + positionals.dropFirst()))
+        } else {
+            work = .book(positionals[0], .list(check: check))
+        }
+        sourceName = arguments.value("--source-name")
+        bookURL = arguments.value("--book-url")
+        collectionSearch = try CollectionSearchOptions.read(arguments)
+        libraryPath = try LibraryOptions(arguments).path
+        let given = try FetchOptions(arguments)
+        // Over a collection (--find) a dead source is tried once and left out for the run.
+        fetching = finding ? given.overManySources() : given
+    }
+
+    func run(terminal: Terminal) async throws -> Int32 {
         do {
-            let finding = !arguments.values("--find").isEmpty
-            let modes = [arguments.value("--add") != nil, finding, move != nil, arguments.has("--check")].filter { $0 }.count
-            guard modes <= 1 else { throw UsageError("give one of --add, --find, --move-host and --check") }
-            if command == "switch", modes > 0, !arguments.has("--check") {
-                throw UsageError("switch takes BOOK and SOURCE_FILE; --add, --find and --move-host belong to bookrule sources")
+            let store = try LibraryAccess.open(libraryPath, create: false)
+            switch work {
+            case .moveHost(let move, let book):
+                return try Self.moveHost(move, book: book, store: store, terminal: terminal)
+            case .book(let query, let action):
+                return try await run(action, on: try LibraryAccess.book(query, in: store), store: store, terminal: terminal)
             }
-            if arguments.has("--json"), command == "sources", modes > 0, !arguments.has("--check") {
-                throw UsageError("--json lists the sources; it does not go with --add, --find or --move-host")
-            }
-            let expected = command == "switch" ? 2 : 1
-            let count = arguments.positionals.count
-            guard count == expected || (finding && count >= 1) || (move != nil && count <= 1) else {
-                throw UsageError(command == "switch" ? "give BOOK and SOURCE_FILE" : "give one BOOK (its number or part of its name)")
-            }
-            let store = try LibraryAccess.open(arguments, create: false)
-            if let move {
-                return try moveHost(from: move.old, to: move.new, book: arguments.positionals.first, store: store, terminal: terminal)
-            }
-            let book = try LibraryAccess.book(arguments.positionals[0], in: store)
-            let fetchOptions = try FetchOptions(arguments)
-            // Over a collection (--find) a dead source is tried once and left out for the run.
-            let stack = try (finding ? fetchOptions.overManySources() : fetchOptions).stack(terminal: terminal)
-            let cache = LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)
-            let engine = { @Sendable (source: BookSource) in
-                SourceEngine(source: source, connection: stack.transport(for: source),
-                             options: EngineOptions(scriptCacheDirectory: cache))
-            }
-            let lookup = BookCopyLookup(store: store, engine: engine)
-            let searching = arguments.value("--book-url") == nil
-            if command == "switch" || arguments.value("--add") != nil {
-                let path = command == "switch" ? arguments.positionals[1] : arguments.value("--add") ?? ""
-                let source = try SourceCommand.pickSource(path: path, name: arguments.value("--source-name"),
-                                                          steps: (searching ? [.search] : []) + [.bookInfo, .toc], terminal: terminal)
-                try noteMoved(source, store: store, terminal: terminal)
-                if command == "switch" {
-                    return try await switchBook(book, to: source, lookup: lookup, store: store, arguments: arguments, terminal: terminal)
-                }
-                return try await add(book, source: source, lookup: lookup, arguments: arguments, terminal: terminal)
-            }
-            if finding {
-                let paths = arguments.values("--find") + arguments.positionals.dropFirst()
-                return try await find(book, paths: paths, lookup: lookup, arguments: arguments, terminal: terminal)
-            }
-            return try await list(book, store: store, engine: engine, arguments: arguments, terminal: terminal)
-        } catch let error as UsageError {
-            terminal.error(UsageMessage.text(error, command: command))
-            return 2
         } catch let error as BookCopyError {
             terminal.error("error: \(error)" + (error.isNotListed ? "; give its page with --book-url" : "; nothing changed"))
-            return 1
-        } catch {
-            terminal.error("error: \(error)")
-            return ExitStatus(for: error).code
+            return ExitStatus.workFailed.code
+        }
+    }
+
+    /// Does `action` to `book`, reading its sources through this run's transport stack.
+    private func run(_ action: Action, on book: StoredBook, store: LibraryStore, terminal: Terminal) async throws -> Int32 {
+        let stack = try fetching.stack(terminal: terminal)
+        let cache = LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)
+        let engine = { @Sendable (source: BookSource) in
+            SourceEngine(source: source, connection: stack.transport(for: source),
+                         options: EngineOptions(scriptCacheDirectory: cache))
+        }
+        let lookup = BookCopyLookup(store: store, engine: engine)
+        let steps: [SourceStep] = (bookURL == nil ? [.search] : []) + [.bookInfo, .toc]
+        switch action {
+        case .switchTo(let path, let confirmed):
+            let source = try SourceCommand.pickSource(path: path, name: sourceName, steps: steps, terminal: terminal)
+            try Self.noteMoved(source, store: store, terminal: terminal)
+            return try await switchBook(book, to: source, confirmed: confirmed, lookup: lookup, store: store, terminal: terminal)
+        case .add(let path):
+            let source = try SourceCommand.pickSource(path: path, name: sourceName, steps: steps, terminal: terminal)
+            try Self.noteMoved(source, store: store, terminal: terminal)
+            return try await add(book, source: source, lookup: lookup, terminal: terminal)
+        case .find(let paths):
+            return try await find(book, paths: paths, lookup: lookup, terminal: terminal)
+        case .list(let check):
+            return try await list(book, check: check, store: store, engine: engine, terminal: terminal)
         }
     }
 
@@ -151,9 +203,8 @@ enum BookSourcesCommand {
                        + "them first, keeping their saved chapters (or `bookrule sources --move-host OLD NEW`)")
     }
 
-    private static func add(_ book: StoredBook, source: BookSource, lookup: BookCopyLookup, arguments: CommandLineArguments,
-                            terminal: Terminal) async throws -> Int32 {
-        let copy = try await lookup.copy(of: book, on: source, bookURL: arguments.value("--book-url"))
+    private func add(_ book: StoredBook, source: BookSource, lookup: BookCopyLookup, terminal: Terminal) async throws -> Int32 {
+        let copy = try await lookup.copy(of: book, on: source, bookURL: bookURL)
         if source.url == book.sourceURL && copy.info.url == book.url {
             terminal.print("#\(book.id) \(book.name) is on \(source.name) already (its current source); nothing changed")
             return 0
@@ -164,12 +215,11 @@ enum BookSourcesCommand {
         return 0
     }
 
-    private static func find(_ book: StoredBook, paths: [String], lookup: BookCopyLookup, arguments: CommandLineArguments,
-                             terminal: Terminal) async throws -> Int32 {
+    private func find(_ book: StoredBook, paths: [String], lookup: BookCopyLookup, terminal: Terminal) async throws -> Int32 {
         let collection = SourceCollection(paths: paths)
         for problem in collection.problems { terminal.error("warning: \(problem)") }
         guard !collection.sources.isEmpty else { throw UsageError("no sources could be read from \(paths.joined(separator: ", "))") }
-        let report = try await lookup.find(book, in: collection.sources, options: try MultiSearchCommand.searchOptions(arguments))
+        let report = try await lookup.find(book, in: collection.sources, options: collectionSearch)
         var recorded = 0
         for finding in report.findings {
             if let reason = finding.rejection {
@@ -186,11 +236,7 @@ enum BookSourcesCommand {
         return report.failures.count == report.searched ? 1 : 0
     }
 
-    private static func moveHost(from old: String, to new: String, book query: String?, store: LibraryStore,
-                                 terminal: Terminal) throws -> Int32 {
-        guard let move = HostMove(from: old, to: new) else {
-            throw UsageError("--move-host takes two different hosts (host, host:port or http(s)://host[:port]), not \"\(old)\" and \"\(new)\"")
-        }
+    private static func moveHost(_ move: HostMove, book query: String?, store: LibraryStore, terminal: Terminal) throws -> Int32 {
         let ids = try query.map { [try LibraryAccess.book($0, in: store).id] }
         let result = try store.moveHost(move, bookIDs: ids)
         guard !result.bookIDs.isEmpty else {
@@ -205,12 +251,12 @@ enum BookSourcesCommand {
         return 0
     }
 
-    private static func switchBook(_ book: StoredBook, to source: BookSource, lookup: BookCopyLookup, store: LibraryStore,
-                                   arguments: CommandLineArguments, terminal: Terminal) async throws -> Int32 {
-        let copy = try await lookup.copy(of: book, on: source, bookURL: arguments.value("--book-url"))
+    private func switchBook(_ book: StoredBook, to source: BookSource, confirmed: Bool, lookup: BookCopyLookup,
+                            store: LibraryStore, terminal: Terminal) async throws -> Int32 {
+        let copy = try await lookup.copy(of: book, on: source, bookURL: bookURL)
         let plan = try store.plannedSwitch(bookID: book.id, chapters: copy.chapters)
-        report(plan, book: book, source: source, terminal: terminal)
-        guard arguments.has("--yes") else {
+        Self.report(plan, book: book, source: source, terminal: terminal)
+        guard confirmed else {
             terminal.print("dry run: nothing changed; run again with --yes to switch")
             return 0
         }
@@ -235,10 +281,10 @@ enum BookSourcesCommand {
         for index in alignment.unmatched.prefix(20) { terminal.print("  - \(plan.savedTitles[index])") }
     }
 
-    private static func list(_ book: StoredBook, store: LibraryStore, engine: @Sendable (BookSource) -> SourceEngine,
-                             arguments: CommandLineArguments, terminal: Terminal) async throws -> Int32 {
+    private func list(_ book: StoredBook, check: Bool, store: LibraryStore, engine: @Sendable (BookSource) -> SourceEngine,
+                      terminal: Terminal) async throws -> Int32 {
         var status: Int32 = 0
-        if arguments.has("--check") {
+        if check {
             for known in try store.knownSources(bookID: book.id) {
                 do {
                     guard let source = try BookSource.load(bytes: Array(known.json.utf8), path: known.sourceName).first else { continue }
@@ -256,7 +302,7 @@ enum BookSourcesCommand {
             }
         }
         let sources = try store.knownSources(bookID: book.id)
-        if arguments.has("--json") {
+        if json {
             terminal.print(try JSONWriter.string(sources, style: .pretty))
             return status
         }

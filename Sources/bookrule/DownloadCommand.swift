@@ -2,85 +2,85 @@ import BookRule
 import Foundation
 
 /// `bookrule download`: downloads files (covers, images, audio, anything large) resumably, several at once.
-enum DownloadCommand {
-    static let help = """
-    Usage: bookrule download URL... [-o DIR] [--jobs N] [options]
+struct DownloadCommand: Command {
+    static let helps = [CommandHelp(
+        name: "download", summary: "Download files (images, audio, anything large) resumably, several at once",
+        usage: ["bookrule download URL... [-o DIR] [--jobs N] [options]"],
+        about: """
+        Downloads each URL into DIR, several at once: different hosts in parallel, each host paced like every other
+        request (one at a time by default). Each file is streamed to NAME.part with a sidecar NAME.part.json and
+        takes its name only when complete (and verified, with --sha256). Ctrl-C pauses every download and keeps
+        what arrived; run the same command again to continue where each stopped (HTTP ranges; a file that changed
+        on the server starts again). A file already complete is not fetched again.
 
-    Downloads each URL into DIR, several at once: different hosts in parallel, each host paced like every other
-    request (one at a time by default). Each file is streamed to NAME.part with a sidecar NAME.part.json and
-    takes its name only when complete (and verified, with --sha256). Ctrl-C pauses every download and keeps
-    what arrived; run the same command again to continue where each stopped (HTTP ranges; a file that changed
-    on the server starts again). A file already complete is not fetched again.
+        File names come from the last segment of each URL's path, made safe; a repeated name gets -2, -3… in the
+        order the URLs are given. Saved paths are printed on stdout, progress on stderr. Exit status 1 when any
+        download failed or was interrupted, 2 for a usage error.
+        """,
+        groups: [
+            OptionGroup([
+                .value("-o", "DIR", summary: "Directory for the files (created when missing; default: the current "
+                       + "directory)", completes: .directory),
+                .value("--jobs", "N", summary: "Most downloads at once (default 4)"),
+                .value("--sha256", "HEX", summary: "The SHA-256 the file must have (with a single URL)"),
+                .flag("--json", summary: "Every event as a JSON line on stdout (queued, started, progress, restarted, "
+                      + "retrying, paused, completed with its path, failed)"),
+            ]),
+            .fetching(),
+        ])]
 
-    File names come from the last segment of each URL's path, made safe; a repeated name gets -2, -3… in the
-    order the URLs are given. Saved paths are printed on stdout, progress on stderr. Exit status 1 when any
-    download failed or was interrupted, 2 for a usage error.
+    let urls: [String]
+    /// `-o DIR`, else the current directory.
+    let directory: String
+    /// `--jobs N`.
+    let jobs: Int
+    /// `--sha256 HEX`, lowercased.
+    let checksum: String?
+    /// `--json`: every event as a JSON line.
+    let json: Bool
+    let fetching: FetchOptions
 
-    Options:
-      -o DIR              Directory for the files (created when missing; default: the current directory)
-      --jobs N            Most downloads at once (default 4)
-      --sha256 HEX        The SHA-256 the file must have (with a single URL)
-      --json              Every event as a JSON line on stdout (queued, started, progress, restarted,
-                          retrying, paused, completed with its path, failed)
-      -h, --help          Show this help
-
-    Fetching:
-    \(FetchOptions.help)
-    """
-
-    static func run(_ words: [String], terminal: Terminal) async -> Int32 {
-        let arguments: CommandLineArguments
-        let tasks: [MediaDownloadTask]
-        let downloader: MediaDownloader
-        let directory: String
-        do {
-            arguments = try CommandLineArguments(
-                words, valueOptions: FetchOptions.valueNames.union(["-o", "--jobs", "--sha256"]),
-                flagOptions: FetchOptions.flagNames.union(["--help", "--json"]))
-            if arguments.has("--help") {
-                terminal.print(help)
-                return 0
-            }
-            let urls = arguments.positionals
-            guard !urls.isEmpty else { throw UsageError("give at least one URL to download") }
-            for url in urls where !MediaDownloadTask.isDownloadableURL(url) {
-                throw UsageError("\"\(url)\" is not an http or https URL")
-            }
-            let jobs = try arguments.positiveInt("--jobs", default: 4, maximum: 64)
-            let checksum = arguments.value("--sha256")?.lowercased()
-            if let checksum {
-                guard urls.count == 1 else { throw UsageError("--sha256 goes with a single URL") }
-                guard checksum.count == 64, checksum.allSatisfy({ $0.isHexDigit }) else {
-                    throw UsageError("--sha256 takes 64 hexadecimal digits")
-                }
-            }
-            let fetch = try FetchOptions(arguments)
-            directory = arguments.value("-o") ?? "."
-            do {
-                try LocalFile.makeDirectories(directory)
-            } catch {
-                throw UsageError("cannot use -o \(directory): \(error)")
-            }
-            let names = MediaFileName.uniqueNames(forURLs: urls)
-            tasks = urls.indices.map { index in
-                MediaDownloadTask(
-                    id: String(index + 1), url: urls[index],
-                    destination: (directory.hasSuffix("/") ? directory : directory + "/") + names[index],
-                    expectedSHA256: checksum)
-            }
-            // The polite fetcher makes one attempt per stream; --max-retries counts the downloader's attempts,
-            // each of which continues from the last byte on disk.
-            downloader = MediaDownloader(
-                transport: fetch.fetcher(terminal: terminal), jobs: jobs,
-                options: MediaDownloader.Options(maxAttempts: fetch.policy.maxAttempts))
-        } catch {
-            terminal.error(UsageMessage.text(error, command: "download"))
-            return 2
+    init(name: String, arguments: CommandLineArguments) throws {
+        urls = arguments.positionals
+        guard !urls.isEmpty else { throw UsageError("give at least one URL to download") }
+        for url in urls where !MediaDownloadTask.isDownloadableURL(url) {
+            throw UsageError("\"\(url)\" is not an http or https URL")
         }
+        jobs = try arguments.positiveInt("--jobs", default: 4, maximum: 64)
+        checksum = arguments.value("--sha256")?.lowercased()
+        if let checksum {
+            guard urls.count == 1 else { throw UsageError("--sha256 goes with a single URL") }
+            guard checksum.count == 64, checksum.allSatisfy({ $0.isHexDigit }) else {
+                throw UsageError("--sha256 takes 64 hexadecimal digits")
+            }
+        }
+        json = arguments.has("--json")
+        fetching = try FetchOptions(arguments)
+        directory = arguments.value("-o") ?? "."
+    }
 
-        let names = Dictionary(uniqueKeysWithValues: tasks.map { ($0.id, ($0.destination as NSString).lastPathComponent) })
+    func run(terminal: Terminal) async throws -> Int32 {
+        do {
+            try LocalFile.makeDirectories(directory)
+        } catch {
+            throw UsageError("cannot use -o \(directory): \(error)")
+        }
+        let names = MediaFileName.uniqueNames(forURLs: urls)
+        let tasks = urls.indices.map { index in
+            MediaDownloadTask(
+                id: String(index + 1), url: urls[index],
+                destination: (directory.hasSuffix("/") ? directory : directory + "/") + names[index],
+                expectedSHA256: checksum)
+        }
+        // The polite fetcher makes one attempt per stream; --max-retries counts the downloader's attempts,
+        // each of which continues from the last byte on disk.
+        let downloader = MediaDownloader(
+            transport: fetching.fetcher(terminal: terminal), jobs: jobs,
+            options: MediaDownloader.Options(maxAttempts: fetching.policy.maxAttempts))
+
+        let fileNames = Dictionary(uniqueKeysWithValues: tasks.map { ($0.id, ($0.destination as NSString).lastPathComponent) })
         let display = DownloadProgressDisplay(
-            terminal: terminal, live: ProgressDisplay.mode(json: false) == .bar, json: arguments.has("--json"), names: names)
+            terminal: terminal, live: ProgressDisplay.mode(json: false) == .bar, json: json, names: fileNames)
         let listener = Task {
             for await event in downloader.events {
                 display.handle(event)

@@ -4,25 +4,21 @@ import Foundation
 /// The options every command that fetches takes, read into the library's `TransportStack` (libcurl
 /// underneath, the shared `PoliteFetcher` on top; the README describes them).
 struct FetchOptions {
-    static let valueNames: Set<String> = [
-        "--delay", "--failure-delay", "--max-retries", "--retry-after-cap", "--ua-rotation", "--timeout", "--proxy",
-        "--connect-timeout",
+    /// The options, as every fetching command's help lists them under "Fetching".
+    static let options: [CommandOption] = [
+        .value("--delay", "SECONDS", summary: "Gap after a successful request to the same host (default 0.5)"),
+        .value("--failure-delay", "SECONDS", summary: "Gap after a failed request to the same host (default 5); after a "
+               + "429/503 with Retry-After, the Retry-After decides instead"),
+        .value("--max-retries", "N", summary: "Retries of a GET after 408/429/5xx/connection errors (default 4)"),
+        .value("--retry-after-cap", "SECONDS", summary: "Longest Retry-After honoured; longer defers the host (default 300)"),
+        .choice("--ua-rotation", ["session", "request", "off"],
+                summary: "session (one browser UA per host), request, or off (default session)"),
+        .value("--timeout", "SECONDS", summary: "Overall limit for one request, redirects included (default 60)"),
+        .value("--connect-timeout", "SECONDS", summary: "Longest wait for a connection to a host (default 10; 5 over many "
+               + "sources, where a host that cannot be reached is tried once and left out for the run)"),
+        .value("--proxy", "URL", summary: "Proxy for every request (default: http_proxy/https_proxy/no_proxy)"),
+        .flag("--verbose", summary: "Log every request on stderr: time, host, status, bytes, wait, retry reason"),
     ]
-    static let flagNames: Set<String> = ["--verbose"]
-
-    static let help = """
-      --delay SECONDS         Gap after a successful request to the same host (default 0.5)
-      --failure-delay SECONDS Gap after a failed request to the same host (default 5); after a 429/503
-                              with Retry-After, the Retry-After decides instead
-      --max-retries N         Retries of a GET after 408/429/5xx/connection errors (default 4)
-      --retry-after-cap SECONDS  Longest Retry-After honoured; longer defers the host (default 300)
-      --ua-rotation MODE      session (one browser UA per host), request, or off (default session)
-      --timeout SECONDS       Overall limit for one request, redirects included (default 60)
-      --connect-timeout SECONDS  Longest wait for a connection to a host (default 10; 5 over many sources,
-                              where a host that cannot be reached is tried once and left out for the run)
-      --proxy URL             Proxy for every request (default: http_proxy/https_proxy/no_proxy)
-      --verbose               Log every request on stderr: time, host, status, bytes, wait, retry reason
-    """
 
     var policy = PolitenessPolicy.default
     var curl = CurlTransport.Configuration()

@@ -3,21 +3,13 @@ import Foundation
 
 /// What `fetch`, `export` and `library` share: opening the library, finding a book, building an export.
 enum LibraryAccess {
-    static let help = "  --library PATH      The library database (default: $XDG_DATA_HOME/bookrule/library.sqlite)\n"
-
-    /// Opens the library; `create` only for fetch, so a mistyped --library for export or list is an error,
-    /// not a new empty database.
-    static func open(_ arguments: CommandLineArguments, create: Bool) throws -> LibraryStore {
-        let path = path(arguments)
+    /// Opens the library at `path`; `create` only for fetch, so a mistyped --library for export or list is an
+    /// error, not a new empty database.
+    static func open(_ path: String, create: Bool) throws -> LibraryStore {
         if !create && !FileManager.default.fileExists(atPath: path) {
             throw UsageError("there is no library at \(path) (bookrule fetch creates it; check --library)")
         }
         return try LibraryStore(path: path)
-    }
-
-    /// The library's path: `--library`, else the default.
-    static func path(_ arguments: CommandLineArguments) -> String {
-        arguments.value("--library") ?? LibraryStore.defaultPath()
     }
 
     /// The one book `query` names: its id, its URL, or part of its title.
@@ -33,36 +25,17 @@ enum LibraryAccess {
         return first
     }
 
-    /// The help line of `--convert`.
-    static let convertHelp = "  --convert t2s|s2t   Convert the export to simplified (t2s) or traditional (s2t) Chinese (OpenCC)\n"
-
-    /// The conversion `--convert` asks for, nil without it.
-    static func conversion(_ arguments: CommandLineArguments) throws(UsageError) -> ExportConversion? {
-        guard let value = arguments.value("--convert") else { return nil }
-        guard let conversion = ExportConversion(rawValue: value) else {
-            throw UsageError("--convert takes t2s (to simplified) or s2t (to traditional), not \"\(value)\"")
-        }
-        return conversion
-    }
-
-    /// The help lines of `--no-replace` and `--explain`.
-    static let replaceHelp = """
-      --no-replace        Write the saved text as it is, without the replace rules (bookrule rules)
-      --explain           Say how many matches each replace rule replaced
-
-    """
-
     /// The library's replace rules (`--library`, or the default library's) for the book `bookName` from
     /// `sourceURL`, nil with `--no-replace`.
-    static func replaceRun(_ arguments: CommandLineArguments, bookName: String, sourceURL: String) throws -> ReplaceRuleRun? {
-        guard !arguments.has("--no-replace") else { return nil }
-        let path = ReplaceRuleSet.path(forLibraryAt: LibraryAccess.path(arguments))
+    static func replaceRun(_ library: LibraryOptions, bookName: String, sourceURL: String) throws -> ReplaceRuleRun? {
+        guard library.replaces else { return nil }
+        let path = ReplaceRuleSet.path(forLibraryAt: library.path)
         return ReplaceRuleRun(try ReplaceRuleSet.load(from: path).rules, bookName: bookName, sourceURL: sourceURL)
     }
 
     /// With `--explain`, each rule's hits in `run`, on standard error.
-    static func explain(_ run: ReplaceRuleRun, arguments: CommandLineArguments, terminal: Terminal) {
-        guard arguments.has("--explain") else { return }
+    static func explain(_ run: ReplaceRuleRun, library: LibraryOptions, terminal: Terminal) {
+        guard library.explains else { return }
         for tally in run.tallies {
             terminal.error("replace rule \"\(tally.rule.name)\": \(tally.hits) hit(s)\(tally.disabled ? " (disabled)" : "")")
         }
@@ -70,17 +43,31 @@ enum LibraryAccess {
 
     /// `export` with the library's replace rules for `book` applied (none with `--no-replace`), and with
     /// `--explain` each rule's hits said on standard error.
-    static func replaced(_ export: LibraryExport, book: StoredBook, arguments: CommandLineArguments,
+    static func replaced(_ export: LibraryExport, book: StoredBook, library: LibraryOptions,
                          terminal: Terminal) throws -> LibraryExport {
-        guard let run = try replaceRun(arguments, bookName: book.name, sourceURL: book.sourceURL) else { return export }
+        guard let run = try replaceRun(library, bookName: book.name, sourceURL: book.sourceURL) else { return export }
         let result = export.replaced(by: run)
-        explain(run, arguments: arguments, terminal: terminal)
+        explain(run, library: library, terminal: terminal)
         return result
     }
+
+    /// `--txt` and `--epub`, which `export` and `fetch` take.
+    static let formatOptions: [CommandOption] = [
+        .flag("--txt", summary: "Plain UTF-8 text"),
+        .flag("--epub", summary: "EPUB 3"),
+    ]
 
     /// The formats asked for with `--epub` and `--txt` (both may be given), EPUB first.
     static func formats(_ arguments: CommandLineArguments) -> [ExportFormat] {
         [ExportFormat.epub, .txt].filter { arguments.has("--" + $0.rawValue) }
+    }
+
+    /// The whole export a command asks for, `LibraryExport` in place of the library's text: the conversion,
+    /// then the replace rules (with `--explain` said on standard error).
+    static func export(_ book: StoredBook, store: LibraryStore, library: LibraryOptions, terminal: Terminal) throws -> LibraryExport {
+        var export = try LibraryExport(book, store: store)
+        if let conversion = library.conversion { export = try export.converted(conversion) }
+        return try replaced(export, book: book, library: library, terminal: terminal)
     }
 
     /// Writes `export` in each of `formats` to `output` (see `LibraryExport.write`; with several formats it

@@ -2,23 +2,39 @@ import BookRule
 import Foundation
 
 /// `bookrule lint FILE…`: loads sources without fetching anything and lists every field that cannot run.
-enum LintCommand {
-    static let help = """
-    Usage: bookrule lint FILE... [--quiet]
-           bookrule lint --summary DIR_OR_FILE...
+struct LintCommand: Command {
+    static let helps = [CommandHelp(
+        name: "lint", summary: "Check source files without fetching anything",
+        usage: ["bookrule lint FILE... [--quiet]", "bookrule lint --summary DIR_OR_FILE..."],
+        about: """
+        Loads each source file, compiles every rule, and prints a verdict per source with every problem's file,
+        line, column, field path, dialect and reason; RSS sources (订阅源: sourceUrl, ruleArticles…) too, marked
+        (RSS). Nothing is fetched. Exit status 0 when every source is fully usable, 1 when some rule cannot run,
+        2 when a file cannot be read or is not valid JSON.
+        """,
+        groups: [
+            OptionGroup([
+                .flag("--quiet", summary: "Print only the one-line summary per file"),
+                .flag("--summary", summary: "Over all the sources given (directories: every .json in them), de-duplicated "
+                      + "by bookSourceUrl, text sources only: how many run fully, per field, per dialect, and the top "
+                      + "reasons for the rest"),
+            ]),
+        ],
+        operands: .source)]
 
-    Loads each source file, compiles every rule, and prints a verdict per source with every problem's file,
-    line, column, field path, dialect and reason; RSS sources (订阅源: sourceUrl, ruleArticles…) too, marked
-    (RSS). Nothing is fetched. Exit status 0 when every source is fully usable, 1 when some rule cannot run,
-    2 when a file cannot be read or is not valid JSON.
+    /// The source files (with `--summary`, folders too).
+    let paths: [String]
+    /// `--quiet`: only each file's summary line.
+    let quiet: Bool
+    /// `--summary`: the compatibility figures over every source instead.
+    let summarizes: Bool
 
-    Options:
-      --quiet     Print only the one-line summary per file
-      --summary   Over all the sources given (directories: every .json in them), de-duplicated by
-                  bookSourceUrl, text sources only: how many run fully, per field, per dialect, and the top
-                  reasons for the rest
-      -h, --help  Show this help
-    """
+    init(name: String, arguments: CommandLineArguments) throws {
+        guard !arguments.positionals.isEmpty else { throw UsageError("name at least one source file") }
+        paths = arguments.positionals
+        quiet = arguments.has("--quiet")
+        summarizes = arguments.has("--summary")
+    }
 
     /// `3 problem(s): JavaScript ×2, CSS ×1`: problems counted by the dialect of the rule (`other` for fields
     /// that are not rules, such as a value of the wrong type).
@@ -57,26 +73,11 @@ enum LintCommand {
         return status
     }
 
-    static func run(_ words: [String], terminal: Terminal) -> Int32 {
-        let arguments: CommandLineArguments
-        do {
-            arguments = try CommandLineArguments(words, valueOptions: [], flagOptions: ["--help", "--quiet", "--summary"])
-        } catch {
-            terminal.error(UsageMessage.text(error, command: "lint"))
-            return 2
-        }
-        if arguments.has("--help") {
-            terminal.print(help)
-            return 0
-        }
-        guard !arguments.positionals.isEmpty else {
-            terminal.error(UsageMessage.text(UsageError("name at least one source file"), command: "lint"))
-            return 2
-        }
-        if arguments.has("--summary") { return summary(arguments.positionals, terminal: terminal) }
+    func run(terminal: Terminal) async throws -> Int32 {
+        if summarizes { return Self.summary(paths, terminal: terminal) }
         var status: Int32 = 0
         let chromium = ChromiumBrowser.isInstalled
-        for path in arguments.positionals {
+        for path in paths {
             let sources: [BookSource]
             let rssSources: [RssSource]
             do {
@@ -101,7 +102,7 @@ enum LintCommand {
                                + (rss.isEmpty ? "" : "; \(rss)"))
             }
             if (!broken.isEmpty || !brokenRss.isEmpty) && status == 0 { status = 1 }
-            guard !arguments.has("--quiet") else { continue }
+            guard !quiet else { continue }
             for source in rssSources {
                 let label = source.origin.index.map { "[\($0)] " } ?? ""
                 if source.problems.isEmpty {

@@ -7,97 +7,86 @@ import BookRule
 import Foundation
 
 /// `search KEYWORD --sources FILE_OR_DIR…`: one keyword over many sources at once, books grouped across them.
-enum MultiSearchCommand {
-    static let help = """
-    Usage: bookrule search KEYWORD --sources FILE_OR_DIR [FILE_OR_DIR…] [options]
+struct MultiSearchCommand: Command {
+    static let helps = [CommandHelp(
+        name: "search", summary: "Search a site (--source) or many at once (--sources) and list the books found",
+        usage: ["bookrule search KEYWORD --sources FILE_OR_DIR [FILE_OR_DIR…] [options]"],
+        about: """
+        Searches every source in the files and folders given (each *.json file of a folder) at once and prints each
+        source's results as they come, then lists the books found, each once with every source that has it
+        (grouped by name and author, ignoring spacing, punctuation, full-width forms and notes such as （精校版）),
+        then the sources that failed, by kind: timeout, http error, blocked, rule broke, could not run. A host that
+        cannot be reached (refused, no connection within --connect-timeout, no such name) is tried once and left
+        out for the run, so a dead source never holds back the others. On a terminal a live line shows sources
+        done/total, books found and failures. Exit status 1 when every source failed.
+        """,
+        groups: [
+            OptionGroup([
+                .value("--sources", "PATH", summary: "A source file or a folder of them; repeat it, or list more paths "
+                       + "after KEYWORD", completes: .source, repeats: true),
+            ] + CollectionSearchOptions.options + [
+                .value("--page", "N", summary: "Results page asked of every source (default 1)"),
+                .value("--replay", "HAR", summary: "Answer every request from a HAR recording instead of the network",
+                       completes: .file),
+                .flag("--json", summary: "Print the books and failures as one JSON document at the end"),
+                .flag("--json-lines", summary: "Print one JSON object per source as it answers (\"event\": \"source\"), "
+                      + "then the books and failures as one last object (\"event\": \"done\")"),
+            ]),
+            .fetching("Fetching (live requests go through the polite fetcher: one request at a time per host)"),
+        ],
+        operands: .source)]
 
-    Searches every source in the files and folders given (each *.json file of a folder) at once and prints each
-    source's results as they come, then lists the books found, each once with every source that has it
-    (grouped by name and author, ignoring spacing, punctuation, full-width forms and notes such as （精校版）),
-    then the sources that failed, by kind: timeout, http error, blocked, rule broke, could not run. A host that
-    cannot be reached (refused, no connection within --connect-timeout, no such name) is tried once and left
-    out for the run, so a dead source never holds back the others. On a terminal a live line shows sources
-    done/total, books found and failures. Exit status 1 when every source failed.
-
-    Options:
-      --sources PATH      A source file or a folder of them; repeat it, or list more paths after KEYWORD
-    \(collectionHelp)  --page N            Results page asked of every source (default 1)
-      --replay HAR        Answer every request from a HAR recording instead of the network
-      --json              Print the books and failures as one JSON document at the end
-      --json-lines        Print one JSON object per source as it answers ("event": "source"), then the
-                          books and failures as one last object ("event": "done")
-      -h, --help          Show this help
-
-    Fetching (live requests go through the polite fetcher: one request at a time per host):
-    \(FetchOptions.help)
-    """
-
-    /// The help lines of `--jobs` and `--source-timeout`, which every command searching a collection takes.
-    static let collectionHelp = """
-      --jobs N            Sources searched at the same time (default 16); each host is still paced on its own
-      --source-timeout SECONDS  Longest time one source may take, waiting for its host included (default 30)
-
-    """
-
-    /// `--jobs`, `--source-timeout` and `--page` as the search's options.
-    static func searchOptions(_ arguments: CommandLineArguments) throws(UsageError) -> MultiSourceSearch.Options {
-        let jobs = try arguments.positiveInt("--jobs", default: 16, maximum: 1000)
-        let page = try arguments.positiveInt("--page", default: 1)
-        var timeout = Duration.seconds(30)
-        if let text = arguments.value("--source-timeout") {
-            guard let seconds = Double(text), seconds > 0, seconds < 86_400 else {
-                throw UsageError("--source-timeout takes a number of seconds above 0, not \"\(text)\"")
-            }
-            timeout = .milliseconds(Int64(seconds * 1000))
-        }
-        return MultiSourceSearch.Options(concurrency: jobs, timeout: timeout, page: page)
-    }
-
-    /// Whether `words` ask for this command rather than the single-source search.
-    static func applies(to words: [String]) -> Bool {
+    /// Whether `words` ask for this command rather than the single-source search: they give `--sources`.
+    static func claims(_ words: [String]) -> Bool {
         words.contains { $0 == "--sources" || $0.hasPrefix("--sources=") }
     }
 
-    static func run(_ words: [String], terminal: Terminal) async -> Int32 {
-        let arguments: CommandLineArguments
-        do {
-            arguments = try CommandLineArguments(
-                words, valueOptions: FetchOptions.valueNames.union(["--sources", "--jobs", "--source-timeout", "--page", "--replay"]),
-                flagOptions: FetchOptions.flagNames.union(["--help", "--json", "--json-lines"]))
-        } catch {
-            terminal.error(UsageMessage.text(error, command: "search"))
-            return 2
-        }
-        if arguments.has("--help") {
-            terminal.print(help)
-            return 0
-        }
+    let keyword: String
+    /// The source files and folders: `--sources` values, then the operands after KEYWORD.
+    let paths: [String]
+    /// `--jobs`, `--source-timeout` and `--page`.
+    let limits: MultiSourceSearch.Options
+    /// `--replay HAR`: every answer from a recording.
+    let replay: String?
+    let json: Bool
+    let jsonLines: Bool
+    /// The fetching options, with a collection's defaults (`FetchOptions.overManySources`).
+    let fetching: FetchOptions
+
+    init(name: String, arguments: CommandLineArguments) throws {
+        guard let first = arguments.positionals.first else { throw UsageError("give one KEYWORD (quote it if it has spaces)") }
+        keyword = first
+        paths = arguments.values("--sources") + arguments.positionals.dropFirst()
+        let page = try arguments.positiveInt("--page", default: 1)
+        limits = try CollectionSearchOptions.read(arguments, page: page)
+        fetching = try FetchOptions(arguments).overManySources()
+        replay = arguments.value("--replay")
+        json = arguments.has("--json")
+        jsonLines = arguments.has("--json-lines")
+        if json && jsonLines { throw UsageError("give --json or --json-lines, not both") }
+    }
+
+    func run(terminal: Terminal) async throws -> Int32 {
         let search: MultiSourceSearch
-        let keyword: String
+        // Sources that cannot be read, or a recording or fetcher that cannot be used, stop the search before it
+        // starts: exit status 2.
         do {
-            guard let first = arguments.positionals.first else { throw UsageError("give one KEYWORD (quote it if it has spaces)") }
-            keyword = first
-            let paths = (arguments.options["--sources"] ?? []) + arguments.positionals.dropFirst()
             let collection = SourceCollection(paths: paths)
             for problem in collection.problems { terminal.error("warning: \(problem)") }
             guard !collection.sources.isEmpty else { throw UsageError("no sources could be read from \(paths.joined(separator: ", "))") }
-            let limits = try searchOptions(arguments)
-            let fetch = try FetchOptions(arguments).overManySources()
             // A replay keeps no script cache: what a script takes from a recording must not reach a live run.
-            let replaying = arguments.value("--replay") != nil
-            let cache = replaying ? nil : LibraryStore.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
+            let cache = replay != nil ? nil : LibraryStore.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
             let options = EngineOptions(scriptCacheDirectory: cache)
             // One stack for every engine: a host serving several sources still gets one request at a time.
-            let stack = if let replay = arguments.value("--replay") {
+            let stack = if let replay {
                 try TransportStack.offline(pages: [], harPath: replay)
             } else {
-                try fetch.stack(terminal: terminal)
+                try fetching.stack(terminal: terminal)
             }
             let make: @Sendable (BookSource) -> SourceEngine = {
                 SourceEngine(source: $0, connection: stack.transport(for: $0), options: options)
             }
-            search = MultiSourceSearch(sources: collection.sources,
-                                       options: limits, engine: make)
+            search = MultiSourceSearch(sources: collection.sources, options: limits, engine: make)
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: "search"))
             return 2
@@ -106,12 +95,6 @@ enum MultiSearchCommand {
             return 2
         }
 
-        let json = arguments.has("--json")
-        let jsonLines = arguments.has("--json-lines")
-        if json && jsonLines {
-            terminal.error(UsageMessage.text(UsageError("give --json or --json-lines, not both"), command: "search"))
-            return 2
-        }
         let text = !json && !jsonLines
         let live = text && isatty(STDERR_FILENO) == 1 && ProcessEnvironment.value("TERM") != "dumb"
         let started = ContinuousClock.now
@@ -121,9 +104,9 @@ enum MultiSearchCommand {
             list.add(outcome)
             if live { terminal.errorRaw("\r\u{1B}[K") }
             if jsonLines {
-                printLine(outcome, terminal: terminal)
+                Self.printLine(outcome, terminal: terminal)
             } else if text {
-                printStreamed(outcome, terminal: terminal, statusLines: !live)
+                Self.printStreamed(outcome, terminal: terminal, statusLines: !live)
             }
             if live {
                 var line = "searched \(list.sourcesDone)/\(total) sources · \(list.books.count) book(s)"
@@ -134,9 +117,9 @@ enum MultiSearchCommand {
         if live { terminal.errorRaw("\r\u{1B}[K") }
         let seconds = (ContinuousClock.now - started).seconds
         if json || jsonLines {
-            printJSON(list, in: search.sources, keyword: keyword, seconds: seconds, lines: jsonLines, terminal: terminal)
+            Self.printJSON(list, in: search.sources, keyword: keyword, seconds: seconds, lines: jsonLines, terminal: terminal)
         } else {
-            printText(list, in: search.sources, seconds: seconds, terminal: terminal)
+            Self.printText(list, in: search.sources, seconds: seconds, terminal: terminal)
         }
         return list.failures.count == total ? 1 : 0
     }

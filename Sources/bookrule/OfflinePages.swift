@@ -3,16 +3,36 @@ import BookRule
 /// `--saved`, `--saved-dir` and `--replay`: the answers a command takes from disk instead of the network. Saved pages
 /// answer first, a HAR recording the rest; with any of them nothing is fetched live (docs/authoring.md).
 struct OfflinePages {
-    static let valueNames: Set<String> = ["--saved", "--saved-dir", "--replay"]
+    /// The options, as the help lists them.
+    static let options: [CommandOption] = [
+        .value("--saved", "FILE", summary: "A saved page (- reads standard input) standing in for the response of the URL "
+               + "given (for search: of the search request the source makes); links on it resolve against that URL. "
+               + "Nothing is fetched: other URLs fail as \"not saved\". --saved URL=FILE gives a saved page for another URL "
+               + "(split at the last =); repeatable", completes: .file, repeats: true),
+        .value("--saved-dir", "DIR", summary: "Saved pages listed in DIR/pages.json ({\"URL\": \"file\", …}; see "
+               + "docs/authoring.md)", completes: .directory, repeats: true),
+        .value("--replay", "HAR", summary: "Answer requests from a HAR recording (after the saved pages, if any)",
+               completes: .file),
+    ]
 
-    static let help = """
-      --saved FILE        A saved page (- reads standard input) standing in for the response of the URL
-                          given (for search: of the search request the source makes); links on it resolve
-                          against that URL. Nothing is fetched: other URLs fail as "not saved"
-      --saved URL=FILE    A saved page for another URL (split at the last =); repeatable
-      --saved-dir DIR     Saved pages listed in DIR/pages.json ({"URL": "file", …}; see docs/authoring.md)
-      --replay HAR        Answer requests from a HAR recording (after the saved pages, if any)
-    """
+    /// What the options ask for, read once; the pages are read when the URL they stand for is known.
+    struct Request {
+        /// `--saved` values, in order.
+        let saved: [String]
+        /// `--saved-dir` values.
+        let directories: [String]
+        /// `--replay`.
+        let harPath: String?
+
+        init(_ arguments: CommandLineArguments) {
+            saved = arguments.values("--saved")
+            directories = arguments.values("--saved-dir")
+            harPath = arguments.value("--replay")
+        }
+
+        /// Whether anything will answer from disk.
+        var isOffline: Bool { !saved.isEmpty || !directories.isEmpty || harPath != nil }
+    }
 
     /// The pages given, read; a page without a URL answers the first request.
     let pages: [SavedPage]
@@ -22,10 +42,10 @@ struct OfflinePages {
     var isOffline: Bool { !pages.isEmpty || harPath != nil }
 
     /// Reads `--saved` and `--saved-dir`; a bare `--saved FILE` belongs to `commandURL` (nil: the first request).
-    init(_ arguments: CommandLineArguments, commandURL: String?) throws {
+    init(_ request: Request, commandURL: String?) throws {
         var pages: [SavedPage] = []
         var bare = 0
-        for value in arguments.values("--saved") {
+        for value in request.saved {
             var url = commandURL
             var file = value
             if value.hasPrefix("http://") || value.hasPrefix("https://") {
@@ -41,11 +61,11 @@ struct OfflinePages {
             guard !file.isEmpty else { throw UsageError("--saved \(value) names no file") }
             pages.append(try SavedPage.read(file, url: url))
         }
-        for directory in arguments.values("--saved-dir") {
+        for directory in request.directories {
             pages += try SavedPageDirectory.load(directory)
         }
         self.pages = pages
-        harPath = arguments.value("--replay")
+        harPath = request.harPath
     }
 
     /// Where the scripts of the run keep `cache` values between runs: nowhere when it answers from disk, so

@@ -3,91 +3,115 @@ import Foundation
 
 /// `rss`: run one RSS source (Legado's 订阅源) against its site: its sorts, a sort's articles, an article's
 /// text. The reading is the library's (`RssReader`); this file parses the command line and prints.
-enum RssCommand {
-    static let help = """
-    Usage: bookrule rss --source FILE [--sort NAME] [--page N | --next URL] [--json] [options]
-           bookrule rss --source FILE --sorts
-           bookrule rss --source FILE --read URL [--sort NAME]
+struct RssCommand: Command {
+    static let helps = [CommandHelp(
+        name: "rss", summary: "Read an RSS source (Legado's 订阅源): its sorts, a sort's articles, an article's text",
+        usage: ["bookrule rss --source FILE [--sort NAME] [--page N | --next URL] [--json] [options]",
+                "bookrule rss --source FILE --sorts",
+                "bookrule rss --source FILE --read URL [--sort NAME]"],
+        about: """
+        Runs an RSS source (Legado's 订阅源: sourceUrl, sortUrl, ruleArticles…). With no ruleArticles the page
+        is read as an RSS or Atom feed; otherwise by the rules, as Legado does.
 
-    Runs an RSS source (Legado's 订阅源: sourceUrl, sortUrl, ruleArticles…). With no ruleArticles the page
-    is read as an RSS or Atom feed; otherwise by the rules, as Legado does.
+        With --source alone, lists the source's sorts (sortUrl's name::url entries; without any, the source URL).
+        With --sort, --page, --next or --json, lists the articles of a sort: the first sort unless --sort NAME
+        (its name or URL), page --page N of it ({{page}} in its URL), or the page --next URL that a previous page
+        named.
+        """,
+        groups: [
+            OptionGroup([
+                .value("--source", "FILE", summary: "RSS source JSON file (one source or an array; book sources in it are "
+                       + "set aside)", completes: .source),
+                .value("--source-name", "NAME", summary: "Which source of an array file (sourceName or sourceUrl)"),
+                .flag("--sorts", summary: "List the sorts (also with --json: [{\"name\", \"url\"}])"),
+                .value("--sort", "NAME", summary: "The sort to list (default: the first)"),
+                .value("--page", "N", summary: "Page of the sort to fetch (default 1)"),
+                .value("--next", "URL", summary: "Fetch this page of the sort instead (a nextPage a previous run printed)"),
+                .value("--read", "URL", summary: "Print the text of the article at URL, cleaned as a chapter is: its page "
+                       + "read with ruleContent, else the description the sort's list gives it"),
+                .flag("--json", summary: "Print the result as JSON: {\"articles\": [{\"title\", \"link\", \"pubDate\", "
+                      + "\"description\", \"image\", \"sort\"}], \"nextPage\": URL or null}; with --read the chapter "
+                      + "JSON of bookrule chapter; with --sorts [{\"name\", \"url\"}]"),
+            ] + OfflinePages.options + [
+                .value("--record", "HAR", summary: "Fetch live and add every exchange to a HAR file (created if missing)",
+                       completes: .file),
+            ]),
+            .fetching("Fetching (live requests go through the polite fetcher: one request at a time per host)"),
+        ],
+        notes: """
+        Exit status: 0 done, 1 the page or article could not be read (the site, the network, rules that found
+        nothing), 2 the command line or the source cannot run.
+        """)]
 
-    With --source alone, lists the source's sorts (sortUrl's name::url entries; without any, the source URL).
-    With --sort, --page, --next or --json, lists the articles of a sort: the first sort unless --sort NAME
-    (its name or URL), page --page N of it ({{page}} in its URL), or the page --next URL that a previous page
-    named.
+    /// `--source FILE`.
+    let sourcePath: String
+    /// `--source-name`.
+    let sourceName: String?
+    /// `--sorts`: list the sorts.
+    let listsSorts: Bool
+    /// `--sort NAME`.
+    let sort: String?
+    /// `--page N`.
+    let page: Int
+    /// `--next URL`.
+    let next: String?
+    /// `--read URL`.
+    let read: String?
+    let json: Bool
+    /// Whether the command line asks for a sort's articles (or an article) rather than the sorts: any of
+    /// `--sort`, `--page`, `--next`, `--read` or `--json`.
+    let asksForArticles: Bool
+    let offline: OfflinePages.Request
+    /// `--record HAR`.
+    let record: String?
+    let fetching: FetchOptions
 
-    Options:
-      --source FILE       RSS source JSON file (one source or an array; book sources in it are set aside)
-      --source-name NAME  Which source of an array file (sourceName or sourceUrl)
-      --sorts             List the sorts (also with --json: [{"name", "url"}])
-      --sort NAME         The sort to list (default: the first)
-      --page N            Page of the sort to fetch (default 1)
-      --next URL          Fetch this page of the sort instead (a nextPage a previous run printed)
-      --read URL          Print the text of the article at URL, cleaned as a chapter is: its page read with
-                          ruleContent, else the description the sort's list gives it
-      --json              Print the result as JSON: {"articles": [{"title", "link", "pubDate",
-                          "description", "image", "sort"}], "nextPage": URL or null}; with --read the
-                          chapter JSON of bookrule chapter; with --sorts [{"name", "url"}]
-    \(OfflinePages.help)
-      --record HAR        Fetch live and add every exchange to a HAR file (created if missing)
-      -h, --help          Show this help
-
-    Fetching (live requests go through the polite fetcher: one request at a time per host):
-    \(FetchOptions.help)
-
-    Exit status: 0 done, 1 the page or article could not be read (the site, the network, rules that found
-    nothing), 2 the command line or the source cannot run.
-    """
-
-    static func run(_ words: [String], terminal: Terminal) async -> Int32 {
-        let arguments: CommandLineArguments
-        do {
-            arguments = try CommandLineArguments(
-                words, valueOptions: FetchOptions.valueNames.union(OfflinePages.valueNames)
-                    .union(["--source", "--source-name", "--record", "--page", "--sort", "--next", "--read"]),
-                flagOptions: FetchOptions.flagNames.union(["--help", "--json", "--sorts"]))
-        } catch {
-            terminal.error(UsageMessage.text(error, command: "rss"))
-            return 2
+    init(name: String, arguments: CommandLineArguments) throws {
+        guard let path = arguments.value("--source") else { throw UsageError("--source FILE is required") }
+        sourcePath = path
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("unexpected \"\(arguments.positionals[0])\": name a sort with --sort, an article with --read")
         }
-        if arguments.has("--help") {
-            terminal.print(help)
-            return 0
+        listsSorts = arguments.has("--sorts")
+        sort = arguments.value("--sort")
+        next = arguments.value("--next")
+        read = arguments.value("--read")
+        if read != nil, listsSorts || next != nil {
+            throw UsageError("--read reads one article; it excludes --sorts and --next")
         }
+        page = try arguments.positiveInt("--page", default: 1)
+        sourceName = arguments.value("--source-name")
+        json = arguments.has("--json")
+        asksForArticles = ["--sort", "--page", "--next", "--read"].contains { arguments.value($0) != nil } || json
+        fetching = try FetchOptions(arguments)
+        offline = OfflinePages.Request(arguments)
+        record = arguments.value("--record")
+        if record != nil, offline.isOffline {
+            throw UsageError("--record fetches live; it excludes --replay, --saved and --saved-dir")
+        }
+    }
+
+    func run(terminal: Terminal) async throws -> Int32 {
         let reader: RssReader
-        let page: Int
         var recorder: (transport: RecordingTransport, path: String)?
+        // Anything that stops the reader being made stops the command before it fetches: exit status 2.
         do {
-            guard let path = arguments.value("--source") else { throw UsageError("--source FILE is required") }
-            guard arguments.positionals.isEmpty else {
-                throw UsageError("unexpected \"\(arguments.positionals[0])\": name a sort with --sort, an article with --read")
-            }
-            if arguments.value("--read") != nil, arguments.has("--sorts") || arguments.value("--next") != nil {
-                throw UsageError("--read reads one article; it excludes --sorts and --next")
-            }
-            page = try arguments.positiveInt("--page", default: 1)
-            let source = try pickSource(path: path, name: arguments.value("--source-name"), terminal: terminal)
-            let fetch = try FetchOptions(arguments)
-            let offline = try OfflinePages(arguments, commandURL: arguments.value("--read") ?? arguments.value("--next"))
-            let record = arguments.value("--record")
-            if record != nil, offline.isOffline {
-                throw UsageError("--record fetches live; it excludes --replay, --saved and --saved-dir")
-            }
-            var stack = try fetch.stack(terminal: terminal, offline: offline)
+            let source = try Self.pickSource(path: sourcePath, name: sourceName, terminal: terminal)
+            let pages = try OfflinePages(offline, commandURL: read ?? next)
+            var stack = try fetching.stack(terminal: terminal, offline: pages)
             if let record {
                 let existing = FileManager.default.fileExists(atPath: record) ? try HARRecording.load(contentsOf: record) : HARRecording()
                 stack = stack.recording(appendingTo: existing)
                 recorder = stack.recorder.map { ($0, record) }
             }
             let connection: SourceTransport
-            if offline.isOffline {
+            if pages.isOffline {
                 connection = SourceTransport(plain: stack.transport)
             } else {
                 connection = stack.transport(for: source.engineSource)
                 for warning in connection.warnings { terminal.error("warning: \(warning)") }
             }
-            let cache = offline.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
+            let cache = pages.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
             reader = RssReader(source: source, connection: connection, options: EngineOptions(scriptCacheDirectory: cache))
         } catch let error as UsageError {
             terminal.error(UsageMessage.text(error, command: "rss"))
@@ -106,35 +130,8 @@ enum RssCommand {
                 }
             }
         }
-        let json = arguments.has("--json")
         do {
-            let sorts = try await reader.sorts()
-            let asksForArticles = ["--sort", "--page", "--next", "--read"].contains { arguments.value($0) != nil } || json
-            if arguments.has("--sorts") || !asksForArticles {
-                if json { return try printJSON(sorts, terminal) }
-                for sort in sorts { terminal.print(sort.name.isEmpty ? "(one sort)  \(sort.url)" : "\(sort.name)  \(sort.url)") }
-                terminal.print("\(sorts.count) sort(s); list a sort's articles with --sort NAME (--page 1: the first sort's)")
-                return 0
-            }
-            let sort = try await reader.sort(named: arguments.value("--sort"))
-            if let link = arguments.value("--read") {
-                return try await read(link, sort: sort, reader: reader, json: json, terminal)
-            }
-            let result = arguments.value("--next").map { next in (next, true) } ?? (sort.url, false)
-            let articles = result.1 ? try await reader.articles(at: result.0, sort: sort.name)
-                : try await reader.articles(in: sort, page: page)
-            for warning in articles.warnings { terminal.error("warning: \(warning)") }
-            if json { return try printJSON(articles, terminal) }
-            for (index, article) in articles.articles.enumerated() {
-                terminal.print("\(index + 1). \(article.title)" + (article.pubDate.map { $0.isEmpty ? "" : "  (\($0))" } ?? ""))
-                if !article.link.isEmpty { terminal.print("   \(article.link)") }
-                if let image = article.image, !image.isEmpty { terminal.print("   picture: \(image)") }
-            }
-            terminal.print("\(articles.articles.count) article(s) from \(articles.url)" + (articles.readAsFeed ? " (read as a feed)" : ""))
-            if let next = articles.nextPage {
-                terminal.print(next == sort.url ? "next: --page \(page + 1)" : "next: --next \(next)")
-            }
-            return 0
+            return try await list(with: reader, terminal: terminal)
         } catch let error as RssError {
             terminal.error("error: \(error)")
             if case .unknownSort = error { return 2 }
@@ -143,6 +140,38 @@ enum RssCommand {
             terminal.error("error: \(ErrorHint.message(error))")
             return ExitStatus(for: error).code
         }
+    }
+
+    /// Lists the sorts, a sort's articles or an article's text, as the command line asks; the exit status.
+    private func list(with reader: RssReader, terminal: Terminal) async throws -> Int32 {
+        let sorts = try await reader.sorts()
+        if listsSorts || !asksForArticles {
+            if json { return try Self.printJSON(sorts, terminal) }
+            for sort in sorts { terminal.print(sort.name.isEmpty ? "(one sort)  \(sort.url)" : "\(sort.name)  \(sort.url)") }
+            terminal.print("\(sorts.count) sort(s); list a sort's articles with --sort NAME (--page 1: the first sort's)")
+            return 0
+        }
+        let sort = try await reader.sort(named: self.sort)
+        if let read {
+            return try await Self.read(read, sort: sort, reader: reader, json: json, terminal)
+        }
+        let articles = if let next {
+            try await reader.articles(at: next, sort: sort.name)
+        } else {
+            try await reader.articles(in: sort, page: page)
+        }
+        for warning in articles.warnings { terminal.error("warning: \(warning)") }
+        if json { return try Self.printJSON(articles, terminal) }
+        for (index, article) in articles.articles.enumerated() {
+            terminal.print("\(index + 1). \(article.title)" + (article.pubDate.map { $0.isEmpty ? "" : "  (\($0))" } ?? ""))
+            if !article.link.isEmpty { terminal.print("   \(article.link)") }
+            if let image = article.image, !image.isEmpty { terminal.print("   picture: \(image)") }
+        }
+        terminal.print("\(articles.articles.count) article(s) from \(articles.url)" + (articles.readAsFeed ? " (read as a feed)" : ""))
+        if let next = articles.nextPage {
+            terminal.print(next == sort.url ? "next: --page \(page + 1)" : "next: --next \(next)")
+        }
+        return 0
     }
 
     /// Prints an article's text. Without `ruleContent` the text is the article's description, so the

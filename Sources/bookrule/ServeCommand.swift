@@ -4,82 +4,113 @@ import Dispatch
 import Foundation
 
 /// `bookrule serve`: Legado's web API over the library, for Legado's own web client and its other clients.
-enum ServeCommand {
-    static let help = """
-    Usage: bookrule serve [--library PATH] [--sources FILE|DIR…] [--port 1122] [--listen ADDR] [--web DIR]
-                          [--token T] [--host NAME…] [--prefetch N] [--update-every T]
-                          [--webdav URL [--webdav-dir legado] [--webdav-user NAME] [--webdav-every T]] [options]
+struct ServeCommand: Command {
+    static let helps = [CommandHelp(
+        name: "serve", summary: "Serve the library with Legado's web API, for Legado's web client (bookshelf, reader, sources)",
+        usage: ["bookrule serve [--library PATH] [--sources FILE|DIR…] [--port 1122] [--listen ADDR] [--web DIR]",
+                "               [--token T] [--host NAME…] [--prefetch N] [--update-every T]",
+                "               [--webdav URL [--webdav-dir legado] [--webdav-user NAME] [--webdav-every T]] [options]"],
+        about: """
+        Serves the library with Legado's web API (docs/serve.md): the bookshelf, tables of contents, chapter
+        text (saved text, or fetched through the polite fetcher and saved), reading progress, the library's book
+        sources and replace rules. Legado's web client runs against it unmodified: give its built files with
+        --web and open the printed address. E-readers (KOReader, Calibre, Thorium) browse and download the books
+        from the OPDS catalog at /opds. Stop it with Ctrl-C or SIGTERM (requests in flight finish first).
+        """,
+        groups: [
+            OptionGroup([
+                LibraryOptions.library,
+                .value("--sources", "PATH", summary: "A source file or a folder of them, imported into the library; repeat it",
+                       completes: .source, repeats: true),
+                .value("--port", "N", summary: "HTTP port (default 1122; 0 picks a free one); the WebSocket server uses the "
+                       + "next one"),
+                .value("--listen", "ADDR", summary: "Address to listen on (default 127.0.0.1; ::1, 0.0.0.0, :: or one of this "
+                       + "machine's)"),
+                .value("--web", "DIR", summary: "A built web client (Legado's vue/ folder) to serve at /vue/", completes: .directory),
+                .value("--token", "T", summary: "The access token (default: none on 127.0.0.1, a random one on any other address)"),
+                .value("--host", "NAME", summary: "A name clients reach the server by besides ADDR (a reverse proxy's); repeat it",
+                       repeats: true),
+                .value("--update-every", "T", summary: "Bring every book up to date every T (6h, 30m, 1d; at least 1m), as "
+                       + "`update --all`"),
+                .value("--prefetch", "N", summary: "Chapters after the one opened to fetch and save in the background (default 2; "
+                       + "0: none)"),
+                .value("--webdav", "URL", summary: "Keep reading progress in step with the Legado app's WebDAV folder "
+                       + "(docs/webdav.md): every book's both ways at start and every --webdav-every T (default 5m), and a "
+                       + "book's written soon after a client saves it; the password as `webdav` takes it"),
+                .value("--webdav-dir", "NAME", summary: "The folder under URL, as set in the app (default legado)"),
+                .value("--webdav-user", "NAME", summary: "The WebDAV account (default: the one kept by `bookrule webdav`)"),
+                .value("--webdav-every", "T", summary: "How often progress is synced both ways (at least 1m; default 5m)"),
+            ]),
+            .fetching(),
+        ])]
 
-    Serves the library with Legado's web API (docs/serve.md): the bookshelf, tables of contents, chapter
-    text (saved text, or fetched through the polite fetcher and saved), reading progress, the library's book
-    sources and replace rules. Legado's web client runs against it unmodified: give its built files with
-    --web and open the printed address. E-readers (KOReader, Calibre, Thorium) browse and download the books
-    from the OPDS catalog at /opds. Stop it with Ctrl-C or SIGTERM (requests in flight finish first).
+    let library: LibraryOptions
+    /// `--sources`: source files and folders imported into the library.
+    let sourcePaths: [String]
+    /// `--port`.
+    let port: UInt16
+    /// `--listen`.
+    let listenAddress: String
+    /// `--web`: a built web client.
+    let webDirectory: String?
+    /// `--token`.
+    let token: String?
+    /// `--host`: names clients reach the server by besides the address.
+    let hostNames: [String]
+    /// `--prefetch`: chapters after the one opened fetched in the background.
+    let prefetch: Int
+    /// `--update-every`.
+    let updateEvery: Duration?
+    /// `--webdav` and its companions, nil without `--webdav`.
+    let webDAV: WebDAVCommand.ServeSync?
+    let fetching: FetchOptions
 
-    Options:
-    \(LibraryAccess.help)  --sources PATH      A source file or a folder of them, imported into the library; repeat it
-      --port N            HTTP port (default 1122; 0 picks a free one); the WebSocket server uses the next one
-      --listen ADDR       Address to listen on (default 127.0.0.1; ::1, 0.0.0.0, :: or one of this machine's)
-      --web DIR           A built web client (Legado's vue/ folder) to serve at /vue/
-      --token T           The access token (default: none on 127.0.0.1, a random one on any other address)
-      --host NAME         A name clients reach the server by besides ADDR (a reverse proxy's); repeat it
-      --update-every T    Bring every book up to date every T (6h, 30m, 1d; at least 1m), as `update --all`
-      --prefetch N        Chapters after the one opened to fetch and save in the background (default 2; 0: none)
-      --webdav URL        Keep reading progress in step with the Legado app's WebDAV folder (docs/webdav.md):
-                          every book's both ways at start and every --webdav-every T (default 5m), and a
-                          book's written soon after a client saves it; the password as `webdav` takes it
-      --webdav-dir NAME   The folder under URL, as set in the app (default legado)
-      --webdav-user NAME  The WebDAV account (default: the one kept by `bookrule webdav`)
-      --webdav-every T    How often progress is synced both ways (at least 1m; default 5m)
-      -h, --help          Show this help
+    init(name: String, arguments: CommandLineArguments) throws {
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("serve takes no arguments besides its options (\"\(arguments.positionals[0])\")")
+        }
+        var port = ServeDefaults.httpPort
+        if let text = arguments.value("--port") {
+            guard let value = UInt16(text), value < .max else {
+                throw UsageError("--port takes a port number from 0 to 65534 (the WebSocket server takes the next one), not \"\(text)\"")
+            }
+            port = value
+        }
+        self.port = port
+        if let token = arguments.value("--token"), token.count < 16 {
+            throw UsageError("--token needs at least 16 characters (a guessable token protects nothing)")
+        }
+        token = arguments.value("--token")
+        var prefetch = ServeDefaults.prefetchChapters
+        if let text = arguments.value("--prefetch") {
+            guard let value = Int(text), (0...50).contains(value) else {
+                throw UsageError("--prefetch takes a number of chapters from 0 to 50, not \"\(text)\"")
+            }
+            prefetch = value
+        }
+        self.prefetch = prefetch
+        updateEvery = try arguments.value("--update-every").map(Self.updateInterval)
+        fetching = try FetchOptions(arguments)
+        library = try LibraryOptions(arguments)
+        sourcePaths = arguments.values("--sources")
+        listenAddress = arguments.value("--listen") ?? ServeDefaults.listenAddress
+        webDirectory = arguments.value("--web")
+        hostNames = arguments.values("--host")
+        webDAV = try WebDAVCommand.ServeSync.read(arguments)
+    }
 
-    Fetching:
-    \(FetchOptions.help)
-    """
-
-    static func run(_ words: [String], terminal: Terminal) async -> Int32 {
+    func run(terminal: Terminal) async throws -> Int32 {
         var configuration: ServeConfiguration
         do {
-            let arguments = try CommandLineArguments(
-                words, valueOptions: FetchOptions.valueNames.union(["--library", "--sources", "--port", "--listen", "--web",
-                                                                     "--token", "--host", "--prefetch", "--update-every",
-                                                                     "--webdav", "--webdav-dir", "--webdav-user", "--webdav-every"]),
-                flagOptions: FetchOptions.flagNames.union(["--help"]))
-            if arguments.has("--help") {
-                terminal.print(help)
-                return 0
-            }
-            guard arguments.positionals.isEmpty else {
-                throw UsageError("serve takes no arguments besides its options (\"\(arguments.positionals[0])\")")
-            }
-            var port = ServeDefaults.httpPort
-            if let text = arguments.value("--port") {
-                guard let value = UInt16(text), value < .max else {
-                    throw UsageError("--port takes a port number from 0 to 65534 (the WebSocket server takes the next one), not \"\(text)\"")
-                }
-                port = value
-            }
-            if let token = arguments.value("--token"), token.count < 16 {
-                throw UsageError("--token needs at least 16 characters (a guessable token protects nothing)")
-            }
-            var prefetch = ServeDefaults.prefetchChapters
-            if let text = arguments.value("--prefetch") {
-                guard let value = Int(text), (0...50).contains(value) else {
-                    throw UsageError("--prefetch takes a number of chapters from 0 to 50, not \"\(text)\"")
-                }
-                prefetch = value
-            }
-            let interval = try arguments.value("--update-every").map(updateInterval)
-            let fetch = try FetchOptions(arguments)
             configuration = ServeConfiguration(
-                libraryPath: LibraryAccess.path(arguments), sourcePaths: arguments.values("--sources"),
-                port: port, listenAddress: arguments.value("--listen") ?? ServeDefaults.listenAddress,
-                webDirectory: arguments.value("--web"), token: arguments.value("--token"), hostNames: arguments.values("--host"),
-                transport: try fetch.stack(terminal: terminal), prefetchChapters: prefetch, updateInterval: interval,
+                libraryPath: library.path, sourcePaths: sourcePaths, port: port, listenAddress: listenAddress,
+                webDirectory: webDirectory, token: token, hostNames: hostNames,
+                transport: try fetching.stack(terminal: terminal), prefetchChapters: prefetch, updateInterval: updateEvery,
                 updateReport: { terminal.error("bookrule serve: \($0)") })
-            configuration.webDAV = try WebDAVCommand.serveBridge(arguments, libraryPath: configuration.libraryPath, terminal: terminal)
-            configuration.webDAVInterval = try arguments.value("--webdav-every").map(updateInterval) ?? .seconds(300)
+            configuration.webDAV = try webDAV?.bridge(libraryPath: configuration.libraryPath, terminal: terminal)
+            configuration.webDAVInterval = webDAV?.interval ?? .seconds(300)
         } catch {
+            // Setting up (the WebDAV account included) is part of reading the command line, as it always was.
             terminal.error(UsageMessage.text(error, command: "serve"))
             return 2
         }

@@ -3,132 +3,157 @@ import Foundation
 
 /// `search`, `info`, `toc`, `chapter` and `explore`: run one step of a source against its site (or a HAR
 /// recording).
-enum SourceCommand {
-    static func help(_ command: String) -> String {
-        let synopsis: String
-        let about: String
-        var extra = ""
-        switch command {
-        case "search":
-            synopsis = "bookrule search --source FILE KEYWORD [--page N]"
-            about = "Searches the site with the source's searchUrl and lists every book found."
-            extra = "  --page N            Results page to fetch (default 1)\n"
-                + "  (many sources at once: bookrule search KEYWORD --sources FILE_OR_DIR…; see search --sources x --help)\n"
-        case "info":
-            synopsis = "bookrule info --source FILE BOOK_URL"
-            about = "Reads a book page with ruleBookInfo."
-        case "explore":
-            synopsis = "bookrule explore --source FILE [CATEGORY|URL] [--page N]"
-            about = "Without CATEGORY, lists the categories of the source's exploreUrl (headers in brackets).\n"
-                + "With one (its title, or a URL), lists that page's books with ruleExplore (ruleSearch when\n"
-                + "ruleExplore has no bookList); {{page}} in its URL is --page."
-            extra = "  --page N            Category page to fetch (default 1)\n"
-        case "toc":
-            synopsis = "bookrule toc --source FILE BOOK_URL [--toc-url]"
-            about = "Reads the book page for its TOC URL, then every TOC page (following nextTocUrl)."
-            extra = "  --toc-url           The URL given is the TOC itself: skip the book page\n"
-        default:
-            synopsis = "bookrule chapter --source FILE CHAPTER_URL [--next NEXT_CHAPTER_URL] [--book NAME] [--no-replace]"
-            about = "Reads one chapter's clean text, following nextContentUrl until the next chapter. The library's\n"
-                + "replace rules (bookrule rules) change the title and text shown; --book names the book for their scope."
-            extra = "  --next URL          The following chapter's URL, where content paging stops\n"
-                + "  --book NAME         The book's name, for replace rules scoped to it\n"
-                + LibraryAccess.replaceHelp + LibraryAccess.help
-        }
-        return """
-        Usage: \(synopsis) [options]
+struct SourceCommand: Command {
+    static let helps = [
+        help("search", summary: "Search a site (--source) or many at once (--sources) and list the books found",
+             usage: "bookrule search --source FILE KEYWORD [--page N]",
+             about: "Searches the site with the source's searchUrl and lists every book found.",
+             options: [.value("--page", "N", summary: "Results page to fetch (default 1)")],
+             note: "  (many sources at once: bookrule search KEYWORD --sources FILE_OR_DIR…; see search --sources x --help)"),
+        help("info", summary: "Read a book page", usage: "bookrule info --source FILE BOOK_URL",
+             about: "Reads a book page with ruleBookInfo.", options: []),
+        help("toc", summary: "Read a book's whole table of contents",
+             usage: "bookrule toc --source FILE BOOK_URL [--toc-url]",
+             about: "Reads the book page for its TOC URL, then every TOC page (following nextTocUrl).",
+             options: [.flag("--toc-url", summary: "The URL given is the TOC itself: skip the book page")]),
+        help("chapter", summary: "Read one chapter's clean text",
+             usage: "bookrule chapter --source FILE CHAPTER_URL [--next NEXT_CHAPTER_URL] [--book NAME] [--no-replace]",
+             about: """
+             Reads one chapter's clean text, following nextContentUrl until the next chapter. The library's
+             replace rules (bookrule rules) change the title and text shown; --book names the book for their scope.
+             """,
+             options: [
+                 .value("--next", "URL", summary: "The following chapter's URL, where content paging stops"),
+                 .value("--book", "NAME", summary: "The book's name, for replace rules scoped to it"),
+             ] + LibraryOptions.replace + [LibraryOptions.library]),
+        help("explore", summary: "List a source's explore categories (exploreUrl), or the books of one",
+             usage: "bookrule explore --source FILE [CATEGORY|URL] [--page N]",
+             about: """
+             Without CATEGORY, lists the categories of the source's exploreUrl (headers in brackets).
+             With one (its title, or a URL), lists that page's books with ruleExplore (ruleSearch when
+             ruleExplore has no bookList); {{page}} in its URL is --page.
+             """,
+             options: [.value("--page", "N", summary: "Category page to fetch (default 1)")]),
+    ]
 
-        \(about)
-
-        Options:
-          --source FILE       Book source JSON file (one source or an array)
-          --source-name NAME  Which source of an array file (bookSourceName or bookSourceUrl)
-        \(extra)\(OfflinePages.help)
-          --record HAR        Fetch live and add every exchange to a HAR file (created if missing)
-          --json              Print the result as JSON
-          -h, --help          Show this help
-
-        Fetching (live requests go through the polite fetcher: one request at a time per host):
-        \(FetchOptions.help)
-
-        Exit status: 0 done, 1 the step failed (the site, the network, rules that found nothing), 2 the command
-        line or the source cannot run (a rule the step needs that cannot run is refused before any fetch).
-        """
+    /// The help of step `name`: the options every step takes around the step's own (`options`), and `note`
+    /// after them.
+    private static func help(_ name: String, summary: String, usage: String, about: String, options: [CommandOption],
+                             note: String? = nil) -> CommandHelp {
+        CommandHelp(
+            name: name, summary: summary, usage: [usage + " [options]"], about: about,
+            groups: [
+                OptionGroup([
+                    .value("--source", "FILE", summary: "Book source JSON file (one source or an array)", completes: .source),
+                    .value("--source-name", "NAME", summary: "Which source of an array file (bookSourceName or bookSourceUrl)"),
+                ] + options + OfflinePages.options + [
+                    .value("--record", "HAR", summary: "Fetch live and add every exchange to a HAR file (created if missing)",
+                           completes: .file),
+                    .flag("--json", summary: "Print the result as JSON"),
+                ], note: note),
+                .fetching("Fetching (live requests go through the polite fetcher: one request at a time per host)"),
+            ],
+            notes: """
+            Exit status: 0 done, 1 the step failed (the site, the network, rules that found nothing), 2 the command
+            line or the source cannot run (a rule the step needs that cannot run is refused before any fetch).
+            """)
     }
 
-    static func run(_ command: String, _ words: [String], terminal: Terminal) async -> Int32 {
-        let arguments: CommandLineArguments
-        do {
-            arguments = try CommandLineArguments(
-                words, valueOptions: FetchOptions.valueNames.union(OfflinePages.valueNames)
-                    .union(["--source", "--source-name", "--record", "--page", "--next"])
-                    .union(command == "chapter" ? ["--book", "--library"] : []),
-                flagOptions: FetchOptions.flagNames.union(["--help", "--json", "--toc-url"])
-                    .union(command == "chapter" ? ["--no-replace", "--explain"] : []))
-        } catch {
-            terminal.error(UsageMessage.text(error, command: command))
-            return 2
+    /// The step: `search`, `info`, `toc`, `chapter` or `explore`.
+    let name: String
+    /// `--source FILE`.
+    let sourcePath: String
+    /// `--source-name`.
+    let sourceName: String?
+    /// The operand: KEYWORD, the URL, or explore's CATEGORY (empty without one).
+    let target: String
+    /// `--page N` (search and explore).
+    let page: Int
+    /// `toc --toc-url`: the URL is the TOC itself.
+    let tocURL: Bool
+    /// `chapter --next URL`.
+    let next: String?
+    /// `chapter --book NAME`, for replace rules scoped to a book.
+    let book: String?
+    /// `chapter`'s replace rules: `--library`, `--no-replace`, `--explain`.
+    let library: LibraryOptions
+    let offline: OfflinePages.Request
+    /// `--record HAR`.
+    let record: String?
+    let json: Bool
+    let fetching: FetchOptions
+
+    init(name: String, arguments: CommandLineArguments) throws {
+        self.name = name
+        guard let path = arguments.value("--source") else { throw UsageError("--source FILE is required") }
+        sourcePath = path
+        if name == "explore" {
+            guard arguments.positionals.count <= 1 else {
+                throw UsageError("give at most one CATEGORY (its title, quoted if it has spaces, or a URL)")
+            }
+        } else if arguments.positionals.count != 1 {
+            throw UsageError(name == "search" ? "give one KEYWORD (quote it if it has spaces)" : "give one URL")
         }
-        if arguments.has("--help") {
-            terminal.print(help(command))
-            return 0
+        target = arguments.positionals.first ?? ""
+        page = try arguments.positiveInt("--page", default: 1)
+        sourceName = arguments.value("--source-name")
+        tocURL = arguments.has("--toc-url")
+        next = arguments.value("--next")
+        book = arguments.value("--book")
+        library = try LibraryOptions(arguments)
+        fetching = try FetchOptions(arguments)
+        offline = OfflinePages.Request(arguments)
+        record = arguments.value("--record")
+        if record != nil, offline.isOffline {
+            throw UsageError("--record fetches live; it excludes --replay, --saved and --saved-dir")
         }
+        json = arguments.has("--json")
+    }
+
+    /// The source steps this command runs, which its source must be able to run.
+    private var steps: [SourceStep] {
+        switch name {
+        case "search": [.search]
+        case "explore": [.explore]
+        case "info": [.bookInfo]
+        case "toc": tocURL ? [.toc] : [.bookInfo, .toc]
+        default: [.content]
+        }
+    }
+
+    func run(terminal: Terminal) async throws -> Int32 {
         let engine: SourceEngine
-        let target: String
-        let page: Int
         var recorder: (transport: RecordingTransport, path: String)?
+        // Anything that stops the engine being made stops the command before it fetches: exit status 2.
         do {
-            guard let path = arguments.value("--source") else { throw UsageError("--source FILE is required") }
-            if command == "explore" {
-                guard arguments.positionals.count <= 1 else {
-                    throw UsageError("give at most one CATEGORY (its title, quoted if it has spaces, or a URL)")
-                }
-            } else if arguments.positionals.count != 1 {
-                throw UsageError(command == "search" ? "give one KEYWORD (quote it if it has spaces)" : "give one URL")
-            }
-            target = arguments.positionals.first ?? ""
-            page = try arguments.positiveInt("--page", default: 1)
-            let steps: [SourceStep] = switch command {
-            case "search": [.search]
-            case "explore": [.explore]
-            case "info": [.bookInfo]
-            case "toc": arguments.has("--toc-url") ? [.toc] : [.bookInfo, .toc]
-            default: [.content]
-            }
-            let source = try pickSource(path: path, name: arguments.value("--source-name"), steps: steps, terminal: terminal)
-            let fetch = try FetchOptions(arguments)
+            let source = try Self.pickSource(path: sourcePath, name: sourceName, steps: steps, terminal: terminal)
             // A saved page stands in for the URL as the engine will ask for it: resolved against bookSourceUrl.
-            let commandURL = command == "search" || command == "explore" ? nil
+            let commandURL = name == "search" || name == "explore" ? nil
                 : URLReference.resolve(target, against: source.url) ?? target
-            let offline = try OfflinePages(arguments, commandURL: commandURL)
-            let record = arguments.value("--record")
-            if record != nil, offline.isOffline {
-                throw UsageError("--record fetches live; it excludes --replay, --saved and --saved-dir")
-            }
-            var stack = try fetch.stack(terminal: terminal, offline: offline)
+            let pages = try OfflinePages(offline, commandURL: commandURL)
+            var stack = try fetching.stack(terminal: terminal, offline: pages)
             if let record {
                 let existing = FileManager.default.fileExists(atPath: record) ? try HARRecording.load(contentsOf: record) : HARRecording()
                 stack = stack.recording(appendingTo: existing)
                 recorder = stack.recorder.map { ($0, record) }
             }
             let connection: SourceTransport
-            if offline.isOffline {
+            if pages.isOffline {
                 connection = SourceTransport(plain: stack.transport)
             } else {
                 connection = stack.transport(for: source)
                 for warning in connection.warnings { terminal.error("warning: \(warning)") }
             }
-            let cache = offline.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
+            let cache = pages.scriptCacheDirectory(forLibraryAt: LibraryStore.defaultPath())
             engine = SourceEngine(source: source, connection: connection, options: EngineOptions(scriptCacheDirectory: cache))
         } catch let error as UsageError {
-            terminal.error(UsageMessage.text(error, command: command))
+            terminal.error(UsageMessage.text(error, command: name))
             return 2
         } catch {
             terminal.error("error: \(ErrorHint.message(error))")
             return 2
         }
 
-        let json = arguments.has("--json")
         defer {
             if let recorder {
                 do {
@@ -140,60 +165,7 @@ enum SourceCommand {
             }
         }
         do {
-            switch command {
-            case "search":
-                let result = try await engine.search(key: target, page: page)
-                report(result.warnings, terminal)
-                if json { try printJSON(result, terminal) } else { printSearch(result, terminal) }
-            case "explore":
-                try await explore(target, page: page, engine: engine, json: json, terminal)
-            case "info":
-                let info = try await engine.bookInfo(url: target)
-                report(info.warnings, terminal)
-                if json { try printJSON(info, terminal) } else { printInfo(info, terminal) }
-            case "toc":
-                let toc: TableOfContents
-                var shown: [String] = []
-                if arguments.has("--toc-url") {
-                    toc = try await engine.toc(url: target)
-                } else {
-                    let info = try await engine.bookInfo(url: target)
-                    report(info.warnings, terminal)
-                    shown = info.warnings
-                    toc = try await engine.toc(of: info)
-                }
-                // A book page that is also the TOC warns about the same page in both steps: once is enough.
-                report(toc.warnings.filter { !shown.contains($0) }, terminal)
-                if json { try printJSON(toc, terminal) } else { printTOC(toc, terminal) }
-                if toc.chapters.isEmpty {
-                    terminal.error("error: ruleToc.chapterList selected nothing on \(toc.pages.first ?? target)")
-                    return 1
-                }
-                if toc.nonHTTPChapterURLs > 0 {
-                    terminal.error("\(toc.nonHTTPChapterURLs) of \(toc.chapters.count) chapter URL(s) are not http(s)")
-                }
-                // A list cut short by a page that failed is a partial result: shown, and the exit says so.
-                if toc.incomplete != nil { return 1 }
-            default:
-                let chapter = Chapter(index: 0, title: "", url: target)
-                let next = arguments.value("--next").map { Chapter(index: 1, title: "", url: $0) }
-                var content = try await engine.content(of: chapter, next: next)
-                if let run = try LibraryAccess.replaceRun(arguments, bookName: arguments.value("--book") ?? "",
-                                                          sourceURL: engine.source.url) {
-                    content.title = content.title.map { run.apply($0, to: .title) }
-                    content.text = run.apply(content.text, to: .content)
-                    content.warnings += run.warnings
-                    LibraryAccess.explain(run, arguments: arguments, terminal: terminal)
-                }
-                report(content.warnings, terminal)
-                if let fonts = content.fonts, !json { terminal.error("note: \(fonts.summary)") }
-                if json { try printJSON(content, terminal) } else { printContent(content, terminal) }
-                if content.text.isEmpty {
-                    terminal.error("error: \(content.emptyReason ?? "the content rules found no text")")
-                    return 1
-                }
-            }
-            return 0
+            return try await runStep(with: engine, terminal: terminal)
         } catch let error as EngineError {
             terminal.error("error: \(ErrorHint.message(error))")
             return ExitStatus(for: error).code
@@ -201,9 +173,67 @@ enum SourceCommand {
             terminal.error("error: \(error)")
             return ExitStatus(for: error).code
         } catch {
+            // A failed step, or the library's replace rules that could not be read: the step failed.
             terminal.error("error: \(ErrorHint.message(error))")
             return 1
         }
+    }
+
+    /// Runs the step with `engine` and prints what it read; the exit status, or the error that stopped it.
+    private func runStep(with engine: SourceEngine, terminal: Terminal) async throws -> Int32 {
+        switch name {
+        case "search":
+            let result = try await engine.search(key: target, page: page)
+            Self.report(result.warnings, terminal)
+            if json { try Self.printJSON(result, terminal) } else { Self.printSearch(result, terminal) }
+        case "explore":
+            try await Self.explore(target, page: page, engine: engine, json: json, terminal)
+        case "info":
+            let info = try await engine.bookInfo(url: target)
+            Self.report(info.warnings, terminal)
+            if json { try Self.printJSON(info, terminal) } else { Self.printInfo(info, terminal) }
+        case "toc":
+            let toc: TableOfContents
+            var shown: [String] = []
+            if tocURL {
+                toc = try await engine.toc(url: target)
+            } else {
+                let info = try await engine.bookInfo(url: target)
+                Self.report(info.warnings, terminal)
+                shown = info.warnings
+                toc = try await engine.toc(of: info)
+            }
+            // A book page that is also the TOC warns about the same page in both steps: once is enough.
+            Self.report(toc.warnings.filter { !shown.contains($0) }, terminal)
+            if json { try Self.printJSON(toc, terminal) } else { Self.printTOC(toc, terminal) }
+            if toc.chapters.isEmpty {
+                terminal.error("error: ruleToc.chapterList selected nothing on \(toc.pages.first ?? target)")
+                return 1
+            }
+            if toc.nonHTTPChapterURLs > 0 {
+                terminal.error("\(toc.nonHTTPChapterURLs) of \(toc.chapters.count) chapter URL(s) are not http(s)")
+            }
+            // A list cut short by a page that failed is a partial result: shown, and the exit says so.
+            if toc.incomplete != nil { return 1 }
+        default:
+            let chapter = Chapter(index: 0, title: "", url: target)
+            let next = self.next.map { Chapter(index: 1, title: "", url: $0) }
+            var content = try await engine.content(of: chapter, next: next)
+            if let run = try LibraryAccess.replaceRun(library, bookName: book ?? "", sourceURL: engine.source.url) {
+                content.title = content.title.map { run.apply($0, to: .title) }
+                content.text = run.apply(content.text, to: .content)
+                content.warnings += run.warnings
+                LibraryAccess.explain(run, library: library, terminal: terminal)
+            }
+            Self.report(content.warnings, terminal)
+            if let fonts = content.fonts, !json { terminal.error("note: \(fonts.summary)") }
+            if json { try Self.printJSON(content, terminal) } else { Self.printContent(content, terminal) }
+            if content.text.isEmpty {
+                terminal.error("error: \(content.emptyReason ?? "the content rules found no text")")
+                return 1
+            }
+        }
+        return 0
     }
 
     /// Loads the file and picks the one source to run, warning (in `lint`'s words) about its problems that do

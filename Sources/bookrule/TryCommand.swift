@@ -2,64 +2,72 @@ import BookRule
 import Foundation
 
 /// `bookrule try RULE PAGE|URL`: one rule on one page, with what it was read as and what it matched.
-enum TryCommand {
-    static let help = """
-    Usage: bookrule try RULE PAGE|URL [--list LIST_RULE] [--url URL] [options]
+struct TryCommand: Command {
+    static let helps = [CommandHelp(
+        name: "try", summary: "Evaluate one rule on a page (saved or fetched) and show what it matched",
+        usage: ["bookrule try RULE PAGE|URL [--list LIST_RULE] [--url URL] [options]"],
+        about: """
+        Evaluates RULE (any dialect: XPath, JSoup, CSS, JSONPath, regex, templates) on a page and prints the dialect
+        it was read as, the XPath it runs as (JSoup and CSS are translated), each node it matched (a short path and
+        a snippet), its values after cleaning, and the time. PAGE is a saved file (- reads standard input); a URL
+        is fetched once through the polite fetcher. Exit status 0 when the rule gave a value, 1 when it gave none,
+        2 when it cannot run.
+        """,
+        groups: [
+            OptionGroup([
+                .value("--list", "LIST_RULE", summary: "Run RULE inside each element of LIST_RULE, as a TOC reads "
+                       + "chapterName in chapterList"),
+                .value("--url", "URL", summary: "The page's real URL, for a saved file: values read off a link attribute "
+                       + "(@href, @src…) are shown resolved against it, as a URL field resolves them"),
+                .value("--charset", "NAME", summary: "Decode the page as NAME (as a source's charset option does)"),
+                .value("--limit", "N", summary: "Show at most N matches, values and list elements (default 20; all are "
+                       + "counted), with --json too"),
+                .flag("--json", summary: "Print the result as JSON"),
+            ]),
+            .fetching("Fetching (for a URL)"),
+        ],
+        operands: .file)]
 
-    Evaluates RULE (any dialect: XPath, JSoup, CSS, JSONPath, regex, templates) on a page and prints the dialect
-    it was read as, the XPath it runs as (JSoup and CSS are translated), each node it matched (a short path and
-    a snippet), its values after cleaning, and the time. PAGE is a saved file (- reads standard input); a URL
-    is fetched once through the polite fetcher. Exit status 0 when the rule gave a value, 1 when it gave none,
-    2 when it cannot run.
+    let rule: String
+    /// PAGE: a saved file, `-` (standard input) or an http(s) URL.
+    let target: String
+    /// `--list LIST_RULE`.
+    let listRule: String?
+    /// `--url URL`: the real URL of a saved page.
+    let url: String?
+    /// `--charset NAME`.
+    let charset: String?
+    /// `--limit N`.
+    let limit: Int
+    let json: Bool
+    let fetching: FetchOptions
 
-    Options:
-      --list LIST_RULE    Run RULE inside each element of LIST_RULE, as a TOC reads chapterName in chapterList
-      --url URL           The page's real URL, for a saved file: values read off a link attribute
-                          (@href, @src…) are shown resolved against it, as a URL field resolves them
-      --charset NAME      Decode the page as NAME (as a source's charset option does)
-      --limit N           Show at most N matches, values and list elements (default 20; all are counted),
-                          with --json too
-      --json              Print the result as JSON
-      -h, --help          Show this help
-
-    Fetching (for a URL):
-    \(FetchOptions.help)
-    """
-
-    static func run(_ words: [String], terminal: Terminal) async -> Int32 {
-        let arguments: CommandLineArguments
-        let limit: Int
-        do {
-            arguments = try CommandLineArguments(
-                words, valueOptions: FetchOptions.valueNames.union(["--list", "--url", "--charset", "--limit"]),
-                flagOptions: FetchOptions.flagNames.union(["--help", "--json"]))
-            if arguments.has("--help") {
-                terminal.print(help)
-                return 0
-            }
-            guard arguments.positionals.count == 2 else { throw UsageError("give a RULE and a PAGE (a file, - or a URL)") }
-            limit = try arguments.positiveInt("--limit", default: 20)
-        } catch {
-            terminal.error(UsageMessage.text(error, command: "try"))
-            return 2
+    init(name: String, arguments: CommandLineArguments) throws {
+        guard arguments.positionals.count == 2 else { throw UsageError("give a RULE and a PAGE (a file, - or a URL)") }
+        limit = try arguments.positiveInt("--limit", default: 20)
+        rule = arguments.positionals[0]
+        target = arguments.positionals[1]
+        listRule = arguments.value("--list")
+        url = arguments.value("--url")
+        if !URLReference.isHTTP(target), let url, !URLReference.isHTTP(url) {
+            throw UsageError("--url takes the page's absolute http(s) URL, not \"\(url)\"")
         }
-        let rule = arguments.positionals[0]
-        let target = arguments.positionals[1]
-        let charset = arguments.value("--charset")
+        charset = arguments.value("--charset")
+        json = arguments.has("--json")
+        fetching = try FetchOptions(arguments)
+    }
 
+    func run(terminal: Terminal) async throws -> Int32 {
         let document: HTMLDocument
         var status = 200
         let bytes: Int
         do {
             if URLReference.isHTTP(target) {
-                let fetcher = try FetchOptions(arguments).fetcher(terminal: terminal)
-                (document, status, bytes) = try await RuleTrial.fetchPage(target, transport: fetcher, charset: charset)
+                (document, status, bytes) = try await RuleTrial.fetchPage(target, transport: fetching.fetcher(terminal: terminal),
+                                                                          charset: charset)
             } else {
-                let url = arguments.value("--url") ?? (target == "-" ? "file:///dev/stdin"
+                let url = self.url ?? (target == "-" ? "file:///dev/stdin"
                     : URL(fileURLWithPath: target).standardizedFileURL.absoluteString)
-                if let given = arguments.value("--url"), !URLReference.isHTTP(given) {
-                    throw UsageError("--url takes the page's absolute http(s) URL, not \"\(given)\"")
-                }
                 let page = try SavedPage.read(target, url: url)
                 document = try HTMLDocument(bytes: page.body, url: url, charsetOption: charset)
                 bytes = page.body.count
@@ -77,12 +85,12 @@ enum TryCommand {
 
         let result: RuleTrialResult
         do {
-            result = try RuleTrial(rule: rule, listRule: arguments.value("--list"), elementLimit: limit).run(on: document, status: status, bytes: bytes)
+            result = try RuleTrial(rule: rule, listRule: listRule, elementLimit: limit).run(on: document, status: status, bytes: bytes)
         } catch {
             terminal.error("error: \(error)")
             return 2
         }
-        if arguments.has("--json") {
+        if json {
             do {
                 terminal.print(try JSONWriter.string(result, style: .pretty))
             } catch {
@@ -90,7 +98,7 @@ enum TryCommand {
                 return 1
             }
         } else {
-            printResult(result, limit: limit, terminal)
+            Self.printResult(result, limit: limit, terminal)
         }
         return result.hasValue ? 0 : 1
     }

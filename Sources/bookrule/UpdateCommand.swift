@@ -3,61 +3,65 @@ import Foundation
 
 /// `bookrule update [BOOK…|--all]`: fetches the chapters new since the last run of each saved book and prints
 /// a table of what each book gained.
-enum UpdateCommand {
-    static let help = """
-    Usage: bookrule update (BOOK… | --all) [options]
+struct UpdateCommand: Command {
+    static let helps = [CommandHelp(
+        name: "update", summary: "Fetch only the new chapters of saved books (--all for every book), with a summary table",
+        usage: ["bookrule update (BOOK… | --all) [options]"],
+        about: """
+        For each book (its number in `bookrule library`, its URL or part of its title; --all for every book),
+        reads the book page and TOC once on the book's current source (kept in the library) and fetches only the
+        chapters not saved yet: chapters new in the TOC, and ones that failed before. Politely and resumably as
+        `bookrule fetch`: an interrupted update loses at most the chapter in flight; run it again to resume.
+        Prints a table: book, new chapters, saved, failed, still missing. Exit status 1 when a book could not be
+        read or has chapters still missing.
+        """,
+        groups: [
+            OptionGroup([
+                .flag("--all", summary: "Every book in the library"),
+                LibraryOptions.library,
+            ]),
+            .fetching(),
+        ])]
 
-    For each book (its number in `bookrule library`, its URL or part of its title; --all for every book),
-    reads the book page and TOC once on the book's current source (kept in the library) and fetches only the
-    chapters not saved yet: chapters new in the TOC, and ones that failed before. Politely and resumably as
-    `bookrule fetch`: an interrupted update loses at most the chapter in flight; run it again to resume.
-    Prints a table: book, new chapters, saved, failed, still missing. Exit status 1 when a book could not be
-    read or has chapters still missing.
+    /// The BOOKs to update (their numbers, URLs or parts of their titles), nil with `--all` (every book).
+    let queries: [String]?
+    let libraryPath: String
+    let fetching: FetchOptions
 
-    Options:
-      --all               Every book in the library
-    \(LibraryAccess.help)  -h, --help          Show this help
+    init(name: String, arguments: CommandLineArguments) throws {
+        let all = arguments.has("--all")
+        guard all != !arguments.positionals.isEmpty else { throw UsageError("name the BOOKs to update, or --all") }
+        queries = all ? nil : arguments.positionals
+        libraryPath = try LibraryOptions(arguments).path
+        fetching = try FetchOptions(arguments)
+    }
 
-    Fetching:
-    \(FetchOptions.help)
-    """
-
-    static func run(_ words: [String], terminal: Terminal) async -> Int32 {
-        let arguments: CommandLineArguments
+    func run(terminal: Terminal) async throws -> Int32 {
         let update: LibraryUpdate
         let books: [StoredBook]
         let display = ProgressDisplay(terminal: terminal, mode: ProgressDisplay.mode(json: false))
+        // Nothing could run when the library, a book or the transport cannot be had: exit status 2, whatever
+        // the error (`ExitStatus(for:)` would say 1 for some).
         do {
-            arguments = try CommandLineArguments(words, valueOptions: FetchOptions.valueNames.union(["--library"]),
-                                                 flagOptions: FetchOptions.flagNames.union(["--help", "--all"]))
-            if arguments.has("--help") {
-                terminal.print(help)
-                return 0
-            }
-            guard arguments.has("--all") != !arguments.positionals.isEmpty else {
-                throw UsageError("name the BOOKs to update, or --all")
-            }
-            let store = try LibraryAccess.open(arguments, create: false)
+            let store = try LibraryAccess.open(libraryPath, create: false)
             var chosen: [StoredBook] = []
-            if arguments.has("--all") {
-                chosen = try store.books()
-            } else {
-                for query in arguments.positionals {
+            if let queries {
+                for query in queries {
                     let book = try LibraryAccess.book(query, in: store)
                     if !chosen.contains(where: { $0.id == book.id }) { chosen.append(book) }
                 }
+            } else {
+                chosen = try store.books()
             }
             books = chosen
-            let options = try FetchOptions(arguments)
-            let stack = try options.stack(terminal: terminal, observe: { display.handle($0) }, waits: { display.handle($0) })
+            let stack = try fetching.stack(terminal: terminal, observe: { display.handle($0) }, waits: { display.handle($0) })
             update = LibraryUpdate(store: store, stack: stack,
                                    options: EngineOptions(scriptCacheDirectory: LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)))
         } catch let error as UsageError {
-            terminal.error(UsageMessage.text(error, command: "update"))
-            return 2
+            throw error
         } catch {
             terminal.error("error: \(ErrorHint.message(error))")
-            return 2
+            return ExitStatus.cannotRun.code
         }
 
         let work = Task { () async -> [LibraryUpdate.Outcome] in
@@ -75,7 +79,7 @@ enum UpdateCommand {
         let outcomes = await work.value
         interrupts.stop()
         display.endBarLine()
-        terminal.print(table(outcomes))
+        terminal.print(Self.table(outcomes))
         if outcomes.contains(where: \.cancelled) || outcomes.count < books.count {
             terminal.error("interrupted: everything saved so far is kept; run the same command again to resume")
             return 1

@@ -139,7 +139,7 @@ struct ProgressDisplayTests {
 struct FailureDelayWordingTests {
     @Test("both say that a Retry-After, when given, decides the gap after a failure")
     func retryAfterDecides() throws {
-        let help = FetchOptions.help.components(separatedBy: "\n")
+        let help = OptionGroup.fetching().options.flatMap { $0.helpLines() }
         let option = try #require(help.firstIndex { $0.contains("--failure-delay") })
         #expect(help[option...].prefix(2).joined(separator: " ").contains("Retry-After decides"))
         let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
