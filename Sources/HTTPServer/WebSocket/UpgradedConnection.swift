@@ -3,6 +3,9 @@ import Glibc
 /// One open WebSocket connection as the server's WebSocket thread (`WebSocketLoop`) runs it: frames in and
 /// queued frames out over the non-blocking socket, pings when quiet, and the closing handshake under its
 /// deadline. Only that thread touches it; other threads reach the connection through the session's outbox.
+///
+/// It never reads a clock: the thread passes the time to every call, so the ping and close deadlines are tested
+/// on times a test chooses (`UpgradedConnectionTests`) rather than by waiting.
 final class UpgradedConnection {
     /// A connection libmicrohttpd has handed over, on its way to the thread.
     struct Arrival: Sendable {
@@ -39,7 +42,8 @@ final class UpgradedConnection {
     private var broken = false
     private var discarded = 0
 
-    init(_ arrival: Arrival, limits: WebSocketLimits) {
+    /// The connection of `arrival`, arrived at `now`.
+    init(_ arrival: Arrival, limits: WebSocketLimits, now: ContinuousClock.Instant) {
         socket = arrival.socket
         session = arrival.session
         handle = arrival.handle
@@ -47,7 +51,7 @@ final class UpgradedConnection {
         self.limits = limits
         reader = WebSocketFrameReader(maxPayload: limits.maxMessageBytes)
         assembler = WebSocketMessageAssembler(maxMessage: limits.maxMessageBytes)
-        nextPing = .now + Self.duration(limits.pingSeconds)
+        nextPing = now + Self.duration(limits.pingSeconds)
         if !arrival.extra.isEmpty {
             reader.append(arrival.extra)
             handleFrames()
@@ -74,7 +78,7 @@ final class UpgradedConnection {
             try? outbox.enqueue(WebSocketFrame(fin: true, opcode: .ping, payload: Array("ping".utf8)))
             nextPing = now + Self.duration(limits.pingSeconds)
         }
-        if !closing.lingering { flush() }
+        if !closing.lingering { flush(now: now) }
         if broken { return false }
         if closing.sent && closing.received { return false }
         if closing.sent && closing.failed && !closing.lingering {
@@ -88,10 +92,10 @@ final class UpgradedConnection {
         return true
     }
 
-    /// Acts on what `poll` reported.
-    func handle(_ revents: Int16) {
-        if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive() }
-        if revents & Int16(POLLOUT) != 0, !closing.lingering { flush() }
+    /// Acts on what `poll` reported at `now`.
+    func handle(_ revents: Int16, now: ContinuousClock.Instant) {
+        if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(now: now) }
+        if revents & Int16(POLLOUT) != 0, !closing.lingering { flush(now: now) }
     }
 
     /// The connection has ended: the handler's messages end, the handler is cancelled, and the socket goes
@@ -105,7 +109,7 @@ final class UpgradedConnection {
 
     // MARK: - Reading and writing
 
-    private func receive() {
+    private func receive(now: ContinuousClock.Instant) {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = read(socket, &chunk, chunk.count)
         if count == 0 {
@@ -116,14 +120,14 @@ final class UpgradedConnection {
             discarded += count
             if discarded > 1 << 20 { broken = true }
         } else if !closing.received && !closing.failed {
-            nextPing = .now + Self.duration(limits.pingSeconds)
+            nextPing = now + Self.duration(limits.pingSeconds)
             reader.append(chunk[..<count])
             handleFrames()
         }
     }
 
     /// Writes queued frames until the queue is empty or the socket would block.
-    private func flush() {
+    private func flush(now: ContinuousClock.Instant) {
         while !broken {
             if writing.isEmpty {
                 guard let next = outbox.takeNext() else { return }
@@ -132,7 +136,7 @@ final class UpgradedConnection {
             }
             let written = writing.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if written > 0 {
-                nextPing = .now + Self.duration(limits.pingSeconds)
+                nextPing = now + Self.duration(limits.pingSeconds)
                 writing = writing.dropFirst(written)
                 if writing.isEmpty && writingClose { closing.sent = true }
             } else if written < 0 && (errno == EAGAIN || errno == EINTR) {

@@ -130,7 +130,7 @@ final class WebSocketLoop: Sendable {
         if taken {
             signal.signal()
         } else {
-            end(UpgradedConnection(arrival, limits: limits))
+            end(UpgradedConnection(arrival, limits: limits, now: .now))
         }
     }
 
@@ -164,8 +164,8 @@ final class WebSocketLoop: Sendable {
                 defer { shared.arrivals = [] }
                 return (shared.arrivals, shared.stopping)
             }
-            connections += arrivals.map { UpgradedConnection($0, limits: endpoints.limits) }
             let now = ContinuousClock.now
+            connections += arrivals.map { UpgradedConnection($0, limits: endpoints.limits, now: now) }
             if stopping {
                 if stopDeadline == nil { stopDeadline = now + closeTime }
                 for connection in connections { connection.session.close(.goingAway, reason: "server stopping") }
@@ -190,7 +190,7 @@ final class WebSocketLoop: Sendable {
             }
             if entries[0].revents != 0 { signal.drain() }
             for (index, connection) in connections.enumerated() where entries[index + 1].revents != 0 {
-                connection.handle(entries[index + 1].revents)
+                connection.handle(entries[index + 1].revents, now: .now)
             }
         }
         let late = shared.withLock { shared in
@@ -198,7 +198,7 @@ final class WebSocketLoop: Sendable {
             defer { shared.arrivals = [] }
             return shared.arrivals
         }
-        late.forEach { end(UpgradedConnection($0, limits: endpoints.limits)) }
+        late.forEach { end(UpgradedConnection($0, limits: endpoints.limits, now: .now)) }
         threadEnded.signal()
     }
 
