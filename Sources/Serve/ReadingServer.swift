@@ -4,10 +4,6 @@ import BookRuleLibrary
 import BookRuleLocking
 import Dispatch
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `bookrule serve`: Legado's web API over the library (docs/serve.md), on `listenAddress:port`. Start it,
 /// print `url`, keep the process alive; `stop()` ends it after the requests and site fetches in flight.
 public final class ReadingServer: Sendable {
@@ -176,9 +172,8 @@ public final class ReadingServer: Sendable {
             }
             _ = ended.wait(timeout: deadline)
         }
-        while (api.answering > 0 || api.library.fetchesRunning > 0) && DispatchTime.now() < deadline {
-            usleep(10_000)
-        }
+        // Woken when the last request or site fetch ends, not by looking again and again.
+        if api.answering.waitUntilIdle(deadline: deadline) { _ = api.library.siteWork.waitUntilIdle(deadline: deadline) }
         // Each server ends its WebSocket sessions (at most their close time) before it stops.
         servers.forEach { $0.stop() }
     }

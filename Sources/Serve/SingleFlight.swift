@@ -15,9 +15,13 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     private let flights = Locked<[Key: Flight]>([:])
+    /// Where each flight is counted while it runs, for a server's stop to wait on.
+    private let counted: WorkInFlight?
 
-    /// How many keys have work running (tests watch it).
-    var running: Int { flights.withLock { $0.count } }
+    /// Flights counted in `work` while they run.
+    init(countingIn work: WorkInFlight? = nil) {
+        counted = work
+    }
 
     /// Cancels all work running: what it awaits (a site's answer, a wait for the host's turn) ends at once, and
     /// what it is writing (a chapter's transaction) finishes.
@@ -53,7 +57,9 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             let flight = Flight()
             flight.finished.enter()
             table[key] = flight
-            let task = Task {
+            counted?.begin()
+            let task = Task { [counted] in
+                defer { counted?.end() }
                 let value = await work()
                 flight.result.withLock { $0 = value }
                 // Gone from the table before the waiters wake: a later caller starts afresh (and finds what this

@@ -16,8 +16,10 @@ package final class ReadingAPI: Sendable {
     package let gate: RequestGate
     /// The built web client, when `--web` names one.
     let web: WebFiles?
-    /// Requests being answered, and whether the server is stopping (new requests then get a 503).
-    private let state = Locked((answering: 0, stopping: false))
+    /// Whether the server is stopping (new requests then get a 503).
+    private let stopping = Locked(false)
+    /// The requests being answered, which a stopping server waits for.
+    let answering = WorkInFlight()
 
     /// The API over `library`, behind `gate`, with the web client in `web`.
     init(library: ReadingLibrary, gate: RequestGate, web: WebFiles?) {
@@ -29,12 +31,9 @@ package final class ReadingAPI: Sendable {
     /// Where the web client's reading settings are kept: `web-read-config.json` beside the library.
     var readConfigPath: String { LibraryStore.folder(ofLibraryAt: library.store.path) + "/web-read-config.json" }
 
-    /// How many requests are being answered.
-    var answering: Int { state.withLock { $0.answering } }
-
     /// From now on requests are answered 503 at once (those being answered finish).
     func beginStopping() {
-        state.withLock { $0.stopping = true }
+        stopping.withLock { $0 = true }
     }
 
     /// Answers a request for a saved chapter, or one the gate refuses, at once, on the server's polling thread;
@@ -68,14 +67,15 @@ package final class ReadingAPI: Sendable {
     /// request), then the headers every answer carries.
     private func answer(_ request: HTTPServerRequest,
                         route: (HTTPServerRequest, String) -> HTTPServerResponse?) -> HTTPServerResponse? {
-        guard state.withLock({ state -> Bool in
-            if state.stopping { return false }
-            state.answering += 1
+        // Counted under the same lock as the flag, so a stop that has begun waits for every request let in.
+        guard stopping.withLock({ stopping -> Bool in
+            if stopping { return false }
+            answering.begin()
             return true
         }) else {
             return LegadoEnvelope.failure("bookrule serve is stopping", status: 503)
         }
-        defer { state.withLock { $0.answering -= 1 } }
+        defer { answering.end() }
         let method = request.method.uppercased()
         do {
             // The OPDS catalog also takes the token as HTTP Basic authentication, which e-readers send.

@@ -14,12 +14,15 @@ package final class ReadingLibrary: Sendable {
     package let transport: TransportStack
     /// How long a request waits for a site step (book page, TOC, chapter) before it gives up (the step goes on).
     let siteSeconds: Double
+    /// The site work running (the flights below and background fetch runs), which a stopping server waits for:
+    /// a chapter being saved is finished.
+    let siteWork = WorkInFlight()
     /// Chapter fetches in flight, by book id and TOC position.
-    let chapterFlights = SingleFlight<ChapterKey, Result<String, ServeFailure>>()
+    let chapterFlights: SingleFlight<ChapterKey, Result<String, ServeFailure>>
     /// Table-of-contents and book-page fetches in flight, by book URL.
-    let bookFlights = SingleFlight<String, Result<Int64, ServeFailure>>()
+    let bookFlights: SingleFlight<String, Result<Int64, ServeFailure>>
     /// Explore and search pages being read (`/reader3/` calls), by source, URL or name and page.
-    let listFlights = SingleFlight<String, Result<[LegadoSearchBook], ServeFailure>>()
+    let listFlights: SingleFlight<String, Result<[LegadoSearchBook], ServeFailure>>
     /// Fetches (an engine and what fetches covers) by source URL, with the JSON they were built from (a saved
     /// edit builds a new one).
     private let fetches = Locked<[String: (json: String, fetch: BookFetch)]>([:])
@@ -37,11 +40,6 @@ package final class ReadingLibrary: Sendable {
     /// The replace rules beside the library.
     let rulesFile: ReplaceRuleFile
 
-    /// How many site fetches are running (a stopping server waits for them: a chapter being saved is finished).
-    var fetchesRunning: Int {
-        chapterFlights.running + bookFlights.running + listFlights.running + prefetchQueues.withLock { $0.count }
-    }
-
     struct ChapterKey: Hashable, Sendable {
         let bookID: Int64
         let index: Int
@@ -54,6 +52,9 @@ package final class ReadingLibrary: Sendable {
         self.transport = transport
         self.siteSeconds = siteSeconds
         self.prefetchCount = max(0, prefetchCount)
+        chapterFlights = SingleFlight(countingIn: siteWork)
+        bookFlights = SingleFlight(countingIn: siteWork)
+        listFlights = SingleFlight(countingIn: siteWork)
     }
 
     /// The server is stopping: background fetches start no new chapter, and the site work running is cancelled
@@ -255,8 +256,10 @@ package final class ReadingLibrary: Sendable {
             return !running
         }
         guard starts else { return }
+        siteWork.begin()
         let all = (try? tocChapters(book)) ?? []
         Task { [self] in
+            defer { siteWork.end() }
             while let chapter = nextPrefetch(of: book.id) {
                 guard (try? store.text(bookID: book.id, url: chapter.url)) == nil else { continue }
                 let next = all.first { $0.position > chapter.position && !$0.isVolume }
