@@ -40,7 +40,6 @@ struct BookSourcesCommand: Command {
                     .value("--find", "PATH", summary: "Search these sources for the book and record the certain copies; "
                            + "repeat it, or list more paths after BOOK", completes: .source, repeats: true),
                 ] + CollectionSearchOptions.options + [
-                    // The parser takes OLD as the option's value; NEW is the last operand (see `init`).
                     .pair("--move-host", "OLD", "NEW", summary: "Move the book (or every book) from host OLD to NEW"),
                     .flag("--json", summary: "Print the sources as JSON"),
                     LibraryOptions.library,
@@ -93,6 +92,7 @@ struct BookSourcesCommand: Command {
         case switchTo(sourceFile: String, confirmed: Bool)
     }
 
+    /// What the command line asks for, one of the command's kinds of work.
     let work: Work
     /// `--source-name`: which source of an array file (`--add`, `switch`).
     let sourceName: String?
@@ -102,6 +102,7 @@ struct BookSourcesCommand: Command {
     let json: Bool
     /// `--jobs` and `--source-timeout` (`--find`).
     let collectionSearch: MultiSourceSearch.Options
+    /// `--library`, else the default library.
     let libraryPath: String
     /// The fetching options, with a collection's defaults (`FetchOptions.overManySources`) for `--find`.
     let fetching: FetchOptions

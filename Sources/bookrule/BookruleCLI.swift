@@ -43,7 +43,7 @@ enum BookruleCLI {
     /// for the man page and completions).
     private static func help(_ words: [String], terminal: Terminal) -> Int32 {
         switch words {
-        case []:
+        case [], ["--help"], ["-h"]:
             terminal.print(usage)
         case ["--json"]:
             do {
@@ -53,11 +53,13 @@ enum BookruleCLI {
                 return 1
             }
         case let words where words.count == 1:
-            guard let help = CommandTable.helps.first(where: { $0.name == words[0] }) else {
+            // Every page of the name: `search` is one source's search and a collection's.
+            let pages = CommandTable.commands.flatMap { $0.helps }.filter { $0.name == words[0] }
+            guard !pages.isEmpty else {
                 terminal.error("error: unknown command \"\(words[0])\"\nsee 'bookrule --help'")
                 return 2
             }
-            terminal.print(help.text)
+            terminal.print(pages.map(\.text).joined(separator: "\n\n"))
         default:
             terminal.error("error: bookrule help takes one COMMAND, --json or nothing\nsee 'bookrule --help'")
             return 2

@@ -29,6 +29,7 @@ struct DownloadCommand: Command {
             .fetching(),
         ])]
 
+    /// URL…: the files to download.
     let urls: [String]
     /// `-o DIR`, else the current directory.
     let directory: String
@@ -38,6 +39,7 @@ struct DownloadCommand: Command {
     let checksum: String?
     /// `--json`: every event as a JSON line.
     let json: Bool
+    /// The fetching options (`--delay`, `--timeout`, `--proxy`, …).
     let fetching: FetchOptions
 
     init(name: String, arguments: CommandLineArguments) throws {

@@ -31,12 +31,15 @@ struct ExportCommand: Command {
 
     /// BOOK: its number, URL or part of its title.
     let book: String
+    /// `--epub` and `--txt`: the formats to write (EPUB first), none for no export.
     let formats: [ExportFormat]
     /// `-o`.
     let output: String?
     /// `--offline`: fetch no pictures.
     let offline: Bool
+    /// `--library`, `--convert`, `--no-replace` and `--explain`.
     let library: LibraryOptions
+    /// The fetching options (`--delay`, `--timeout`, `--proxy`, …).
     let fetching: FetchOptions
 
     init(name: String, arguments: CommandLineArguments) throws {

@@ -82,6 +82,7 @@ struct FetchCommand: Command {
         case collection(paths: [String])
     }
 
+    /// `--source` or `--sources`.
     let origin: Origin
     /// BOOK_URL as typed, nil with `--search`.
     let bookURL: String?
@@ -91,19 +92,25 @@ struct FetchCommand: Command {
     let pick: Int?
     /// `--from`/`--to`, nil without either.
     let range: ClosedRange<Int>?
+    /// `--mirrors N` (1 to 16).
     let mirrors: Int
     /// `--verify`, with `--sample`'s size.
     let verifySample: Int?
     /// `--wait` for a collection's answers.
     let wait: Duration
+    /// `--jobs` and `--source-timeout`, for `--sources`.
     let collectionSearch: MultiSourceSearch.Options
+    /// `--epub` and `--txt`: the formats to write (EPUB first), none for no export.
     let formats: [ExportFormat]
     /// `-o`.
     let output: String?
+    /// `--library`, `--convert`, `--no-replace` and `--explain`.
     let library: LibraryOptions
+    /// `--saved`, `--saved-dir` and `--replay`, read once the URL they stand for is known.
     let offline: OfflinePages.Request
     /// `--record HAR`.
     let record: String?
+    /// `--json`.
     let json: Bool
     /// The fetching options, with a collection's defaults (`FetchOptions.overManySources`) over `--sources`.
     let fetching: FetchOptions

@@ -43,7 +43,7 @@ enum LibraryAccess {
 
     /// `export` with the library's replace rules for `book` applied (none with `--no-replace`), and with
     /// `--explain` each rule's hits said on standard error.
-    static func replaced(_ export: LibraryExport, book: StoredBook, library: LibraryOptions,
+    private static func replaced(_ export: LibraryExport, book: StoredBook, library: LibraryOptions,
                          terminal: Terminal) throws -> LibraryExport {
         guard let run = try replaceRun(library, bookName: book.name, sourceURL: book.sourceURL) else { return export }
         let result = export.replaced(by: run)
@@ -54,7 +54,7 @@ enum LibraryAccess {
     /// `--txt` and `--epub`, which `export` and `fetch` take.
     static let formatOptions: [CommandOption] = [
         .flag("--txt", summary: "Plain UTF-8 text"),
-        .flag("--epub", summary: "EPUB 3"),
+        .flag("--epub", summary: "EPUB 3 (give both for both files)"),
     ]
 
     /// The formats asked for with `--epub` and `--txt` (both may be given), EPUB first.

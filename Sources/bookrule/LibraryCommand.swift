@@ -26,9 +26,11 @@ struct LibraryCommand: Command {
         case remove(String)
     }
 
+    /// The subcommand, with its operands.
     let action: Action
     /// `--json`: the list as JSON.
     let json: Bool
+    /// `--library`, else the default library.
     let libraryPath: String
 
     init(name: String, arguments: CommandLineArguments) throws {

@@ -71,7 +71,9 @@ struct LoginCommand: Command {
         case logOut
     }
 
+    /// What the command line asks for, one of the command's kinds of work.
     let work: Work
+    /// The fetching options (`--delay`, `--timeout`, `--proxy`, …).
     let fetching: FetchOptions
 
     init(name: String, arguments: CommandLineArguments) throws {

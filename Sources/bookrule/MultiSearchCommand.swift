@@ -41,6 +41,7 @@ struct MultiSearchCommand: Command {
         words.contains { $0 == "--sources" || $0.hasPrefix("--sources=") }
     }
 
+    /// KEYWORD: the first operand.
     let keyword: String
     /// The source files and folders: `--sources` values, then the operands after KEYWORD.
     let paths: [String]
@@ -48,7 +49,9 @@ struct MultiSearchCommand: Command {
     let limits: MultiSourceSearch.Options
     /// `--replay HAR`: every answer from a recording.
     let replay: String?
+    /// `--json`.
     let json: Bool
+    /// `--json-lines`.
     let jsonLines: Bool
     /// The fetching options, with a collection's defaults (`FetchOptions.overManySources`).
     let fetching: FetchOptions

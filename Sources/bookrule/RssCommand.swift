@@ -57,13 +57,16 @@ struct RssCommand: Command {
     let next: String?
     /// `--read URL`.
     let read: String?
+    /// `--json`.
     let json: Bool
     /// Whether the command line asks for a sort's articles (or an article) rather than the sorts: any of
     /// `--sort`, `--page`, `--next`, `--read` or `--json`.
     let asksForArticles: Bool
+    /// `--saved`, `--saved-dir` and `--replay`, read once the URL they stand for is known.
     let offline: OfflinePages.Request
     /// `--record HAR`.
     let record: String?
+    /// The fetching options (`--delay`, `--timeout`, `--proxy`, …).
     let fetching: FetchOptions
 
     init(name: String, arguments: CommandLineArguments) throws {

@@ -44,11 +44,13 @@ struct RulesCommand: Command {
         case remove(Int)
     }
 
+    /// The subcommand, with its operands.
     let action: Action
     /// `--json`: the list as JSON.
     let json: Bool
     /// `--explain`: say how many matches the tested rule replaced.
     let explains: Bool
+    /// `--library`, else the default library.
     let libraryPath: String
 
     init(name: String, arguments: CommandLineArguments) throws {

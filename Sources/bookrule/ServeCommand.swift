@@ -44,6 +44,7 @@ struct ServeCommand: Command {
             .fetching(),
         ])]
 
+    /// `--library`, `--convert`, `--no-replace` and `--explain`.
     let library: LibraryOptions
     /// `--sources`: source files and folders imported into the library.
     let sourcePaths: [String]
@@ -63,6 +64,7 @@ struct ServeCommand: Command {
     let updateEvery: Duration?
     /// `--webdav` and its companions, nil without `--webdav`.
     let webDAV: WebDAVCommand.ServeSync?
+    /// The fetching options (`--delay`, `--timeout`, `--proxy`, …).
     let fetching: FetchOptions
 
     init(name: String, arguments: CommandLineArguments) throws {

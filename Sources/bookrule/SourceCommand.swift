@@ -77,10 +77,13 @@ struct SourceCommand: Command {
     let book: String?
     /// `chapter`'s replace rules: `--library`, `--no-replace`, `--explain`.
     let library: LibraryOptions
+    /// `--saved`, `--saved-dir` and `--replay`, read once the URL they stand for is known.
     let offline: OfflinePages.Request
     /// `--record HAR`.
     let record: String?
+    /// `--json`.
     let json: Bool
+    /// The fetching options (`--delay`, `--timeout`, `--proxy`, …).
     let fetching: FetchOptions
 
     init(name: String, arguments: CommandLineArguments) throws {

@@ -34,6 +34,7 @@ struct StudioCommand: Command {
     let port: Int
     /// `--live`: steps may fetch live.
     let live: Bool
+    /// The fetching options (`--delay`, `--timeout`, `--proxy`, …).
     let fetching: FetchOptions
 
     init(name: String, arguments: CommandLineArguments) throws {

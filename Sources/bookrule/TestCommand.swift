@@ -76,6 +76,7 @@ struct TestCommand: Command {
     let junit: String?
     /// `--verbose`: every rule and request.
     let verbose: Bool
+    /// The fetching options (`--delay`, `--timeout`, `--proxy`, …).
     let fetching: FetchOptions
 
     init(name: String, arguments: CommandLineArguments) throws {

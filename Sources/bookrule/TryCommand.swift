@@ -28,6 +28,7 @@ struct TryCommand: Command {
         ],
         operands: .file)]
 
+    /// RULE: the rule to evaluate.
     let rule: String
     /// PAGE: a saved file, `-` (standard input) or an http(s) URL.
     let target: String
@@ -39,7 +40,9 @@ struct TryCommand: Command {
     let charset: String?
     /// `--limit N`.
     let limit: Int
+    /// `--json`.
     let json: Bool
+    /// The fetching options (`--delay`, `--timeout`, `--proxy`, …).
     let fetching: FetchOptions
 
     init(name: String, arguments: CommandLineArguments) throws {

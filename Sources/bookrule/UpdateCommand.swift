@@ -25,7 +25,9 @@ struct UpdateCommand: Command {
 
     /// The BOOKs to update (their numbers, URLs or parts of their titles), nil with `--all` (every book).
     let queries: [String]?
+    /// `--library`, else the default library.
     let libraryPath: String
+    /// The fetching options (`--delay`, `--timeout`, `--proxy`, …).
     let fetching: FetchOptions
 
     init(name: String, arguments: CommandLineArguments) throws {

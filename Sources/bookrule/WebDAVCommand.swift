@@ -52,6 +52,7 @@ struct WebDAVCommand: Command {
         case restore, backup, sync, forget
     }
 
+    /// The subcommand.
     let action: Action
     /// `--url`: the server.
     let url: String
@@ -65,7 +66,9 @@ struct WebDAVCommand: Command {
     let readsTablesOfContents: Bool
     /// `--device`: the name `backup` adds to the backup's.
     let device: String?
+    /// `--library`, `--convert`, `--no-replace` and `--explain`.
     let library: LibraryOptions
+    /// The fetching options (`--delay`, `--timeout`, `--proxy`, …).
     let fetching: FetchOptions
 
     init(name: String, arguments: CommandLineArguments) throws {
@@ -211,7 +214,10 @@ struct WebDAVCommand: Command {
                 terminal.print("\(report.wantedName) is already there (a backup made elsewhere), so it is left as it is")
             }
             terminal.print("uploaded \(bridge.client.url(for: report.name)) (\(report.bytes) bytes)")
-        case .sync, .forget:
+        case .forget:
+            // `run` forgets the password before connecting: nothing reaches here.
+            break
+        case .sync:
             let store = try openLibrary()
             let report = try await bridge.syncProgress(store: store)
             terminal.print("reading progress: \(report.pulled.count) taken from \(bridge.client.rootURL)bookProgress/, " +

@@ -6,10 +6,13 @@ import TestSupport
 
 @Suite("Command-line parsing and exit codes")
 struct CommandLineTests {
+    private let source = CommandOption.value("--source", "FILE", summary: "")
+    private let page = CommandOption.value("--page", "N", summary: "")
+
     @Test("--name value, --name=value, flags and positionals")
     func parsing() throws {
         let arguments = try CommandLineArguments(["--source", "a.json", "--page=2", "--json", "key word", "--", "--literal"],
-                                                 valueOptions: ["--source", "--page"], flagOptions: ["--json"])
+                                                 options: [source, page, .flag("--json", summary: "")])
         #expect(arguments.value("--source") == "a.json")
         #expect(try arguments.positiveInt("--page", default: 1) == 2)
         #expect(arguments.has("--json"))
@@ -18,10 +21,11 @@ struct CommandLineTests {
 
     @Test("usage errors are values with a message")
     func usageErrors() {
-        #expect(throws: UsageError.self) { try CommandLineArguments(["--nope"], valueOptions: [], flagOptions: []) }
-        #expect(throws: UsageError.self) { try CommandLineArguments(["--source"], valueOptions: ["--source"], flagOptions: []) }
+        #expect(throws: UsageError.self) { try CommandLineArguments(["--nope"], options: []) }
+        #expect(throws: UsageError.self) { try CommandLineArguments(["--source"], options: [source]) }
+        #expect(throws: UsageError.self) { try CommandLineArguments(["--move", "a"], options: [.pair("--move", "OLD", "NEW", summary: "")]) }
         #expect(throws: UsageError.self) {
-            try CommandLineArguments(["--page", "0"], valueOptions: ["--page"], flagOptions: []).positiveInt("--page", default: 1)
+            try CommandLineArguments(["--page", "0"], options: [page]).positiveInt("--page", default: 1)
         }
     }
 

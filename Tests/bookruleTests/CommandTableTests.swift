@@ -65,11 +65,17 @@ struct CommandTableTests {
         #expect((rules["subcommands"] as? [String])?.contains("import") == true)
     }
 
-    @Test("help COMMAND prints that command's help; an unknown one exits 2")
+    @Test("help COMMAND prints that command's help (each page of a name two commands run); an unknown one exits 2")
     func helpCommand() async {
         let fetch = Terminal.capture()
         #expect(await BookruleCLI.run(["help", "fetch"], terminal: fetch) == 0)
         #expect(fetch.output.hasPrefix("Usage: bookrule fetch"))
+        let search = Terminal.capture()
+        #expect(await BookruleCLI.run(["help", "search"], terminal: search) == 0)
+        #expect(search.output.contains("Usage: bookrule search KEYWORD --sources") && search.output.contains("Usage: bookrule search --source"))
+        let helpHelp = Terminal.capture()
+        #expect(await BookruleCLI.run(["help", "--help"], terminal: helpHelp) == 0)
+        #expect(helpHelp.output.contains("Commands:"))
         let unknown = Terminal.capture()
         #expect(await BookruleCLI.run(["help", "frobnicate"], terminal: unknown) == 2)
         #expect(unknown.errors.contains("unknown command \"frobnicate\""))

@@ -16,27 +16,17 @@ struct CommandLineArguments {
     init(_ words: [String], options declared: [CommandOption]) throws(UsageError) {
         var valueOptions: [String: (key: String, words: Int, argument: String)] = [:]
         var flagOptions: [String: String] = [:]
+        // Each name typed maps to the key its values are kept under (and for an option with a value, how many
+        // words the value takes).
         for option in declared {
-            let key = option.key
             for name in option.names {
-                if option.argument == nil { flagOptions[name] = key } else { valueOptions[name] = (key, option.wordCount, option.argument ?? "") }
+                if let argument = option.argument {
+                    valueOptions[name] = (option.key, option.wordCount, argument)
+                } else {
+                    flagOptions[name] = option.key
+                }
             }
         }
-        try self.init(words, valueOptions: valueOptions, flagOptions: flagOptions)
-    }
-
-    /// Splits `words` knowing which names take a value and which are flags (`-h` means `--help`).
-    init(_ words: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws(UsageError) {
-        var flags = Dictionary(uniqueKeysWithValues: flagOptions.map { ($0, $0) })
-        if flags["--help"] != nil { flags["-h"] = "--help" }
-        try self.init(words, valueOptions: Dictionary(uniqueKeysWithValues: valueOptions.map { ($0, ($0, 1, "")) }), flagOptions: flags)
-    }
-
-    /// Splits `words`; the tables map each name typed to the key its values are kept under (and for an option
-    /// with a value, how many words the value takes).
-    private init(_ words: [String], valueOptions: [String: (key: String, words: Int, argument: String)],
-                 flagOptions: [String: String])
-        throws(UsageError) {
         var index = 0
         var onlyPositionals = false
         while index < words.count {
