@@ -18,7 +18,7 @@ public final class ReadingServer: Sendable {
     /// Sources files that could not be read (the others were imported).
     public let warnings: [String]
     /// The routes.
-    package let api: ReadingAPI
+    package let api: LegadoAPI
     /// The servers on PORT and PORT+1: the same API and WebSocket endpoints on both (Legado's web client
     /// looks for its WebSockets on PORT+1).
     private let servers: [HTTPServer]
@@ -41,7 +41,7 @@ public final class ReadingServer: Sendable {
         } catch {
             throw .library(error)
         }
-        let library = ReadingLibrary(store: store, transport: configuration.transport, siteSeconds: configuration.siteSeconds,
+        let library = ServeLibrary(store: store, transport: configuration.transport, siteSeconds: configuration.siteSeconds,
                                      prefetchCount: configuration.prefetchChapters)
         let collection = SourceCollection(paths: configuration.sourcePaths)
         if !configuration.sourcePaths.isEmpty && collection.sources.isEmpty && collection.rssSources.isEmpty
@@ -71,7 +71,7 @@ public final class ReadingServer: Sendable {
         let gate = RequestGate(address: address, token: token, cookieName: ServeDefaults.cookieName,
                                extraNames: configuration.hostNames,
                                tokenHint: "no valid token: open the URL bookrule serve printed (it ends in ?token=…)")
-        let api = ReadingAPI(library: library, gate: gate, web: web)
+        let api = LegadoAPI(library: library, gate: gate, web: web)
         let engineOptions = EngineOptions(scriptCacheDirectory: LibraryStore.scriptCacheDirectory(forLibraryAt: store.path))
         let catalog = ServeSourceCatalog(
             enabledSources: { try library.sources().filter(ServeSourceCatalog.isEnabled) },

@@ -7,7 +7,7 @@ final class ScheduledUpdate: Sendable {
     private let task: Task<Void, Never>
 
     /// Starts the schedule; `report` hears one line per run.
-    init(library: ReadingLibrary, interval: Duration, report: @escaping @Sendable (String) -> Void) {
+    init(library: ServeLibrary, interval: Duration, report: @escaping @Sendable (String) -> Void) {
         task = Task {
             while !Task.isCancelled {
                 do {

@@ -6,13 +6,13 @@ import Foundation
 /// The OPDS 1.2 catalog `bookrule serve` answers at `/opds` (docs/serve.md, "OPDS"): a navigation root
 /// (recently read, recently updated, by kind, all books), acquisition feeds of 50 books a page, each book's
 /// entry, cover, thumbnail, EPUB and TXT, and OpenSearch over the shelf and over the sources. Reached through
-/// `ReadingAPI` after `OPDSAccess`; every answer is made on the request's own thread (an EPUB may take a moment).
+/// `LegadoAPI` after `OPDSAccess`; every answer is made on the request's own thread (an EPUB may take a moment).
 struct OPDSCatalog: Sendable {
     /// Books in one page of a feed.
     static let pageSize = 50
 
     /// The library served.
-    let library: ReadingLibrary
+    let library: ServeLibrary
 
     /// Whether `path` is the catalog's.
     static func serves(_ path: String) -> Bool {

@@ -13,7 +13,7 @@ struct OPDSSourceSearch: Sendable {
     static let resultLimit = 100
 
     /// The library served.
-    let library: ReadingLibrary
+    let library: ServeLibrary
 
     /// What getting a found book does, as its entry says.
     static let getting = "Getting it adds the book to the shelf and fetches its chapters in the background: the file you get "

@@ -7,7 +7,7 @@ import Foundation
 /// What `bookrule serve` reads and changes: the library's books, chapters, sources and reading progress, the
 /// replace rules beside it, and the site through the one transport stack, every chapter fetch single-flight.
 /// Calls block the calling thread (a server connection thread); site work waits at most `siteSeconds`.
-package final class ReadingLibrary: Sendable {
+package final class ServeLibrary: Sendable {
     /// The library.
     package let store: LibraryStore
     /// What every site request goes through (the one polite fetcher when live).

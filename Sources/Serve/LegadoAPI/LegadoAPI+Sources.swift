@@ -2,7 +2,7 @@ import BookRuleHTTPServer
 import BookRuleJSON
 import BookRuleLibrary
 
-extension ReadingAPI {
+extension LegadoAPI {
     // MARK: - Book sources
 
     /// Every source in the library's sources table, each as Legado's `BookSource` entity (`LegadoBookSource`).

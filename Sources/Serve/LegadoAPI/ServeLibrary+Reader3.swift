@@ -2,7 +2,7 @@ import BookRuleEngine
 import BookRuleLibrary
 import Foundation
 
-extension ReadingLibrary {
+extension ServeLibrary {
     // MARK: - Beyond Legado: explore and switch source (reader's `/reader3/` calls)
 
     /// The books of one explore category (`ruleFindUrl`, an `exploreUrl` category's URL) of a source, page `page`.

@@ -1,6 +1,6 @@
 import BookRuleLibrary
 
-extension ReadingLibrary {
+extension ServeLibrary {
     /// Fetches and saves every chapter of `chapters` (a book's TOC) not saved yet, one after another in the
     /// background, through the same single-flight fetches a reader's request joins (what the OPDS catalog starts
     /// for a book it adds from a search). The run stops at a chapter the site will not give, or when the server

@@ -3,7 +3,7 @@ import BookRuleJSON
 import BookRuleLibrary
 import Foundation
 
-extension ReadingAPI {
+extension LegadoAPI {
     // MARK: - Bookshelf, chapters, content
 
     /// Every book with its progress, the most recently read first (Legado's default shelf order).

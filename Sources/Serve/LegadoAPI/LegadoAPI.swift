@@ -9,9 +9,9 @@ import Foundation
 /// (`handle`). The gate first (Host; Origin and Sec-Fetch-Site, so no other site's page drives it; the token when there is one), then
 /// CORS as Legado answers it (to the server's own origins only), then the route. POST bodies are read as JSON
 /// whatever their content type (the client sends progress as a `text/plain` beacon).
-package final class ReadingAPI: Sendable {
+package final class LegadoAPI: Sendable {
     /// The data behind the routes.
-    package let library: ReadingLibrary
+    package let library: ServeLibrary
     /// The gate every request passes.
     package let gate: RequestGate
     /// The built web client, when `--web` names one.
@@ -22,7 +22,7 @@ package final class ReadingAPI: Sendable {
     let answering = WorkInFlight()
 
     /// The API over `library`, behind `gate`, with the web client in `web`.
-    init(library: ReadingLibrary, gate: RequestGate, web: WebFiles?) {
+    init(library: ServeLibrary, gate: RequestGate, web: WebFiles?) {
         self.library = library
         self.gate = gate
         self.web = web

@@ -3,7 +3,7 @@ import BookRuleJSON
 import BookRuleLibrary
 import Foundation
 
-extension ReadingAPI {
+extension LegadoAPI {
     // MARK: - Replace rules
 
     /// Every rule, as Legado answers: `data` is the JSON text of the array (a string), not the array; in `order`,

@@ -2,7 +2,7 @@ import BookRuleHTTPServer
 import BookRuleJSON
 import BookRuleLibrary
 
-extension ReadingAPI {
+extension LegadoAPI {
     // MARK: - RSS sources (Legado's RssSourceController)
 
     /// Every RSS source the library keeps, each as Legado's `RssSource` entity (`LegadoRssSource`).

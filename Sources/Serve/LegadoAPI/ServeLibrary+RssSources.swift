@@ -1,7 +1,7 @@
 import BookRuleEngine
 import BookRuleLibrary
 
-extension ReadingLibrary {
+extension ServeLibrary {
     /// The RSS source the library keeps under `url` (its `sourceUrl`), compiled; nil when there is none, or
     /// when what is kept no longer reads as an RSS source.
     package func rssSource(url: String) throws(LibraryError) -> RssSource? {

@@ -2,7 +2,7 @@ import BookRuleHTTPServer
 import BookRuleJSON
 import BookRuleLibrary
 
-extension ReadingAPI {
+extension LegadoAPI {
     // MARK: - Beyond Legado: reader's `/reader3/` calls
 
     /// reader (hectorqin/reader) serves Legado's API under `/reader3/` and adds calls of its own; their
