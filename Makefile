@@ -36,10 +36,12 @@ demo: build
 # --help (scripts/test-completions.sh, a few seconds, offline). Before the suite, the whole package builds in
 # release too (a packager's first command; `@testable` and debug-only code fail there, not in debug), which took
 # 1.5–5 minutes with -j 1 on two loaded cores, and every import must be a declared dependency and every declared
-# dependency imported (scripts/check-dependencies.py, a second, offline).
+# dependency imported (scripts/check-dependencies.py, a second, offline), and every test that measures
+# wall-clock time tagged realTime (scripts/check-real-time-tests.py, docs/developing/testing.md).
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 	scripts/check-dependencies.py
+	scripts/check-real-time-tests.py
 	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
 	scripts/run-tests.sh --skip ManySourcesAcceptanceTests --skip BookRuleBrowserTests --skip WebViewCommandTests
 	scripts/run-tests.sh --filter ManySourcesAcceptanceTests

@@ -144,7 +144,7 @@ struct PageCookieAndVerificationTests {
     /// 3 s browser the limit sometimes fell while it was still loading: a time-out, not the person case).
     static let captchaBrowser = ChromiumBrowser(limits: BrowserLimits(pageSeconds: TestTime.seconds(10)))
 
-    @Test("a captcha that never passes is an error naming the URL and saying a person is needed, within the page's time limit")
+    @Test("a captcha that never passes is an error naming the URL and saying a person is needed, within the page's time limit", .tags(.realTime))
     func captchaNeedsPerson() async throws {
         let site = try VerificationSite()
         let started = ContinuousClock.now

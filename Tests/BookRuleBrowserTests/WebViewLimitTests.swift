@@ -71,7 +71,7 @@ struct WebViewLimitTests {
         #expect(asked.first?.body == Array("q=%E5%A4%9C".utf8))
     }
 
-    @Test("a page whose script never ends is stopped within its limit and reported with the field; other pages render beside it and after it")
+    @Test("a page whose script never ends is stopped within its limit and reported with the field; other pages render beside it and after it", .tags(.realTime))
     func endlessPageScriptStopped() async throws {
         let site = TestSite(html: [
             "http://site.test/book/1/": "<html><body><h1>书</h1><a id=\"toc\" href=\"toc.html\">目录</a></body></html>",

@@ -22,7 +22,7 @@ private struct HangingTransport: HTTPTransport {
 struct CheckRunTests {
     let root = SharedCorpus.repositoryRoot
 
-    @Test("one source that hangs times out without stalling the others")
+    @Test("one source that hangs times out without stalling the others", .tags(.realTime))
     func hangingSource() async throws {
         let fine = try #require(try BookSource.load(contentsOf: "\(root)/Sources-json/example-gbk.json").first)
         let stuck = try #require(try BookSource.load(contentsOf: "\(root)/Sources-json/example-utf8.json").first)

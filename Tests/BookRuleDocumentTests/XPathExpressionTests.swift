@@ -19,7 +19,7 @@ struct XPathExpressionTests {
     }
 
     // Every `//li` inside the predicate searches the whole page again: n³ steps, minutes on 5,000 items.
-    @Test("a predicate that searches the whole page from every node is stopped at the operation limit, in well under a second's work")
+    @Test("a predicate that searches the whole page from every node is stopped at the operation limit, in well under a second's work", .tags(.realTime))
     func operationLimitStopsQuadraticPredicates() throws {
         let document = try Self.list(5000)
         let expression = try XPathExpression("//li[//li[//li[//a]]]")

@@ -56,7 +56,7 @@ struct JavaScriptSourceTests {
         #expect(site.requests.contains { $0.url == "https://js.test/api/3" })
     }
 
-    @Test("an endless loop in a rule fails that rule within the time limit, naming the field, and the source goes on")
+    @Test("an endless loop in a rule fails that rule within the time limit, naming the field, and the source goes on", .tags(.realTime))
     func endlessLoop() async throws {
         let text = Self.source.replacingOccurrences(of: #""chapterName": "//a/text()""#, with: #""chapterName": "@js:while(true){}""#)
         let source = try loadSource(text)
@@ -89,7 +89,7 @@ struct JavaScriptSourceTests {
         #expect(answers.first?.hasPrefix("17040672000") == true)
     }
 
-    @Test("hostile scripts fail with an error, never a crash or a hang", arguments: [
+    @Test("hostile scripts fail with an error, never a crash or a hang", .tags(.realTime), arguments: [
         #"{"jsLib": "java.setBaseUrl('https://y.test/')"}"#,
         #"{"searchUrl": "@js:result"}"#,
         #"{"ruleSearch": {"bookList": "//li", "name": "@js:var x=['a']; for (var i=0;i<30;i++) x=[x,x]; x", "bookUrl": "//a/@href"}}"#,

@@ -135,7 +135,7 @@ struct ListScriptBatchTests {
         #expect(batched.chapters.allSatisfy { $0.hasPrefix("fresh|") }, "\(batched.chapters)")
     }
 
-    @Test("an endless loop for one element is stopped by the time limit with a clear error, no hang; the elements before keep their titles")
+    @Test("an endless loop for one element is stopped by the time limit with a clear error, no hang; the elements before keep their titles", .tags(.realTime))
     func endlessLoop() async throws {
         let source = Self.source(chapterName: #"//a/text()@js:if (result.indexOf('坏') >= 0) { while (true) {} } result.trim()"#)
         let clock = ContinuousClock()

@@ -84,7 +84,7 @@ struct ObfuscatedTextTests {
     }
 
     /// Text kept between the comments made the old search from the start quadratic.
-    @Test("a style of 200,000 comments is read in one pass, and its @font-face font on the content is still warned")
+    @Test("a style of 200,000 comments is read in one pass, and its @font-face font on the content is still warned", .tags(.realTime))
     func manyCommentsReadInOnePass() async throws {
         let start = ContinuousClock.now
         let warnings = try await warnings("comments.html")

@@ -31,7 +31,7 @@ struct RobustnessTests {
     }
 
     /// `BOOKRULE_FUZZ_RULES=150000 swift test --filter RobustnessTests/randomRules` runs a longer search.
-    @Test("4,000 random rules compile or fail with a rule error, and run without crashing on HTML, JSON and text")
+    @Test("4,000 random rules compile or fail with a rule error, and run without crashing on HTML, JSON and text", .tags(.realTime))
     func randomRules() async throws {
         try await offCooperativePool {
             var random = SeededRandomNumberGenerator(seed: 1130)

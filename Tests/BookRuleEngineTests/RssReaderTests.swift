@@ -141,7 +141,7 @@ struct RssReaderTests {
             """)
     }
 
-    @Test("rules on a GBK site: two sorts, reversed lists, links resolved against the page, ruleNextPage, ruleContent without the ad, paced")
+    @Test("rules on a GBK site: two sorts, reversed lists, links resolved against the page, ruleNextPage, ruleContent without the ad, paced", .tags(.realTime))
     func rulesOnGBKPages() async throws {
         let server = try newsSite(maxRequests: 8) { _ in
             ["/news/1.html": ("text/html", try Self.listPage("news", 1)),

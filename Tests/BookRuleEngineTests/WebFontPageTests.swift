@@ -97,7 +97,7 @@ struct WebFontPageTests {
         #expect(content.warnings.contains { ObfuscatedText.isWarning($0) && $0.hasSuffix("could not be decoded: https://f.test/gone.woff2 could not be fetched") })
     }
 
-    @Test("CSS declarations: a data: URL's ';' stays inside its url(), and a million ';' in an open url( is one pass")
+    @Test("CSS declarations: a data: URL's ';' stays inside its url(), and a million ';' in an open url( is one pass", .tags(.realTime))
     func declarations() {
         #expect(StyleSheet.declaration("src", in: "font-family: a; src: url(\"data:font/woff2;base64,AA;A\") format('woff2'); x: y")
             == "url(\"data:font/woff2;base64,AA;A\") format('woff2')")

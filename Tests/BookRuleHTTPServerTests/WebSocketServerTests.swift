@@ -164,7 +164,7 @@ struct WebSocketServerTests {
         await server.stopAwaitingWebSocketHandlers()
     }
 
-    @Test func aHalfOpenHandshakeIsCutAtItsDeadlineEvenWhileBytesTrickleIn() async throws {
+    @Test(.tags(.realTime)) func aHalfOpenHandshakeIsCutAtItsDeadlineEvenWhileBytesTrickleIn() async throws {
         let deadline = 0.6
         let (server, port) = try Self.server(requestSeconds: deadline)
         let client = try WebSocketWireClient(port: port)
@@ -189,7 +189,7 @@ struct WebSocketServerTests {
         await server.stopAwaitingWebSocketHandlers()
     }
 
-    @Test func stopClosesOpenSessionsWith1001AndReturnsOnceNoHandlerRuns() async throws {
+    @Test(.tags(.realTime)) func stopClosesOpenSessionsWith1001AndReturnsOnceNoHandlerRuns() async throws {
         let ended = Locked(0)
         let closeSeconds = 1.0
         let (server, port) = try Self.server(limits: WebSocketLimits(closeSeconds: closeSeconds),
@@ -219,7 +219,7 @@ struct WebSocketServerTests {
         #expect(throws: (any Error).self) { _ = try WebSocketWireClient(port: port) }
     }
 
-    @Test func aClientThatAnswersTheCloseEndsTheConnectionAtOnce() async throws {
+    @Test(.tags(.realTime)) func aClientThatAnswersTheCloseEndsTheConnectionAtOnce() async throws {
         let (server, port) = try Self.server(limits: WebSocketLimits(closeSeconds: 30),
                                              routes: ["/bye": { session in session.close(.normal, reason: "done") }])
         let client = try WebSocketWireClient(port: port)
@@ -280,7 +280,7 @@ struct WebSocketServerTests {
         await server.stopAwaitingWebSocketHandlers()
     }
 
-    @Test("300 half-open handshakes cost slots in the event loop, not threads: a new client is answered at once, and they are cut at the request deadline")
+    @Test("300 half-open handshakes cost slots in the event loop, not threads: a new client is answered at once, and they are cut at the request deadline", .tags(.realTime))
     func halfOpenHandshakesDoNotHoldBackANewClient() async throws {
         let (server, port) = try Self.server(requestSeconds: TestTime.seconds(10), connectionLimit: 512)
         let partial = Array(WebSocketWireClient.handshake("/echo").prefix(40))

@@ -323,7 +323,7 @@ struct CurlTransportTests {
         #expect(peak < 64 << 10, "body storage grew to \(peak) bytes before the Content-Length check")
     }
 
-    @Test("a chunked body and a read-until-close body are stopped at the cap while streaming")
+    @Test("a chunked body and a read-until-close body are stopped at the cap while streaming", .tags(.realTime))
     func oversizedStreaming() async throws {
         let chunk = [UInt8](repeating: 0x63, count: 64 << 10)
         let total = 48 << 20
@@ -362,7 +362,7 @@ struct CurlTransportTests {
         #expect(sent.allSatisfy { $0 < total / 2 }, "the server got to write \(sent) bytes: the client kept reading")
     }
 
-    @Test("the total timeout stops a server that trickles bytes")
+    @Test("the total timeout stops a server that trickles bytes", .tags(.realTime))
     func totalTimeout() async throws {
         let closed = Locked<Bool?>(nil)
         let server = try LoopbackServer(maxConnections: 1) { _, _, writer in
@@ -413,7 +413,7 @@ struct CurlTransportTests {
         #expect(server.requests.count < 10)
     }
 
-    @Test("cancelling the task stops the transfer promptly with CancellationError")
+    @Test("cancelling the task stops the transfer promptly with CancellationError", .tags(.realTime))
     func cancellation() async throws {
         let closedAfter = Locked<Double?>(nil)
         let server = try LoopbackServer(maxConnections: 1) { _, _, writer in
@@ -580,7 +580,7 @@ struct CurlTransportTests {
         #expect(response.body == Array("made".utf8))
     }
 
-    @Test("requests run concurrently without blocking each other")
+    @Test("requests run concurrently without blocking each other", .tags(.realTime))
     func concurrent() async throws {
         // More stalled transfers than the cooperative pool has threads: if a transfer blocked its thread, the
         // fast requests would wait for the stalled ones to time out.

@@ -263,7 +263,7 @@ struct FaultServerTests {
         #expect(big.allSatisfy { !$0.completed }, "the server should have stopped streaming when the client left")
     }
 
-    @Test("a trickled body arrives whole, at the scripted pace")
+    @Test("a trickled body arrives whole, at the scripted pace", .tags(.realTime))
     func trickle() async throws {
         let server = try FaultServer { _, _ in .trickle(bytesPerChunk: 10, interval: 0.2, total: 40) }
         let started = ContinuousClock.now

@@ -686,7 +686,7 @@ struct PoliteFetcherCancellationTests {
 }
 
 @Suite struct SystemFetchClockTests {
-    @Test func theRealClockPacesToo() async throws {
+    @Test(.tags(.realTime)) func theRealClockPacesToo() async throws {
         struct Instant: HTTPTransport {
             func send(_ request: HTTPRequest) async throws -> HTTPResponse {
                 HTTPResponse(url: request.url, status: 200)

@@ -95,7 +95,7 @@ struct PoliteFetchingTests {
         #expect(server.requests(matching: "/missing").count == 1)
     }
 
-    @Test("a redirect to file: and a redirect loop fail with clear errors; an oversized body is cut")
+    @Test("a redirect to file: and a redirect loop fail with clear errors; an oversized body is cut", .tags(.realTime))
     func unsafeAnswers() async throws {
         let server = try FaultServer { request, _ in
             switch request.path {

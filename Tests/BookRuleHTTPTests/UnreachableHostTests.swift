@@ -109,7 +109,7 @@ struct UnreachableHostTests {
         if case .failure(let error) = again, case .hostDown? = error as? FetchError { Issue.record("remembered as down without the rule") }
     }
 
-    @Test("a host that answered keeps its retries when it refuses later, and Retry-After is still honoured")
+    @Test("a host that answered keeps its retries when it refuses later, and Retry-After is still honoured", .tags(.realTime))
     func liveHostKeepsPoliteness() async throws {
         let clock = VirtualFetchClock()
         let transport = ScriptedTransport(clock: clock, latency: .milliseconds(1)) { call in

@@ -92,7 +92,7 @@ struct DeadSourceTests {
         log.split(separator: "\n").filter { $0.contains(" GET \(origin)/") }.count
     }
 
-    @Test("search --sources: the dead source costs one attempt, the run ends at once, results print per source")
+    @Test("search --sources: the dead source costs one attempt, the run ends at once, results print per source", .tags(.realTime))
     func search() async throws {
         let (mirrors, dead, folder) = try Self.collection()
         let started = ContinuousClock.now
@@ -139,7 +139,7 @@ struct DeadSourceTests {
         #expect(Self.attempts(at: dead, in: run.errors) == 1, "\(run.errors)")
     }
 
-    @Test("fetch --search --sources --mirrors 3: starts with the sources that answered (--wait), the dead one tried once")
+    @Test("fetch --search --sources --mirrors 3: starts with the sources that answered (--wait), the dead one tried once", .tags(.realTime))
     func fetch() async throws {
         let (mirrors, dead, folder) = try Self.collection()
         let held = try Self.addHeldSource(to: folder, like: mirrors[0])

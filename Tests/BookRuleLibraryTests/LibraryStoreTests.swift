@@ -565,7 +565,7 @@ struct LibraryStoreTests {
         #expect(objects == [1])
     }
 
-    @Test("a writer blocked past the busy timeout gets the clear busy error, then succeeds once the lock is gone")
+    @Test("a writer blocked past the busy timeout gets the clear busy error, then succeeds once the lock is gone", .tags(.realTime))
     func busyIsClear() throws {
         let directory = try ScratchDirectory("library")
         let holder = try LibraryStore(path: directory.library)

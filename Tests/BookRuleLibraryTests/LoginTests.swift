@@ -117,7 +117,7 @@ struct LoginTests {
         }
     }
 
-    @Test("a loginCheckJs that never ends is stopped by the script time limit and fails the page naming loginCheckJs")
+    @Test("a loginCheckJs that never ends is stopped by the script time limit and fails the page naming loginCheckJs", .tags(.realTime))
     func loginCheckHasATimeLimit() async throws {
         let site = try LoginSite()
         let folder = try ScratchDirectory("login")

@@ -121,7 +121,7 @@ struct CSSRegexTests {
         #expect(try rule.string(in: .node(document.root), environment: RuleEnvironment(baseURL: document.baseURL)) == "第12章 重逢\n第12章")
     }
 
-    @Test("a pathological regex against a long attribute stops at the match limit, as a limit error")
+    @Test("a pathological regex against a long attribute stops at the match limit, as a limit error", .tags(.realTime))
     func pathological() throws {
         let long = String(repeating: "a", count: 100_000) + "!"
         let document = try page("<html><body><p title=\"\(long)\">x</p></body></html>")

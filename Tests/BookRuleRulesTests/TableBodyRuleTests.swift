@@ -107,7 +107,7 @@ struct TableBodyRuleTests {
             == "count((table/tbody/tr | table/self::table[tr]/tr))")
     }
 
-    @Test("a tbody rule nested in its own predicates stays under the length cap, and a plain one keeps its alternative")
+    @Test("a tbody rule nested in its own predicates stays under the length cap, and a plain one keeps its alternative", .tags(.realTime))
     func nestedTableBodyRuleBounded() throws {
         var rule = "//a/tbody/tbody/tbody/tbody"
         for _ in 0..<5 { rule = "//a[\(rule)]/tbody/tbody/tbody/tbody" }

@@ -71,7 +71,7 @@ struct ScriptEachTests {
         #expect(batched == expected)
     }
 
-    @Test("a value or an error whose reading runs the snippet's own code (a getter, a toString) is read under the time limit", arguments: [
+    @Test("a value or an error whose reading runs the snippet's own code (a getter, a toString) is read under the time limit", .tags(.realTime), arguments: [
         "({get x() { for (;;) {} }})",
         "({toString() { for (;;) {} }})",
         "if (result.length > 3) throw {toString() { for (;;) {} }}; result.length",
@@ -122,7 +122,7 @@ struct ScriptEachTests {
         #expect(!withLib.evaluatesEach(snippet("result.trim()")))
     }
 
-    @Test("an endless loop for one result is stopped by the time limit: the results before it kept, its error the last")
+    @Test("an endless loop for one result is stopped by the time limit: the results before it kept, its error the last", .tags(.realTime))
     func endlessLoop() throws {
         let clock = ContinuousClock()
         let started = clock.now

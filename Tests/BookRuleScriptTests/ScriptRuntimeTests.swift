@@ -192,7 +192,7 @@ struct ScriptRuntimeTests {
         }
     }
 
-    @Test("an endless loop is stopped within the limit, and the runtime stays usable")
+    @Test("an endless loop is stopped within the limit, and the runtime stays usable", .tags(.realTime))
     func endlessLoop() throws {
         let limited = try ScriptRuntime(jsLib: nil, limits: ScriptLimits(timeLimit: .milliseconds(200)),
                                         host: RecordingScriptHost())

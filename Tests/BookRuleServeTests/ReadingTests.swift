@@ -43,7 +43,7 @@ struct ReadingTests {
         #expect(workspace.site.chapterRequests.filter { $0 == 5 }.count == 1, "\(workspace.site.chapterRequests)")
     }
 
-    @Test("Readers waiting on a slow site stall no polling thread: a saved chapter is answered at once beside six of them (more than the polling threads)")
+    @Test("Readers waiting on a slow site stall no polling thread: a saved chapter is answered at once beside six of them (more than the polling threads)", .tags(.realTime))
     func savedChapterNotStalledBySiteWaits() async throws {
         let workspace = try await ServeWorkspace(siteDelay: 3)
         let url = ServeWorkspace.encoded(workspace.site.bookURL)
@@ -122,7 +122,7 @@ struct ReadingTests {
         #expect(reports.withLock { $0 }.first?.hasPrefix("updated 1 book(s): ") == true)
     }
 
-    @Test("Stopping while a reader waits for a slow site ends at once: the site wait is cancelled, the reader answered")
+    @Test("Stopping while a reader waits for a slow site ends at once: the site wait is cancelled, the reader answered", .tags(.realTime))
     func stopCancelsSiteWaits() async throws {
         // The site takes 6 s: the stop must come while the reader waits, however late a busy machine lets this
         // test see the request arrive (2 s was once too short in a full run).

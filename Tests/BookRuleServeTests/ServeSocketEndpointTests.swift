@@ -9,7 +9,7 @@ import TestSupport
 
 @Suite("The Legado endpoints' bounds and formats", .timeLimit(.minutes(2 * TestTime.scale)))
 struct ServeSocketEndpointTests {
-    @Test func aClientThatSendsNoRequestIsClosedWith1008() async throws {
+    @Test(.tags(.realTime)) func aClientThatSendsNoRequestIsClosedWith1008() async throws {
         let search = SearchBookSocket(sources: .fixed([]), stack: try TransportStack.offline(pages: []), requestSeconds: 0.3)
         let server = try LegadoSocketSite.server(routes: ["/searchBook": { await search.serve($0) }])
         let port = server.port

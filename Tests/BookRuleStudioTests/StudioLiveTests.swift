@@ -67,7 +67,7 @@ struct StudioLiveTests {
         #expect(site.requests.count == 1)
     }
 
-    @Test("A step whose client disconnects is cancelled: its fetch from a silent site ends within a bound, not at 60 s")
+    @Test("A step whose client disconnects is cancelled: its fetch from a silent site ends within a bound, not at 60 s", .tags(.realTime))
     func abandonedStepIsCancelled() async throws {
         let closed = Locked<Bool>(false)
         let site = try LoopbackServer(maxConnections: 1, lifetime: 90) { _, _, writer in

@@ -21,7 +21,7 @@ struct StudioServerLimitsTests {
         return true
     }
 
-    @Test("Forty half-open connections and a trickling one do not keep a normal request from its answer")
+    @Test("Forty half-open connections and a trickling one do not keep a normal request from its answer", .tags(.realTime))
     func halfOpenConnectionsDoNotLockOut() async throws {
         let workspace = try StudioWorkspace()
         let client = workspace.client
@@ -64,7 +64,7 @@ struct StudioServerLimitsTests {
         #expect(bodies.withLock { $0 } == [0, 200_000])
     }
 
-    @Test("A connection that trickles its request a byte at a time is closed when its time to deliver it is over")
+    @Test("A connection that trickles its request a byte at a time is closed when its time to deliver it is over", .tags(.realTime))
     func tricklingRequestIsCut() async throws {
         let server = try HTTPServer(port: 0, requestSeconds: 1) { _ in HTTPServerResponse(status: 200, headers: [], body: []) }
         defer { server.stop() }
@@ -128,7 +128,7 @@ struct StudioServerLimitsTests {
         return "{\"source\": \(StudioWorkspace.quoted(source)), \"step\": \"toc\", \"field\": \"chapterName\"}"
     }
 
-    @Test("An evaluation whose client disconnects stops using the CPU within a bound")
+    @Test("An evaluation whose client disconnects stops using the CPU within a bound", .tags(.realTime))
     func abandonedEvaluationStops() async throws {
         let workspace = try StudioWorkspace()
         try await Self.openExpensivePage(workspace)
@@ -144,7 +144,7 @@ struct StudioServerLimitsTests {
         #expect(stopped, "still evaluating \(ContinuousClock.now - started) after the client left")
     }
 
-    @Test("A newer evaluation supersedes a running one: the older answers 503 at once, the newer its result")
+    @Test("A newer evaluation supersedes a running one: the older answers 503 at once, the newer its result", .tags(.realTime))
     func supersededEvaluationStops() async throws {
         let workspace = try StudioWorkspace()
         try await Self.openExpensivePage(workspace)
