@@ -1,12 +1,14 @@
 import CLibXML2
 
-/// A document parsed as XML (not HTML), for RSS and Atom feeds: HTML's parser reads `<link>` as an empty
-/// element, which loses every RSS item's link, so a feed needs libxml2's XML parser.
+/// A document parsed as XML (not HTML): the one place libxml2's XML parser runs. RSS and Atom feeds need it
+/// (HTML's parser reads `<link>` as an empty element, which loses every RSS item's link), read tolerantly
+/// (`init(utf8:url:)`); a WebDAV answer needs it for its namespaces, read strictly (`init(wellFormed:)`, which
+/// `XMLTreeNode` turns into Swift values).
 ///
 /// Safe on untrusted bytes: never touches the network, loads no external DTD or entity, substitutes no
-/// entity (a "billion laughs" document stays small), recovers from broken markup as feeds in the wild need,
-/// and nests no deeper than `HTMLDocument.maxDepth`. Read-only after parsing, so it may be read from
-/// several tasks; freed when the last `XMLTreeElement` of it goes.
+/// entity (a "billion laughs" document stays small), and nests no deeper than `HTMLDocument.maxDepth`.
+/// Read-only after parsing, so it may be read from several tasks; freed when the last `XMLTreeElement` of it
+/// goes.
 package final class XMLTreeDocument: @unchecked Sendable {
     /// Owned libxml2 document, freed in `deinit`; never changed after `init`.
     let pointer: xmlDocPtr
@@ -32,6 +34,36 @@ package final class XMLTreeDocument: @unchecked Sendable {
         guard xmlDocGetRootElement(parsed) != nil else {
             xmlFreeDoc(parsed)
             return nil
+        }
+        pointer = parsed
+    }
+
+    /// libxml2 options for a document that must be well-formed: silent, offline, CDATA read as text, entities
+    /// left unexpanded, no recovery.
+    private static let wellFormedOptions = Int32(XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+        | XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
+
+    /// Largest document `init(wellFormed:)` reads.
+    package static let maxWellFormedBytes = 16 << 20
+
+    /// Parses `bytes` as well-formed XML in the encoding they declare (UTF-8 when they declare none).
+    /// - Throws: `XMLTreeError` when they are empty, larger than `maxWellFormedBytes`, not well-formed, or have
+    ///   no root element.
+    package init(wellFormed bytes: [UInt8]) throws(XMLTreeError) {
+        _ = libxml2Initialized
+        guard bytes.count <= Self.maxWellFormedBytes else {
+            throw .tooLarge(bytes: bytes.count, limit: Self.maxWellFormedBytes)
+        }
+        guard !bytes.isEmpty else { throw .malformed(reason: "the document is empty") }
+        let parsed: xmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                xmlReadMemory(chars.baseAddress, Int32(clamping: chars.count), nil, nil, Self.wellFormedOptions)
+            }
+        }
+        guard let parsed else { throw .malformed(reason: "libxml2 could not read it as XML") }
+        guard xmlDocGetRootElement(parsed) != nil else {
+            xmlFreeDoc(parsed)
+            throw .malformed(reason: "it has no root element")
         }
         pointer = parsed
     }
@@ -154,6 +186,31 @@ package struct XMLTreeElement: @unchecked Sendable {
 
     /// The lower-case `name`, for the case-insensitive matching feeds need.
     package var lowercasedName: String { name.lowercased() }
+
+    /// The name without its prefix (`href` for `D:href`).
+    package var localName: String {
+        pointer.pointee.name.map { String(cString: $0) } ?? ""
+    }
+
+    /// The URI of the element's namespace (`DAV:`), nil when it has none: what a namespace-aware reader
+    /// matches, whatever prefix the document chose.
+    package var namespace: String? {
+        pointer.pointee.ns?.pointee.href.map { String(cString: $0) }
+    }
+
+    /// The text directly inside the element (its text and CDATA children, joined), not its descendants'.
+    package var ownText: String {
+        var text = ""
+        var child = pointer.pointee.children
+        while let node = child {
+            if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE,
+               let content = node.pointee.content {
+                text += String(cString: content)
+            }
+            child = node.pointee.next
+        }
+        return text
+    }
 
     /// The child elements, in order.
     package var children: [XMLTreeElement] {
