@@ -246,8 +246,8 @@ let package = Package(
         .testTarget(
             name: "bookruleTests",
             dependencies: [
-                "BookRule", "BookRuleLocking", "BookRuleDocument", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary", "BookRuleCheck", "bookrule",
-                "TestSupport",
+                "BookRule", "BookRuleLocking", "BookRuleJSON", "BookRuleDocument", "BookRuleHTTP", "BookRuleEngine", "BookRuleLibrary",
+                "BookRuleCheck", "bookrule", "TestSupport",
             ]
         ),
         // Replays Fuzz/Corpus (the seeds) and FuzzRegressions (minimized inputs that once failed) through the

@@ -88,8 +88,8 @@ struct ChapterPictureTests {
         #expect(server.requests.dropFirst(before).map(\.target) == ["/missing.png"])
         #expect(server.requests.filter { $0.target == "/a.png" }.count == 1)
 
-        if let tool = ExportTests.epubcheck {
-            let (status, report) = try await ExportTests.runEPUBCheck(epub, tool: tool)
+        if let tool = EPUBCheck.tool {
+            let (status, report) = try await EPUBCheck.run(epub, tool: tool)
             #expect(status == 0, "epubcheck:\n\(report)")
             #expect(!report.contains("ERROR") && !report.contains("FATAL"), "epubcheck:\n\(report)")
         }

@@ -33,20 +33,4 @@ struct ExportConversionTests {
         #expect(back.book.chapters.first?.text == "漢字的歷史。")
         #expect(try store.text(bookID: book.id, url: "http://127.0.0.9/book/1/1.html") == "漢字的歷史。")
     }
-
-    @Test("bookrule export --convert t2s writes simplified text; a bad --convert is a usage error",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: BookruleProcess.executable), "build bookrule first"))
-    func exportCommand() async throws {
-        let (_, _, folder) = try Self.library()
-        let library = folder + "/library.sqlite"
-        let run = try await BookruleProcess(["export", "1", "--txt", "--convert", "t2s", "-o", folder + "/out.txt",
-                                             "--library", library]).wait()
-        #expect(run.status == 0, "\(run.output)")
-        let text = try String(contentsOfFile: folder + "/out.txt", encoding: .utf8)
-        #expect(text.contains("汉字"))
-        #expect(!text.contains("漢字"))
-        let bad = try await BookruleProcess(["export", "1", "--txt", "--convert", "x2y", "--library", library]).wait()
-        #expect(bad.status == 2)
-        #expect(bad.output.contains("--convert takes t2s"))
-    }
 }

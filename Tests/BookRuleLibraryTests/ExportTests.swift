@@ -164,48 +164,16 @@ struct ExportTests {
         #expect(paragraphs == ["<script>&\"'", "</p><p>"])
     }
 
-    static let epubcheck: (java: String, jar: String)? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let java = path.split(separator: ":").map { $0 + "/java" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-        let jar = ["/usr/bin/epubcheck", "/usr/share/java/epubcheck.jar"].first { FileManager.default.fileExists(atPath: $0) }
-        guard let java, let jar else { return nil }
-        return (java, jar)
-    }()
-
-    /// Runs epubcheck on `path`: its exit status and report.
-    static func runEPUBCheck(_ path: String, tool: (java: String, jar: String)) async throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool.java)
-        // /usr/bin/epubcheck is the jar itself (run through binfmt_misc where configured), so call Java directly.
-        process.arguments = ["-jar", tool.jar, path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        // Wait without holding a thread of the cooperative pool: Java takes seconds, and other tests' timers
-        // need those threads. (epubcheck's report is far smaller than a pipe's buffer.)
-        return try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { finished in
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                continuation.resume(returning: (finished.terminationStatus, String(decoding: data, as: UTF8.self)))
-            }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
-    }
-
     @Test("EPUB of the example book passes epubcheck with no errors",
-          .enabled(if: epubcheck != nil,
+          .enabled(if: EPUBCheck.tool != nil,
                    "Java or epubcheck is absent (apt-get install epubcheck, which brings Java): epubcheck not run"))
     func epubcheckPasses() async throws {
-        let tool = try #require(Self.epubcheck)
+        let tool = try #require(EPUBCheck.tool)
         let directory = try temporaryDirectory()
         defer { removeTree(directory) }
         let path = directory + "/book.epub"
         try EPUBExporter.write(Self.book, to: path)
-        let (status, report) = try await Self.runEPUBCheck(path, tool: tool)
+        let (status, report) = try await EPUBCheck.run(path, tool: tool)
         #expect(status == 0, "epubcheck:\n\(report)")
         #expect(!report.contains("ERROR") && !report.contains("FATAL"), "epubcheck:\n\(report)")
         #expect(report.contains("No errors or warnings detected"), "epubcheck:\n\(report)")
@@ -243,8 +211,8 @@ struct ExportTests {
         #expect(first.lowerBound < second.lowerBound)
         let opf = try #require(entries.first { $0.name == "OEBPS/content.opf" }).text
         #expect(opf.contains("href=\"images/chapter-0005-002.gif\" media-type=\"image/gif\""))
-        if let tool = Self.epubcheck {
-            let (status, report) = try await Self.runEPUBCheck(path, tool: tool)
+        if let tool = EPUBCheck.tool {
+            let (status, report) = try await EPUBCheck.run(path, tool: tool)
             #expect(status == 0, "epubcheck:\n\(report)")
             #expect(!report.contains("ERROR") && !report.contains("FATAL"), "epubcheck:\n\(report)")
         }

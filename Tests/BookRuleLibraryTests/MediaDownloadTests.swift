@@ -70,20 +70,9 @@ func sha256(ofFile path: String) async throws -> String {
 
 /// The tests that move real data over loopback and to disk run one at a time: the machine has two cores shared
 /// with other work, and running them side by side starved unrelated tests' loopback servers past their timeouts.
+/// The media downloader's group; the CLI's (`bookrule download`, `bookrule fetch` of media sources: bookruleTests) are a group of their own.
 @Suite("Downloads that move data (one test at a time)", .serialized)
 enum DownloadTransfers {}
-
-/// A fresh directory in /dev/shm when it has 1 GiB free (so the downloads' fsyncs don't stall other tests' disk
-/// I/O), else in the temporary directory.
-func roomyScratchDirectory() throws -> String {
-    var info = statvfs()
-    if statvfs("/dev/shm", &info) == 0, UInt64(info.f_bavail) * UInt64(info.f_frsize) > 1 << 30 {
-        let path = "/dev/shm/bookrule-download-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-    return try scratchDirectory()
-}
 
 @Suite("Media downloads: SHA-256, Content-Range and If-Range rules")
 struct MediaDownloadRuleTests {

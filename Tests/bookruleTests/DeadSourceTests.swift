@@ -70,7 +70,7 @@ struct DeadSourceTests {
     /// (a port bound, noted and closed).
     static func collection() throws -> (mirrors: [MirrorSite], deadOrigin: String, folder: String) {
         let mirrors = try ["127.0.0.2", "127.0.0.3", "127.0.0.4"].map { try MirrorSite(host: $0, chapters: 12) }
-        let folder = try scratchDirectory()
+        let folder = try temporaryDirectory()
         for (index, mirror) in mirrors.enumerated() { _ = try mirror.sourceFile(named: "mirror\(index + 1)", in: folder) }
         let port = try LoopbackListener.closedPort(host: "127.0.0.6")
         let deadOrigin = "http://127.0.0.6:\(port)"

@@ -17,6 +17,13 @@ func peakResidentKiB(_ pid: Int32) -> Int? {
     return nil
 }
 
+/// The tests that move real data over loopback and to disk run one at a time: the machine has two cores shared
+/// with other work, and running them side by side starved unrelated tests' loopback servers past their timeouts.
+/// The CLI's own group (`bookrule download`, `bookrule fetch` of media sources); the media downloader's tests are
+/// BookRuleLibraryTests' group of the same name.
+@Suite("Downloads that move data (one test at a time)", .serialized)
+enum DownloadTransfers {}
+
 extension DownloadTransfers {
     @Suite("bookrule download: resumable file downloads from the command line", .serialized, .timeLimit(.minutes(3 * TestTime.scale)),
            .enabled(if: FileManager.default.isExecutableFile(atPath: BookruleProcess.executable), "build bookrule first (swift build)"))
@@ -157,19 +164,5 @@ extension DownloadTransfers {
                 #expect(result.output.contains("error:"))
             }
         }
-    }
-}
-
-@Suite("Download file names")
-struct MediaFileNameTests {
-    @Test("the last path segment, decoded and made safe; repeats numbered in order")
-    func names() {
-        #expect(MediaFileName.make(forURL: "https://h.example/a/b/cover.jpg?size=2#x") == "cover.jpg")
-        #expect(MediaFileName.make(forURL: "https://h.example/audio/%E7%AC%AC1%E7%AB%A0.mp3") == "第1章.mp3")
-        #expect(MediaFileName.make(forURL: "https://h.example/") == "download")
-        #expect(MediaFileName.make(forURL: "https://h.example/x/..%2F..%2Fetc%2Fpasswd") .contains("/") == false)
-        #expect(MediaFileName.uniqueNames(forURLs: [
-            "http://a.example/1/page.png", "http://b.example/2/page.png", "http://c.example/Page.png", "http://d.example/x",
-        ]) == ["page.png", "page-2.png", "Page-3.png", "x"])
     }
 }

@@ -94,48 +94,6 @@ final class BookSite: Sendable {
     }
 }
 
-/// The built `bookrule` executable, run as a real subprocess.
-struct BookruleProcess {
-    static var executable: String {
-        BuiltProducts.bookrule
-    }
-
-    let process = Process()
-    let output = Pipe()
-
-    init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = arguments
-        // The shared host state of this test run, not the user's.
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_STATE_HOME"] = NSTemporaryDirectory() + "bookrule-test-state-\(getpid())"
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-    }
-
-    /// Waits up to `seconds` for the process to end; returns its exit status and output.
-    func wait(seconds: Double = 60) async throws -> (status: Int32, output: String) {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                throw TestFailure("bookrule did not finish within \(seconds) s")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-}
-
-func scratchDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "bookrule-fetch-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
 @Suite("bookrule fetch: resumable downloads into the library", .serialized, .timeLimit(.minutes(3 * TestTime.scale)),
        .enabled(if: FileManager.default.isExecutableFile(atPath: BookruleProcess.executable), "build bookrule first (swift build)"))
 struct FetchCommandTests {
@@ -144,7 +102,7 @@ struct FetchCommandTests {
     @Test("kill -9 mid-run, rerun: the book completes, texts are exact, saved chapters are not fetched again")
     func killAndResume() async throws {
         let site = try BookSite(chapters: 300, delay: 0.01, holdAfter: 150)
-        let directory = try scratchDirectory()
+        let directory = try temporaryDirectory()
         let source = try site.sourceFile(in: directory)
         let library = directory + "/library.sqlite"
         let first = try BookruleProcess(["fetch", "--source", source, site.bookURL, "--library", library] + Self.fast)
@@ -180,7 +138,7 @@ struct FetchCommandTests {
     @Test("new chapters on the site: a rerun fetches only those, and the TOC grows in order")
     func newChapters() async throws {
         let site = try BookSite(chapters: 20)
-        let directory = try scratchDirectory()
+        let directory = try temporaryDirectory()
         let source = try site.sourceFile(in: directory)
         let library = directory + "/library.sqlite"
         let first = try await BookruleProcess(["fetch", "--source", source, site.bookURL, "--library", library] + Self.fast).wait()
@@ -199,7 +157,7 @@ struct FetchCommandTests {
     @Test("503 bursts are ridden out; a dead chapter is listed as failed (exit 1) and the next run retries only it")
     func burstsAndDeadChapter() async throws {
         let site = try BookSite(chapters: 30, dead: [7], bursts: [3: 2, 12: 1, 20: 3])
-        let directory = try scratchDirectory()
+        let directory = try temporaryDirectory()
         let source = try site.sourceFile(in: directory)
         let library = directory + "/library.sqlite"
         let first = try await BookruleProcess(["fetch", "--source", source, site.bookURL, "--library", library] + Self.fast).wait()
@@ -220,10 +178,8 @@ struct FetchCommandTests {
 
     @Test("the example book is fetched offline from its recording and exported as EPUB and TXT")
     func offlineExample() async throws {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        let root = parts.joined(separator: "/")
-        let directory = try scratchDirectory()
+        let root = repositoryRoot
+        let directory = try temporaryDirectory()
         let library = directory + "/library.sqlite"
         let fetch = try await BookruleProcess([
             "fetch", "--source", "\(root)/Sources-json/example-gbk.json", "--replay", "\(root)/Fixtures/example-gbk/book.har",
@@ -232,8 +188,8 @@ struct FetchCommandTests {
         #expect(fetch.status == 0, "\(fetch.output)")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/out")
         #expect(files == ["长夜灯火.epub"])
-        if let tool = ExportTests.epubcheck {
-            let (status, report) = try await ExportTests.runEPUBCheck(directory + "/out/长夜灯火.epub", tool: tool)
+        if let tool = EPUBCheck.tool {
+            let (status, report) = try await EPUBCheck.run(directory + "/out/长夜灯火.epub", tool: tool)
             #expect(status == 0 && report.contains("No errors or warnings detected"), "epubcheck:\n\(report)")
         } else {
             print("epubcheck skipped: Java or epubcheck is absent (apt-get install epubcheck)")

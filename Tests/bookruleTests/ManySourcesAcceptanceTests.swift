@@ -32,7 +32,7 @@ struct ManySourcesAcceptanceTests {
                            MirrorSite(host: "127.0.0.4", chapters: Self.chapters, style: .spaced)]
         let broken = try FaultServer(host: "127.0.0.5") { _, _ in .status(500) }
         defer { broken.stop() }
-        let folder = try scratchDirectory()
+        let folder = try temporaryDirectory()
         let files = try mirrors.enumerated().map { try $1.sourceFile(named: "mirror\($0)", in: folder) }
         try mirrors[0].sourceJSON(named: "broken").replacingOccurrences(of: mirrors[0].baseURL, with: broken.baseURL)
             .write(toFile: folder + "/broken.json", atomically: true, encoding: .utf8)

@@ -12,7 +12,7 @@ struct MultiSearchCommandTests {
     static func setUp() throws -> (mirrors: [MirrorSite], broken: FaultServer, folder: String) {
         let mirrors = try ["127.0.0.2", "127.0.0.3", "127.0.0.4"].map { try MirrorSite(host: $0, chapters: 12) }
         let broken = try FaultServer(host: "127.0.0.5") { _, _ in .status(500) }
-        let folder = try scratchDirectory()
+        let folder = try temporaryDirectory()
         for (index, mirror) in mirrors.enumerated() { _ = try mirror.sourceFile(named: "mirror\(index + 1)", in: folder) }
         try mirrors[0].sourceJSON(named: "broken").replacingOccurrences(of: mirrors[0].baseURL, with: broken.baseURL)
             .write(toFile: folder + "/broken.json", atomically: true, encoding: .utf8)

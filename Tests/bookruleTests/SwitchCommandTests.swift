@@ -12,7 +12,7 @@ struct SwitchCommandTests {
     func switching() async throws {
         let first = try MirrorSite(host: "127.0.0.2", chapters: 30, style: .arabic)
         let second = try MirrorSite(host: "127.0.0.3", chapters: 32, style: .chinese)
-        let folder = try scratchDirectory()
+        let folder = try temporaryDirectory()
         let library = folder + "/library.sqlite"
         let one = try first.sourceFile(named: "mirror1", in: folder)
         let two = try second.sourceFile(named: "mirror2", in: folder)
@@ -48,7 +48,7 @@ struct SwitchCommandTests {
     @Test("a book the new source does not list is an error naming --book-url; a bad BOOK is a usage error")
     func notFound() async throws {
         let first = try MirrorSite(host: "127.0.0.2", chapters: 3)
-        let folder = try scratchDirectory()
+        let folder = try temporaryDirectory()
         let library = folder + "/library.sqlite"
         let one = try first.sourceFile(named: "mirror1", in: folder)
         _ = try await BookruleProcess(["fetch", "--source", one, first.bookURL, "--library", library] + Self.fast).wait()

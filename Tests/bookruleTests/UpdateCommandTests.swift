@@ -10,7 +10,7 @@ struct UpdateCommandTests {
     @Test("--all fetches only the new chapters and prints the table; a failed chapter gives exit 1; no BOOK is a usage error")
     func updateAll() async throws {
         let site = try MirrorSite(host: "127.0.0.2", chapters: 6)
-        let folder = try scratchDirectory()
+        let folder = try temporaryDirectory()
         let library = folder + "/library.sqlite"
         let source = try site.sourceFile(named: "mirror1", in: folder)
         let fetch = try await BookruleProcess(["fetch", "--source", source, site.bookURL, "--library", library] + Self.fast).wait()
