@@ -90,8 +90,8 @@ struct OPDSCatalogTests {
         try Data(epub.body).write(to: URL(fileURLWithPath: path))
         let chapters = try await OPDSTools.zipNames(path).filter { $0.hasPrefix("OEBPS/text/chapter-") }
         #expect(chapters.count == 4, "\(chapters)")
-        if let jar = OPDSTools.epubcheck {
-            let (status, report) = try await OPDSTools.runJar(jar, [path])
+        if let tool = EPUBCheck.tool {
+            let (status, report) = try await EPUBCheck.run(path, tool: tool)
             #expect(status == 0 && report.contains("No errors or warnings detected"), "epubcheck:\n\(report)")
         } else {
             print("epubcheck skipped: Java or epubcheck is absent (apt-get install epubcheck)")

@@ -14,25 +14,7 @@ package enum EPUBCheck {
 
     /// Runs epubcheck on `path`: its exit status and report.
     package static func run(_ path: String, tool: (java: String, jar: String)) async throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool.java)
         // /usr/bin/epubcheck is the jar itself (run through binfmt_misc where configured), so call Java directly.
-        process.arguments = ["-jar", tool.jar, path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        // Wait without holding a thread of the cooperative pool: Java takes seconds, and other tests' timers
-        // need those threads. (epubcheck's report is far smaller than a pipe's buffer.)
-        return try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { finished in
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                continuation.resume(returning: (finished.terminationStatus, String(decoding: data, as: UTF8.self)))
-            }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
+        try await ChildProcess.output(tool.java, ["-jar", tool.jar, path])
     }
 }

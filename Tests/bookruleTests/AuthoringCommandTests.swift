@@ -143,15 +143,9 @@ struct AuthoringCommandTests {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
-        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-                input.fileHandleForWriting.write(Data("<p><a href='2.html'>next</a></p>".utf8))
-                try input.fileHandleForWriting.close()
-            } catch {
-                continuation.resume(throwing: error)
-            }
+        let status = try await ChildProcess.run(process) {
+            input.fileHandleForWriting.write(Data("<p><a href='2.html'>next</a></p>".utf8))
+            try input.fileHandleForWriting.close()
         }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(status == 0, "\(text)")

@@ -25,14 +25,7 @@ func runBash(_ arguments: [String], in directory: String? = nil,
     defer { try? output.close() }
     process.standardOutput = output
     process.standardError = output
-    let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do {
-            try process.run()
-        } catch {
-            continuation.resume(throwing: error)
-        }
-    }
+    let status = try await ChildProcess.run(process)
     // The directory must outlive the read (it is removed when `scratch` goes).
     return try withExtendedLifetime(scratch) {
         (status, String(decoding: try Data(contentsOf: URL(fileURLWithPath: outputPath)), as: UTF8.self))

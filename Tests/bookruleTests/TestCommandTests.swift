@@ -187,27 +187,11 @@ struct MeasuredProcess {
     /// reports its children's user and system time with `times`; Foundation's Process starts bash with none
     /// of this process's other descriptors (a child holding other tests' sockets open broke their servers).
     static func run(_ executable: String, _ arguments: [String], output: String) async throws -> MeasuredProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "\"$0\" \"$@\" > \"$OUT\" 2>&1; status=$?; times; exit $status", executable] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["OUT": output]) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
         let started = ContinuousClock.now
-        // Waited for without holding a thread of the cooperative pool (two threads here): a blocked pool
-        // stalled every other test for seconds. `times` prints two short lines, far below a pipe's buffer.
-        let (status, report) = try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<(Int32, String), any Error>) in
-            process.terminationHandler = { finished in
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                continuation.resume(returning: (finished.terminationStatus, String(decoding: data, as: UTF8.self)))
-            }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
+        // `times` prints two short lines, far below a pipe's buffer.
+        let (status, report) = try await ChildProcess.output(
+            "/bin/bash", ["-c", "\"$0\" \"$@\" > \"$OUT\" 2>&1; status=$?; times; exit $status", executable] + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(["OUT": output]) { $1 }, mergingErrors: false)
         let wall = started.duration(to: .now)
         // `times` prints the shell's own times, then its children's: "0m2.345s 0m0.120s".
         guard let children = report.split(separator: "\n").last else { throw MeasureError(description: "no times: \(report)") }
