@@ -36,6 +36,8 @@ public final class FontDecoder: Sendable {
     }
     static let keptFonts = 256
     private let state = Locked(State())
+    /// Decoded maps saved by this decoder since the cache folder was last pruned (`FontCachePruning`).
+    private let savesSincePruning = Locked(Int.max)
     /// Held while the index is built, so two first decodings build it once.
     private let building = Locked(())
 
@@ -208,7 +210,10 @@ public final class FontDecoder: Sendable {
             }
             do throws(FontError) {
                 let index = try ReferenceIndex.build(fonts: referenceFonts)
-                if let path { try? index.save(path: path, fonts: referenceFonts) }
+                if let path, let cacheDirectory {
+                    try? index.save(path: path, fonts: referenceFonts)
+                    FontCachePruning.removeOtherIndexes(in: cacheDirectory, current: (path as NSString).lastPathComponent)
+                }
                 state.withLock { $0.index = index }
                 return index
             } catch {
@@ -227,6 +232,7 @@ public final class FontDecoder: Sendable {
     private func loadDecoded(_ hash: String) -> [UInt32: DecodedGlyph]? {
         guard let path = decodedPath(hash), let bytes = try? LocalFile.read(path),
               let entries = try? JSONDecoder().decode([String: DecodedGlyph].self, from: Data(bytes)) else { return nil }
+        FontCachePruning.touch(path)
         var glyphs: [UInt32: DecodedGlyph] = [:]
         for (key, glyph) in entries {
             guard let scalar = UInt32(key, radix: 16), Unicode.Scalar(glyph.scalar) != nil else { return nil }
@@ -242,8 +248,16 @@ public final class FontDecoder: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(entries) else { return }
-        try? LocalFile.makeDirectories((path as NSString).deletingLastPathComponent)
+        let folder = (path as NSString).deletingLastPathComponent
+        try? LocalFile.makeDirectories(folder)
         try? LocalFile.writeAtomically(Array(data), to: path)
+        // Pruned at the first save of a process and every 200th after: listing the folder at every chapter of
+        // a site with a font per chapter would cost more than the decoding it saves.
+        let due = savesSincePruning.withLock { count -> Bool in
+            count = count >= 200 ? 0 : count + 1
+            return count == 0
+        }
+        if due { FontCachePruning.pruneDecoded(in: folder) }
     }
 
     /// SHA-256 of `bytes`, in lower-case hex.
