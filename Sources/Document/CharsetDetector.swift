@@ -13,6 +13,7 @@ public enum CharsetDetector {
 
     /// Decides the charset for `bytes`.
     /// - Parameters:
+    ///   - bytes: the response's body, as received.
     ///   - sourceOption: the source's `charset` option for this URL, if any.
     ///   - contentType: the response's Content-Type header value, if any.
     ///   - savedCharset: the charset a saved page's index says its file is in (`HTTPResponse.savedCharset`),

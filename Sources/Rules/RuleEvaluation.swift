@@ -25,7 +25,10 @@ public struct RuleEnvironment: Sendable {
 
 extension Rule {
     /// The elements a list rule selects, in order (reversed when the rule starts with `-`).
-    /// - Parameter applyingReverse: false when the caller reverses after gathering several pages.
+    /// - Parameters:
+    ///   - context: the page or element the rule is evaluated in.
+    ///   - environment: the base URL, variables and script runtime the rule may use.
+    ///   - applyingReverse: false when the caller reverses after gathering several pages.
     public func elements(in context: RuleContext, environment: RuleEnvironment,
                          applyingReverse: Bool = true) throws(RuleError) -> [RuleContext] {
         try runPuts(in: context, environment: environment)

@@ -46,6 +46,7 @@ public final class HostTurnStore: HostTurnLedger {
     /// Opens (creating it and its directories when missing) the state file at `path`.
     ///
     /// - Parameters:
+    ///   - path: the state file (`defaultPath()` for the one every bookrule process shares).
     ///   - busyTimeout: the longest wait for another process's lock on the file.
     ///   - lease: how long a turn may be held before others take it over (a hung process's request).
     ///   - breakerCooldown: how long no run sends to a host after its failures in a row reached the threshold.

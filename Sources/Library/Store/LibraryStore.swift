@@ -47,8 +47,10 @@ public final class LibraryStore: Sendable {
     /// Opens the library at `path`, creating it (and its parent directories) when missing and bringing an older
     /// schema up to date.
     ///
-    /// - Parameter busyTimeout: how long a write waits for another process's write to finish before failing
-    ///   with `LibraryError.busy`.
+    /// - Parameters:
+    ///   - path: the library's database file.
+    ///   - busyTimeout: how long a write waits for another process's write to finish before failing
+    ///     with `LibraryError.busy`.
     /// - Throws: `LibraryError.newerSchema` for a library written by a newer bookrule, `.notALibrary` for a file
     ///   that is not one, `.busy`, `.cannotCreateDirectory`, or `.sqlite` with SQLite's message.
     public convenience init(path: String, busyTimeout: Duration = .seconds(5)) throws(LibraryError) {
