@@ -30,9 +30,83 @@ struct OPDSBookFile: Sendable, Equatable {
 
     /// The file of `book` in `format`, built now when the library holds content the kept file does not have.
     /// `rules` are the replace rules to run over the text.
+    ///
+    /// What the export would read is stamped first without reading a chapter's text (`stamp`): when it is what
+    /// it was for the file made last, that file is answered at once. An e-reader's HEAD and Range requests for
+    /// one download then cost a read of the chapter rows, not an export of the whole book each.
     static func make(for book: StoredBook, format: ExportFormat, store: LibraryStore,
                      rules: ReplaceRuleSet) throws(OPDSError) -> OPDSBookFile {
-        try building.withLock { (_) throws(OPDSError) in try makeNow(for: book, format: format, store: store, rules: rules) }
+        let key = MadeKey(library: store.path, bookID: book.id, format: format)
+        // Taken before the export reads: a change in between makes the next stamp differ, never a stale answer.
+        let stamp = try stamp(of: book, format: format, store: store, rules: rules)
+        if let known = made.withLock({ $0[key] }), known.stamp == stamp,
+           let file = kept(known.file.path, digest: known.file.digest, format: format) {
+            return file
+        }
+        let file = try building.withLock { (_) throws(OPDSError) in
+            try makeNow(for: book, format: format, store: store, rules: rules)
+        }
+        made.withLock { $0[key] = (stamp, file) }
+        return file
+    }
+
+    /// Which file `made` remembers: a book of a library in a format.
+    private struct MadeKey: Hashable {
+        let library: String
+        let bookID: Int64
+        let format: ExportFormat
+    }
+
+    /// The file made or found last for each book and format, with the stamp of what it was made from.
+    private static let made = Locked<[MadeKey: (stamp: String, file: OPDSBookFile)]>([:])
+
+    /// How many times a file's content was worked out from the library's text (an export read), by library:
+    /// what `stamp` saves, for tests.
+    static let exportsRead = Locked<[String: Int]>([:])
+
+    /// A digest of what the export of `book` reads, short of the chapters' text: the book's fields, every
+    /// chapter's row (title, URL, state, place, when its text was saved and its length: a text is only ever
+    /// written with a new time), the files of its media and picture folders and its cover (name, size, time),
+    /// the replace rules and the format.
+    static func stamp(of book: StoredBook, format: ExportFormat, store: LibraryStore,
+                      rules: ReplaceRuleSet) throws(OPDSError) -> String {
+        var hash = SHA256()
+        func add(_ text: String) {
+            hash.update(Array(text.utf8))
+            hash.update([0])
+        }
+        func addFiles(in directory: String) {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+            for name in names { addFile(directory + "/" + name) }
+            add("end")
+        }
+        func addFile(_ path: String) {
+            var info = stat()
+            add(path)
+            add(stat(path, &info) == 0 ? "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)" : "missing")
+        }
+        for field in [version, format.rawValue, book.name, book.author, book.intro, book.kind, book.coverURL,
+                      book.sourceURL, book.url, "\(book.updatedAt.timeIntervalSince1970)"] {
+            add(field)
+        }
+        let chapters: [StoredChapter]
+        do {
+            chapters = try store.chapters(bookID: book.id)
+        } catch {
+            throw .library("\(error)")
+        }
+        for chapter in chapters {
+            add("\(chapter.position) \(chapter.inTOC) \(chapter.isVolume) \(chapter.state.rawValue) \(chapter.textLength) "
+                + "\(chapter.fetchedAt?.timeIntervalSince1970 ?? -1)")
+            add(chapter.title)
+            add(chapter.url)
+        }
+        let media = store.mediaDirectory(bookID: book.id)
+        addFiles(in: media)
+        addFiles(in: PictureFiles(store: store, bookID: book.id).directory)
+        addFile(store.coverPath(bookID: book.id))
+        add((try? JSONWriter.string(rules.rules)) ?? "rules")
+        return hash.hexDigest()
     }
 
     /// Held while a file is looked for and built: two readers asking for a new book at once cause one export,
@@ -41,6 +115,7 @@ struct OPDSBookFile: Sendable, Equatable {
 
     private static func makeNow(for book: StoredBook, format: ExportFormat, store: LibraryStore,
                                 rules: ReplaceRuleSet) throws(OPDSError) -> OPDSBookFile {
+        exportsRead.withLock { $0[store.path, default: 0] += 1 }
         let export: LibraryExport
         do {
             export = try LibraryExport(book, store: store)
