@@ -33,7 +33,7 @@ demo: build
 # run on their own after it. Then the studio's browser test in headless Chromium, which says
 # "skipped" with its reason where Chromium, chromedriver or Selenium is missing, and serve's (Legado's own web
 # client against `bookrule serve`, docs/serve.md), then the bash completion made from the release binary's
-# --help (scripts/test-completions.sh, a few seconds, offline). Before the suite, the whole package builds in
+# command table (scripts/test-completions.sh, a few seconds, offline). Before the suite, the whole package builds in
 # release too (a packager's first command; `@testable` and debug-only code fail there, not in debug), which took
 # 1.5–5 minutes with -j 1 on two loaded cores, and every import must be a declared dependency and every declared
 # dependency imported (scripts/check-dependencies.py, a second, offline), and every test that measures
@@ -53,7 +53,8 @@ test: deps
 # Installing (docs/packaging.md): `make install PREFIX=/usr/local DESTDIR=…` builds bookrule in release with the
 # Swift runtime linked in (--static-swift-stdlib: nothing beside the binary, no toolchain on the machine; its web
 # pages and scripts are compiled in) and installs it stripped, with the man page bookrule(1) and the bash, zsh
-# and fish completions, all made from the binary's own --help, and the systemd user unit for `bookrule serve`.
+# and fish completions, all made from the binary's own command table (bookrule help --json), and the systemd
+# user unit for `bookrule serve`.
 # BOOKRULE_BIN=path installs a binary built already instead (no build). `make uninstall` with the same PREFIX
 # and DESTDIR removes what it installed.
 PREFIX ?= /usr/local
@@ -73,7 +74,7 @@ release:
 		echo "$(SWIFT) build -c release --product bookrule --static-swift-stdlib"; \
 		$(SWIFT) build -c release --product bookrule --static-swift-stdlib; fi
 
-# The man page and completions, made from the binary's --help so they never differ from it.
+# The man page and completions, made from the binary's command table (bookrule help --json), so they never differ from its --help.
 share: release
 	mkdir -p $(SHARE)
 	scripts/make-man.py $(BOOKRULE_BIN) | gzip -9n > $(SHARE)/bookrule.1.gz

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests the bash completion made by scripts/make-completions.py (docs/packaging.md): makes it from the built
-# binary's --help, sources it and checks COMPREPLY for a few command lines, as bash would on TAB. Where zsh or
-# fish is installed, its file is made too and checked for syntax. Offline, a few seconds.
+# binary's command table (bookrule help --json), sources it and checks COMPREPLY for a few command lines, as
+# bash would on TAB. Where zsh or fish is installed, its file is made too and checked for syntax. Offline, a
+# few seconds.
 #   scripts/test-completions.sh [BOOKRULE]     # BOOKRULE: $BOOKRULE_BIN or .build/release/bookrule
 set -euo pipefail
 cd "$(dirname "$0")/.."
