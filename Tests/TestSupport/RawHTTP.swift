@@ -57,10 +57,12 @@ package struct RawHTTP: Sendable {
         return Array(request.utf8) + bodyBytes
     }
 
-    /// A socket connected to the server (the caller closes it), with a 100 s receive timeout.
+    /// A socket connected to the server (the caller closes it), with a 100 s receive timeout. A connect a
+    /// signal interrupts (a child process of another test ending) goes on in the background: it is waited for,
+    /// not reported as a failure. A failure says the system's reason.
     package func connected() throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket failed") }
+        guard fd >= 0 else { throw Failure(description: "socket failed: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: 100, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -70,11 +72,25 @@ package struct RawHTTP: Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else {
+        let failure = Self.connectFailure(fd, returned: connected)
+        guard failure == 0 else {
             close(fd)
-            throw Failure(description: "connect failed")
+            throw Failure(description: "connect to 127.0.0.1:\(port) failed: \(String(cString: strerror(failure)))")
         }
         return fd
+    }
+
+    /// The error of a blocking `connect` on `fd` that returned `returned` (0: none). One a signal interrupted
+    /// goes on in the background, so it is waited for and its own outcome returned instead of `EINTR`.
+    package static func connectFailure(_ fd: Int32, returned: Int32) -> Int32 {
+        guard returned != 0 else { return 0 }
+        let failure = errno
+        guard failure == EINTR || failure == EINPROGRESS else { return failure }
+        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        while poll(&entry, 1, 100_000) < 0 && errno == EINTR {}
+        var outcome: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(fd, SOL_SOCKET, SO_ERROR, &outcome, &length) == 0 ? outcome : errno
     }
 
     /// Writes all of `bytes` to `fd`.
@@ -82,7 +98,8 @@ package struct RawHTTP: Sendable {
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress.map { $0 + sent }, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw Failure(description: "send failed") }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw Failure(description: "send failed: \(String(cString: strerror(errno)))") }
             sent += count
         }
     }
@@ -93,6 +110,7 @@ package struct RawHTTP: Sendable {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             received += chunk[0..<count]
         }

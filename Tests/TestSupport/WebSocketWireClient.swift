@@ -60,9 +60,10 @@ package final class WebSocketWireClient: Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
         }
-        guard connected == 0 else {
+        let failure = RawHTTP.connectFailure(fd, returned: connected)
+        guard failure == 0 else {
             close(fd)
-            throw TestFailure("connect to \(host) port \(port) failed")
+            throw TestFailure("connect to \(host) port \(port) failed: \(String(cString: strerror(failure)))")
         }
     }
 
@@ -119,7 +120,9 @@ package final class WebSocketWireClient: Sendable {
     private func fill() async -> Bool {
         let chunk: [UInt8]? = await BlockingWorkThread.run { [fd] in
             var bytes = [UInt8](repeating: 0, count: 65536)
-            let count = recv(fd, &bytes, bytes.count, 0)
+            var count = recv(fd, &bytes, bytes.count, 0)
+            // A signal (another test's child process ending) can interrupt the read before anything arrives.
+            while count < 0 && errno == EINTR { count = recv(fd, &bytes, bytes.count, 0) }
             return count > 0 ? Array(bytes[..<count]) : nil
         } ?? nil
         guard let chunk else { return false }
@@ -198,7 +201,8 @@ package final class WebSocketWireClient: Sendable {
     package func endsWithoutData() async -> Bool {
         let result: Int? = await BlockingWorkThread.run { [fd] in
             var byte: UInt8 = 0
-            let count = recv(fd, &byte, 1, 0)
+            var count = recv(fd, &byte, 1, 0)
+            while count < 0 && errno == EINTR { count = recv(fd, &byte, 1, 0) }
             return count < 0 && errno == ECONNRESET ? 0 : count
         }
         return result == 0
