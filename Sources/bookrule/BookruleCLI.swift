@@ -54,7 +54,7 @@ enum BookruleCLI {
             }
         case let words where words.count == 1:
             // Every page of the name: `search` is one source's search and a collection's.
-            let pages = CommandTable.commands.flatMap { $0.helps }.filter { $0.name == words[0] }
+            let pages = CommandTable.pages(of: words[0])
             guard !pages.isEmpty else {
                 terminal.error("error: unknown command \"\(words[0])\"\nsee 'bookrule --help'")
                 return 2

@@ -74,16 +74,10 @@ struct FetchCommand: Command {
         return options
     }()
 
-    /// Where the book comes from: one source file, or a collection searched for the keyword.
-    enum Origin {
-        /// `--source FILE` (and `--source-name`): the book at BOOK_URL, or found with `--search`.
-        case source(path: String, name: String?)
-        /// `--sources PATH…` with `--search`.
-        case collection(paths: [String])
-    }
-
-    /// `--source` or `--sources`.
-    let origin: Origin
+    /// `--source FILE` (and `--source-name`): the book at BOOK_URL, or found with `--search`; nil with `--sources`.
+    let sourceFile: (path: String, name: String?)?
+    /// `--sources PATH…`, searched for `--search`'s keyword; empty with `--source`.
+    let collectionPaths: [String]
     /// BOOK_URL as typed, nil with `--search`.
     let bookURL: String?
     /// `--search KEYWORD`.
@@ -124,7 +118,8 @@ struct FetchCommand: Command {
             throw UsageError("give either one BOOK_URL or --search KEYWORD")
         }
         if !collection.isEmpty, keyword == nil { throw UsageError("--sources takes --search KEYWORD, not a BOOK_URL") }
-        origin = path.map { .source(path: $0, name: arguments.value("--source-name")) } ?? .collection(paths: collection)
+        sourceFile = path.map { ($0, arguments.value("--source-name")) }
+        collectionPaths = collection
         bookURL = arguments.positionals.first
         pick = arguments.value("--pick") == nil ? nil : try arguments.positiveInt("--pick", default: 1)
         let from = try arguments.positiveInt("--from", default: 1)
@@ -156,7 +151,7 @@ struct FetchCommand: Command {
         var recorder: (transport: RecordingTransport, path: String)?
         var shelved: BookCopyLookup.Shelved?
         do {
-            let pathSource = try origin.sourcePath.map {
+            let pathSource = try sourceFile.map {
                 try SourceCommand.pickSource(path: $0.path, name: $0.name,
                                              steps: (keyword == nil ? [] : [.search]) + [.bookInfo, .toc, .content], terminal: terminal)
             }
@@ -176,7 +171,7 @@ struct FetchCommand: Command {
             } else {
                 let cache = offline.isOffline ? nil : LibraryStore.scriptCacheDirectory(forLibraryAt: store.path)
                 do {
-                    let found = try await shelve(keyword ?? "", paths: origin.collectionPaths, stack: stack, store: store,
+                    let found = try await shelve(keyword ?? "", paths: collectionPaths, stack: stack, store: store,
                                                  cache: cache, terminal: terminal)
                     shelved = found
                     source = found.copy.source
@@ -375,20 +370,6 @@ struct FetchCommand: Command {
         if summary.missing > 0 && summary.failures.isEmpty && !summary.cancelled {
             terminal.error("\(summary.missing) chapter(s) still missing; run again to fetch them")
         }
-    }
-}
-
-extension FetchCommand.Origin {
-    /// The source file and name of `.source`.
-    var sourcePath: (path: String, name: String?)? {
-        if case .source(let path, let name) = self { return (path, name) }
-        return nil
-    }
-
-    /// The paths of `.collection` (none for `.source`).
-    var collectionPaths: [String] {
-        if case .collection(let paths) = self { return paths }
-        return []
     }
 }
 

@@ -96,7 +96,7 @@ struct CommandTableTests {
             "--search", "x", "--sources", "dir", "--mirrors", "3", "--pick", "2", "--from", "4", "--to", "9", "--wait", "1.5",
         ]))
         #expect(fetch.mirrors == 3 && fetch.pick == 2 && fetch.range == 4...9 && fetch.wait == .milliseconds(1500))
-        #expect(fetch.origin.collectionPaths == ["dir"])
+        #expect(fetch.collectionPaths == ["dir"] && fetch.sourceFile == nil)
         let plain = try FetchCommand(name: "fetch", arguments: arguments("fetch", ["--source", "s.json", "https://a/b"]))
         #expect(plain.pick == nil && plain.range == nil && plain.mirrors == 1 && plain.verifySample == nil)
         for bad in [["--mirrors", "17"], ["--pick", "0"], ["--from", "5", "--to", "2"], ["--wait", "0"], ["--sample", "x"]] {

@@ -70,24 +70,10 @@ struct OPDSBookFile: Sendable, Equatable {
     /// the replace rules and the format.
     static func stamp(of book: StoredBook, format: ExportFormat, store: LibraryStore,
                       rules: ReplaceRuleSet) throws(OPDSError) -> String {
-        var hash = SHA256()
-        func add(_ text: String) {
-            hash.update(Array(text.utf8))
-            hash.update([0])
-        }
-        func addFiles(in directory: String) {
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
-            for name in names { addFile(directory + "/" + name) }
-            add("end")
-        }
-        func addFile(_ path: String) {
-            var info = stat()
-            add(path)
-            add(stat(path, &info) == 0 ? "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)" : "missing")
-        }
+        var hash = PartsHash()
         for field in [version, format.rawValue, book.name, book.author, book.intro, book.kind, book.coverURL,
                       book.sourceURL, book.url, "\(book.updatedAt.timeIntervalSince1970)"] {
-            add(field)
+            hash.add(field)
         }
         let chapters: [StoredChapter]
         do {
@@ -96,17 +82,16 @@ struct OPDSBookFile: Sendable, Equatable {
             throw .library("\(error)")
         }
         for chapter in chapters {
-            add("\(chapter.position) \(chapter.inTOC) \(chapter.isVolume) \(chapter.state.rawValue) \(chapter.textLength) "
+            hash.add("\(chapter.position) \(chapter.inTOC) \(chapter.isVolume) \(chapter.state.rawValue) \(chapter.textLength) "
                 + "\(chapter.fetchedAt?.timeIntervalSince1970 ?? -1)")
-            add(chapter.title)
-            add(chapter.url)
+            hash.add(chapter.title)
+            hash.add(chapter.url)
         }
-        let media = store.mediaDirectory(bookID: book.id)
-        addFiles(in: media)
-        addFiles(in: PictureFiles(store: store, bookID: book.id).directory)
-        addFile(store.coverPath(bookID: book.id))
-        add((try? JSONWriter.string(rules.rules)) ?? "rules")
-        return hash.hexDigest()
+        hash.addFiles(in: store.mediaDirectory(bookID: book.id))
+        hash.addFiles(in: PictureFiles(store: store, bookID: book.id).directory)
+        hash.addFile(store.coverPath(bookID: book.id))
+        hash.add((try? JSONWriter.string(rules.rules)) ?? "rules")
+        return hash.hex
     }
 
     /// Held while a file is looked for and built: two readers asking for a new book at once cause one export,
@@ -177,35 +162,59 @@ struct OPDSBookFile: Sendable, Equatable {
     /// A digest of everything the exporter writes from: the format, the book's fields, its cover, and every
     /// chapter's title, text and pictures (their files by path and size).
     static func digest(of book: ExportBook, format: ExportFormat) -> String {
-        var hash = SHA256()
-        func add(_ text: String) {
-            hash.update(Array(text.utf8))
-            hash.update([0])
-        }
-        func addFile(_ path: String) {
-            var info = stat()
-            add(path)
-            add(stat(path, &info) == 0 ? "\(info.st_size):\(info.st_mtim.tv_sec)" : "missing")
-        }
+        var hash = PartsHash()
         for field in [version, format.rawValue, book.title, book.author, book.intro, book.language, book.identifier,
                       book.sourceURL, book.bookURL] {
-            add(field)
+            hash.add(field)
         }
         if let cover = book.cover {
-            add(cover.mediaType)
-            hash.update(cover.bytes)
+            hash.add(cover.mediaType)
+            hash.add(cover.bytes)
         }
-        add("chapters")
+        hash.add("chapters")
         for chapter in book.chapters {
-            add(chapter.isVolume ? "volume" : "chapter")
-            add(chapter.title)
-            add(chapter.text)
-            for image in chapter.images { addFile(image.path) }
+            hash.add(chapter.isVolume ? "volume" : "chapter")
+            hash.add(chapter.title)
+            hash.add(chapter.text)
+            for image in chapter.images { hash.addFile(image.path) }
             for (url, image) in chapter.pictures.sorted(by: { $0.key < $1.key }) {
-                add(url)
-                addFile(image.path)
+                hash.add(url)
+                hash.addFile(image.path)
             }
         }
-        return String(hash.hexDigest().prefix(32))
+        return String(hash.hex.prefix(32))
     }
+}
+
+/// A SHA-256 of parts told apart (each followed by a zero byte), files by path, size and time: what
+/// `OPDSBookFile`'s digest and stamp are made of.
+private struct PartsHash {
+    private var hash = SHA256()
+
+    mutating func add(_ text: String) {
+        add(Array(text.utf8))
+    }
+
+    mutating func add(_ bytes: [UInt8]) {
+        hash.update(bytes)
+        hash.update([0])
+    }
+
+    /// The file at `path`: its path, size and modification time ("missing" when there is none).
+    mutating func addFile(_ path: String) {
+        var info = stat()
+        add(path)
+        add(stat(path, &info) == 0 ? "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)" : "missing")
+    }
+
+    /// Every file of `directory`, by name.
+    mutating func addFiles(in directory: String) {
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() {
+            addFile(directory + "/" + name)
+        }
+        add("end")
+    }
+
+    /// The digest in lower-case hex.
+    var hex: String { hash.hexDigest() }
 }

@@ -31,24 +31,25 @@ struct CommandHelp: Sendable {
         self.subcommands = subcommands
     }
 
+    /// The groups as the help shows them: `-h, --help` ends the first (an "Options" group of its own when the
+    /// command declares none).
+    var shownGroups: [OptionGroup] {
+        guard let first = groups.first else { return [OptionGroup([.help])] }
+        return [OptionGroup(first.title, first.options + [.help], note: first.note)] + groups.dropFirst()
+    }
+
     /// Every option the command takes, `-h, --help` included, in the order the help shows them.
     var options: [CommandOption] {
-        var all: [CommandOption] = []
-        for (index, group) in groups.enumerated() {
-            all += group.options
-            if index == 0 { all.append(.help) }
-        }
-        if groups.isEmpty { all.append(.help) }
-        return all
+        shownGroups.flatMap(\.options)
     }
 
     /// The text `bookrule NAME --help` prints.
     var text: String {
         var lines = usage.enumerated().map { index, line in (index == 0 ? "Usage: " : "       ") + line }
         if !about.isEmpty { lines += ["", about] }
-        for (index, group) in (groups.isEmpty ? [OptionGroup([])] : groups).enumerated() {
+        for group in shownGroups {
             lines += ["", group.title + ":"]
-            for option in group.options + (index == 0 ? [CommandOption.help] : []) { lines += option.helpLines() }
+            for option in group.options { lines += option.helpLines() }
             if let note = group.note { lines.append(note) }
         }
         if !notes.isEmpty { lines += ["", notes] }

@@ -26,6 +26,12 @@ enum CommandTable {
         return commands.flatMap { $0.helps }.filter { seen.insert($0.name).inserted }
     }
 
+    /// Every help of `name`, in the table's order (`search` has two: one source's, a collection's); none for a
+    /// name no command has.
+    static func pages(of name: String) -> [CommandHelp] {
+        commands.flatMap { $0.helps }.filter { $0.name == name }
+    }
+
     /// The type that runs `name` with `words`, nil for a name no command has.
     static func command(named name: String, words: [String]) -> (any Command.Type)? {
         commands.first { type in type.helps.contains { $0.name == name } && type.claims(words) }
@@ -102,10 +108,7 @@ enum CommandTable {
                 about = help.about
                 notes = help.notes
                 text = help.text
-                groups = help.groups.enumerated().map { index, group in
-                    Group(title: group.title, options: (group.options + (index == 0 ? [CommandOption.help] : [])).map(Option.init),
-                          note: group.note)
-                }
+                groups = help.shownGroups.map { Group(title: $0.title, options: $0.options.map(Option.init), note: $0.note) }
             }
         }
 
@@ -119,7 +122,7 @@ enum CommandTable {
             var pages: [Page]
 
             init(_ help: CommandHelp) {
-                let all = CommandTable.commands.flatMap { $0.helps }.filter { $0.name == help.name }
+                let all = CommandTable.pages(of: help.name)
                 name = help.name
                 summary = help.summary
                 operands = all.map(\.operands).first { $0 != .nothing } ?? .nothing
